@@ -1,0 +1,53 @@
+# AntreaPlus. `make help` lists the targets.
+SHELL := /usr/bin/env bash -o pipefail
+.DEFAULT_GOAL := help
+
+TOOLS       := hack/tools.sh
+TOOLS_DIR    = $(shell $(TOOLS) dir)
+BIN         := $(CURDIR)/bin
+GO_PACKAGES := ./...
+# Tests and benchmarks find the cached Kubernetes, etcd and kwok binaries here.
+export ANTREAPLUS_TOOLS_DIR = $(TOOLS_DIR)
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: tools
+tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen and golangci-lint into the version-keyed cache.
+	@$(TOOLS)
+
+.PHONY: build
+build: ## Build the project's binaries into ./bin.
+	@mkdir -p $(BIN)
+	go build -o $(BIN)/ ./cmd/...
+
+.PHONY: generate
+generate: tools ## Generate deepcopy code and CRD manifests from api/.
+	@hack/generate.sh
+
+.PHONY: verify
+verify: tools ## Fail when generated code is stale or code is unformatted.
+	@hack/verify.sh
+
+.PHONY: lint
+lint: tools ## Run go vet and golangci-lint.
+	go vet $(GO_PACKAGES)
+	"$(TOOLS_DIR)/golangci-lint" run $(GO_PACKAGES)
+
+.PHONY: test
+test: tools ## Run every test: verify, unit, integration and end-to-end (real API servers).
+	@hack/test.sh
+
+.PHONY: bench
+bench: tools ## Run the benchmarks; prints tables and writes JSON under _output/bench.
+	@hack/bench.sh
+
+.PHONY: demo
+demo: tools build ## Start a 3-cluster sandbox and show it.
+	@hack/demo.sh
+
+.PHONY: clean
+clean: ## Stop the sandbox and remove build output.
+	-@$(BIN)/antreaplus sandbox down 2>/dev/null
+	rm -rf $(BIN) _output

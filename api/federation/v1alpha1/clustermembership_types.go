@@ -1,0 +1,96 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+const (
+	// ClusterIDProperty is the KEP-2149 well-known name of a cluster's ID
+	// within its cluster set; ClusterMembership.spec.clusterID carries it.
+	ClusterIDProperty = "cluster.clusterset.k8s.io"
+	// ClusterSetProperty is the KEP-2149 well-known name of the cluster set a
+	// cluster belongs to; ClusterMembership.spec.federationID carries it.
+	ClusterSetProperty = "clusterset.k8s.io"
+
+	// MembershipName is the only name a ClusterMembership may have: a cluster
+	// has one identity.
+	MembershipName = ClusterIDProperty
+)
+
+// ClusterMembershipSpec is a cluster's identity and its place in a federation.
+type ClusterMembershipSpec struct {
+	// clusterID identifies this cluster uniquely within its federation
+	// (KEP-2149 cluster.clusterset.k8s.io). It is a DNS subdomain of at most
+	// 128 characters and cannot change while the cluster is a member.
+	// +required
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="clusterID must not be empty: set it to an ID unique within the federation, e.g. 'us-west-1'"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="clusterID must be a DNS subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="clusterID cannot change while the cluster is a member: run 'antreaplus federation leave' first, then join again with the new ID"
+	ClusterID string `json:"clusterID"`
+
+	// federationID names the federation this cluster belongs to (KEP-2149
+	// clusterset.k8s.io). A cluster belongs to at most one federation, so it
+	// cannot change while the cluster is a member.
+	// +required
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="federationID must not be empty"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="federationID must be a DNS subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="this cluster already belongs to another federation: a cluster cannot join two federations; run 'antreaplus federation leave' first"
+	FederationID string `json:"federationID"`
+
+	// supervisor is true when this cluster runs a federation manager and
+	// takes part in the leader election of every member.
+	// +optional
+	Supervisor bool `json:"supervisor,omitempty"`
+}
+
+// ClusterMembershipStatus is what the federation observed of this member.
+type ClusterMembershipStatus struct {
+	// leader is the clusterID of the supervisor whose federation manager
+	// currently leads this member, empty when none does.
+	// +optional
+	Leader string `json:"leader,omitempty"`
+
+	// joinTime is when the cluster joined its federation.
+	// +optional
+	JoinTime *metav1.Time `json:"joinTime,omitempty"`
+
+	// conditions describe the membership, e.g. Joined and Led.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=16
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// ClusterMembership is a cluster's own identity and federation membership.
+// There is one per cluster, named cluster.clusterset.k8s.io.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,shortName=cm;membership,categories=antreaplus
+// +kubebuilder:printcolumn:name="Cluster ID",type=string,JSONPath=`.spec.clusterID`
+// +kubebuilder:printcolumn:name="Federation",type=string,JSONPath=`.spec.federationID`
+// +kubebuilder:printcolumn:name="Supervisor",type=boolean,JSONPath=`.spec.supervisor`
+// +kubebuilder:printcolumn:name="Leader",type=string,JSONPath=`.status.leader`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="self.metadata.name == 'cluster.clusterset.k8s.io'",message="a cluster has one membership and it must be named cluster.clusterset.k8s.io"
+type ClusterMembership struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +required
+	Spec ClusterMembershipSpec `json:"spec"`
+	// +optional
+	Status ClusterMembershipStatus `json:"status,omitempty"`
+}
+
+// ClusterMembershipList is a list of ClusterMembership.
+//
+// +kubebuilder:object:root=true
+type ClusterMembershipList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []ClusterMembership `json:"items"`
+}

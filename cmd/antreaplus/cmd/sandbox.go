@@ -1,0 +1,150 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"antreaplus.io/antreaplus/pkg/sandbox"
+)
+
+type sandboxFlags struct {
+	dir         string
+	clusters    int
+	apiPortBase int
+	nodes       int
+	output      string
+}
+
+func newSandboxCommand(out, errOut io.Writer) *cobra.Command {
+	f := &sandboxFlags{}
+	c := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Run real Kubernetes clusters locally (kwok-simulated nodes)",
+		Long: `The sandbox runs member-1 ... member-N as local processes: etcd, kube-apiserver,
+kube-controller-manager, kube-scheduler and kwok, built from source and cached by 'make tools'.
+Every cluster has its own Pod and Service CIDRs, a few simulated nodes, and the AntreaPlus
+and Multi-Cluster Services CRDs. One kubeconfig holds a context per cluster.`,
+	}
+	c.PersistentFlags().StringVar(&f.dir, "dir", sandbox.DefaultDir(), "sandbox directory (state, kubeconfig, logs); also $"+sandbox.DirEnv)
+	c.AddCommand(
+		sandboxUp(f, out, errOut),
+		sandboxDown(f, errOut),
+		sandboxStatus(f, out),
+		sandboxKubeconfig(f, out),
+	)
+	return c
+}
+
+func (f *sandboxFlags) sandbox(progress io.Writer) *sandbox.Sandbox {
+	return sandbox.New(sandbox.Options{Dir: f.dir, APIPortBase: f.apiPortBase, NodesPerCluster: f.nodes, Progress: progress})
+}
+
+// signalContext is cancelled by Ctrl-C or SIGTERM.
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "up",
+		Short: "Start (or complete) a sandbox of N clusters; safe to re-run",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			st, err := f.sandbox(errOut).Up(ctx, f.clusters)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "Kubeconfig: %s\n\nUse it with:\n  export KUBECONFIG=%s\n", st.Kubeconfig, st.Kubeconfig)
+			for _, p := range st.Clusters {
+				fmt.Fprintf(out, "  kubectl --context %s get nodes\n", p.Name)
+			}
+			fmt.Fprintf(out, "\nSee 'antreaplus sandbox status'; stop everything with 'antreaplus sandbox down'.\n")
+			return nil
+		},
+	}
+	c.Flags().IntVar(&f.clusters, "clusters", 3, "number of clusters (member-1 ... member-N)")
+	c.Flags().IntVar(&f.apiPortBase, "api-port-base", sandbox.DefaultAPIPortBase, "API server port of member-1; member-i uses base+i-1")
+	c.Flags().IntVar(&f.nodes, "nodes", 3, "simulated nodes per cluster")
+	return c
+}
+
+func sandboxDown(f *sandboxFlags, errOut io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "down",
+		Short: "Stop every sandbox cluster and remove the sandbox directory",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return f.sandbox(errOut).Down(cmd.Context())
+		},
+	}
+}
+
+func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Show each sandbox cluster and whether its API server answers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sb := f.sandbox(io.Discard)
+			statuses, err := sb.Status(cmd.Context())
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("no sandbox in %s: start one with 'antreaplus sandbox up'", sb.Dir())
+			}
+			if err != nil {
+				return err
+			}
+			if f.output == "json" {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(statuses)
+			}
+			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "CLUSTER\tAPI SERVER\tREADY\tPOD CIDR\tSERVICE CIDR\tLOGS")
+			notReady := 0
+			for _, s := range statuses {
+				ready := "yes"
+				if !s.Ready {
+					ready, notReady = "NO: "+s.Error, notReady+1
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Server, ready, s.PodCIDR, s.ServiceCIDR, s.LogDir)
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "\nKubeconfig: %s\n", sb.KubeconfigPath())
+			if notReady > 0 {
+				return fmt.Errorf("%d of %d clusters are not ready: 'antreaplus sandbox up' restarts them; their logs are listed above", notReady, len(statuses))
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&f.output, "output", "o", "", "output format: json")
+	return c
+}
+
+func sandboxKubeconfig(f *sandboxFlags, out io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "kubeconfig",
+		Short: "Print the path of the sandbox's kubeconfig",
+		Args:  cobra.NoArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			sb := f.sandbox(io.Discard)
+			if !sb.Exists() {
+				return fmt.Errorf("no sandbox in %s: start one with 'antreaplus sandbox up'", sb.Dir())
+			}
+			fmt.Fprintln(out, sb.KubeconfigPath())
+			return nil
+		},
+	}
+}

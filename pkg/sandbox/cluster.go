@@ -1,0 +1,167 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"antreaplus.io/antreaplus/pkg/crdinstall"
+	"antreaplus.io/antreaplus/pkg/toolchain"
+)
+
+// kwokDir is kwokctl's work directory (KWOK_WORKDIR) inside the sandbox.
+func (s *Sandbox) kwokDir() string { return filepath.Join(s.opts.Dir, "kwok") }
+
+// ClusterDir holds one cluster's kwokctl files: its configuration, pids and logs.
+func (s *Sandbox) ClusterDir(name string) string {
+	return filepath.Join(s.kwokDir(), "clusters", name)
+}
+
+// LogDir holds one cluster's component logs.
+func (s *Sandbox) LogDir(name string) string { return filepath.Join(s.ClusterDir(name), "logs") }
+
+func (s *Sandbox) clusterKubeconfig(name string) string {
+	return filepath.Join(s.ClusterDir(name), "kubeconfig.yaml")
+}
+
+// restConfig returns an admin client configuration for one cluster.
+func (s *Sandbox) restConfig(name string) (*rest.Config, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", s.clusterKubeconfig(name))
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig of %s: %w", name, err)
+	}
+	cfg.QPS, cfg.Burst = 200, 400
+	return cfg, nil
+}
+
+// ensureCluster starts one cluster unless it already answers, then makes
+// sure its nodes and CRDs are there.
+func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, p ClusterPlan) error {
+	started := time.Now()
+	switch {
+	case s.answers(ctx, p.Name):
+		s.logf("%s: already running", p.Name)
+	case dirExists(s.ClusterDir(p.Name)):
+		s.logf("%s: stopped; starting it again ...", p.Name)
+		if err := checkPortsFree(p); err != nil {
+			return fmt.Errorf("%s cannot start: %w", p.Name, err)
+		}
+		if err := s.kwokctl(ctx, tools, "start", "cluster", "--name", p.Name, "--timeout", "90s", "--wait", "60s"); err != nil {
+			return s.startFailure(p.Name, err)
+		}
+	default:
+		if err := checkPortsFree(p); err != nil {
+			return fmt.Errorf("%s cannot start: %w", p.Name, err)
+		}
+		s.logf("%s: starting (Pod CIDR %s, Service CIDR %s, API server port %d) ...", p.Name, p.PodCIDR, p.ServiceCIDR, p.APIServerPort)
+		config := filepath.Join(s.opts.Dir, p.Name+".kwokctl.yaml")
+		if err := os.WriteFile(config, kwokctlConfig(p), 0o600); err != nil {
+			return fmt.Errorf("%s: writing kwokctl configuration: %w", p.Name, err)
+		}
+		if err := s.kwokctl(ctx, tools, createArgs(tools, p, config, s.clusterKubeconfig(p.Name)+".user")...); err != nil {
+			return s.startFailure(p.Name, err)
+		}
+	}
+	cfg, err := s.restConfig(p.Name)
+	if err != nil {
+		return err
+	}
+	if err := ensureNodes(ctx, cfg, p, s.opts.NodesPerCluster); err != nil {
+		return fmt.Errorf("%s: creating simulated nodes: %w", p.Name, err)
+	}
+	if err := crdinstall.InstallAll(ctx, cfg); err != nil {
+		return fmt.Errorf("%s: installing CRDs: %w", p.Name, err)
+	}
+	s.logf("%s: ready (%d nodes, CRDs installed) in %s", p.Name, s.opts.NodesPerCluster, time.Since(started).Round(100*time.Millisecond))
+	return nil
+}
+
+func (s *Sandbox) startFailure(name string, err error) error {
+	return fmt.Errorf("cluster %s failed to start: %w\n  its logs are in %s", name, err, s.LogDir(name))
+}
+
+// createArgs are the kwokctl arguments that create one cluster from the
+// cached binaries, with the cluster's own CIDRs, RBAC and admission on.
+func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig string) []string {
+	args := []string{
+		"create", "cluster",
+		"--config", config,
+		"--name", p.Name,
+		"--runtime", "binary",
+		"--kube-apiserver-binary", tools.Path("kube-apiserver"),
+		"--kube-controller-manager-binary", tools.Path("kube-controller-manager"),
+		"--kube-scheduler-binary", tools.Path("kube-scheduler"),
+		"--kwok-controller-binary", tools.Path("kwok"),
+		"--etcd-binary", tools.Path("etcd"),
+		"--kube-apiserver-port", strconv.Itoa(p.APIServerPort),
+		"--etcd-port", strconv.Itoa(p.ComponentPorts.Etcd),
+		"--kube-controller-manager-port", strconv.Itoa(p.ComponentPorts.ControllerManager),
+		"--kube-scheduler-port", strconv.Itoa(p.ComponentPorts.Scheduler),
+		"--controller-port", strconv.Itoa(p.ComponentPorts.Kwok),
+		"--kube-authorization=true",
+		"--kube-admission=true",
+		"--disable-qps-limits",
+		"--kubeconfig", userKubeconfig,
+		"--timeout", "120s",
+		"--wait", "60s",
+	}
+	extra := []string{
+		"kube-apiserver=service-cluster-ip-range=" + p.ServiceCIDR.String(),
+		"kube-controller-manager=service-cluster-ip-range=" + p.ServiceCIDR.String(),
+		"kube-controller-manager=allocate-node-cidrs=true",
+		"kube-controller-manager=cluster-cidr=" + p.PodCIDR.String(),
+		"kube-controller-manager=node-cidr-mask-size=24",
+		"kwok-controller=cidr=" + p.PodCIDR.String(),
+	}
+	for _, e := range extra {
+		args = append(args, "--extra-args", e)
+	}
+	return args
+}
+
+// kwokctlConfig carries what kwokctl takes only from a configuration file.
+func kwokctlConfig(p ClusterPlan) []byte {
+	return []byte(fmt.Sprintf(`apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokctlConfiguration
+options:
+  etcdPeerPort: %d
+`, p.ComponentPorts.EtcdPeer))
+}
+
+// kwokctl runs kwokctl with the sandbox's work directory; its output is kept
+// for the error message.
+func (s *Sandbox) kwokctl(ctx context.Context, tools toolchain.Toolchain, args ...string) error {
+	cmd := exec.CommandContext(ctx, tools.Path("kwokctl"), args...)
+	cmd.Env = append(os.Environ(),
+		"KWOK_WORKDIR="+s.kwokDir(),
+		"PATH="+tools.Dir+string(os.PathListSeparator)+os.Getenv("PATH"),
+	)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("kwokctl %s: %w\n%s", strings.Join(args[:2], " "), err, tail(out.String(), 15))
+	}
+	return nil
+}
+
+func dirExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(parts) > lines {
+		parts = parts[len(parts)-lines:]
+	}
+	return "  " + strings.Join(parts, "\n  ")
+}

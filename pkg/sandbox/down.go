@@ -1,0 +1,126 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"antreaplus.io/antreaplus/pkg/toolchain"
+)
+
+// Down stops every cluster of the sandbox, makes sure none of their
+// processes is left, and removes the sandbox directory.
+func (s *Sandbox) Down(ctx context.Context) error {
+	names := s.clusterNames()
+	if len(names) == 0 && !dirExists(s.opts.Dir) {
+		s.logf("No sandbox in %s.", s.opts.Dir)
+		return nil
+	}
+	var tools toolchain.Toolchain
+	if s.opts.Tools != nil {
+		tools = *s.opts.Tools
+	} else {
+		tools = toolchain.Toolchain{Dir: toolchain.DefaultDir()}
+	}
+	var errs []error
+	for _, name := range names {
+		pids := s.pids(name)
+		if len(tools.Missing("kwokctl")) == 0 {
+			if err := s.kwokctl(ctx, tools, "delete", "cluster", "--name", name); err != nil {
+				s.logf("%s: kwokctl could not delete it (%v); stopping its processes directly", name, err)
+			}
+		}
+		if err := killAll(pids); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+		s.logf("%s: stopped", name)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(s.opts.Dir); err != nil {
+		return fmt.Errorf("removing %s: %w", s.opts.Dir, err)
+	}
+	s.logf("Sandbox removed (%s).", s.opts.Dir)
+	return nil
+}
+
+// clusterNames lists the clusters recorded in the state or found on disk.
+func (s *Sandbox) clusterNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	if st, err := s.LoadState(); err == nil {
+		for _, c := range st.Clusters {
+			seen[c.Name] = true
+			names = append(names, c.Name)
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join(s.kwokDir(), "clusters", "*"))
+	for _, d := range dirs {
+		if n := filepath.Base(d); !seen[n] && dirExists(d) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// pids returns the process ids kwokctl recorded for a cluster's components.
+func (s *Sandbox) pids(name string) []int {
+	files, _ := filepath.Glob(filepath.Join(s.ClusterDir(name), "pids", "*.pid"))
+	var pids []int
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil && pid > 1 {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// killAll ends the given processes: SIGTERM, then SIGKILL after 5 s.
+func killAll(pids []int) error {
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if alive(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	var left []string
+	for _, pid := range pids {
+		if alive(pid) {
+			left = append(left, strconv.Itoa(pid))
+		}
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("processes %s survived SIGKILL", strings.Join(left, ", "))
+	}
+	return nil
+}
+
+// alive reports whether a process exists and is not a zombie.
+func alive(pid int) bool {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name.
+	s := string(raw)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}

@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// kwokNodeAnnotation marks the nodes kwokctl's kwok controller simulates.
+const kwokNodeAnnotation = "kwok.x-k8s.io/node"
+
+// ensureNodes creates the cluster's simulated nodes that do not exist yet.
+func ensureNodes(ctx context.Context, cfg *rest.Config, p ClusterPlan, n int) error {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	for i := 1; i <= n; i++ {
+		node := simulatedNode(p, i)
+		_, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating node %s: %w", node.Name, err)
+		}
+	}
+	return nil
+}
+
+// simulatedNode is the i-th kwok node of a cluster.
+func simulatedNode(p ClusterPlan, i int) *corev1.Node {
+	name := fmt.Sprintf("%s-node-%d", p.Name, i)
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        name,
+			Annotations: map[string]string{kwokNodeAnnotation: "fake"},
+			Labels: map[string]string{
+				"kubernetes.io/hostname":        name,
+				"kubernetes.io/os":              "linux",
+				"kubernetes.io/arch":            "amd64",
+				"type":                          "kwok",
+				"topology.kubernetes.io/region": "sandbox",
+				"topology.kubernetes.io/zone":   p.Name,
+			},
+		},
+		Spec: corev1.NodeSpec{
+			Taints: nil,
+		},
+		Status: corev1.NodeStatus{
+			Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU:    resource.MustParse("32"),
+				corev1.ResourceMemory: resource.MustParse("256Gi"),
+				corev1.ResourcePods:   resource.MustParse("110"),
+			},
+			Capacity: corev1.ResourceList{
+				corev1.ResourceCPU:    resource.MustParse("32"),
+				corev1.ResourceMemory: resource.MustParse("256Gi"),
+				corev1.ResourcePods:   resource.MustParse("110"),
+			},
+		},
+	}
+}

@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/netip"
+)
+
+// MaxClusters is the most clusters one sandbox runs; it bounds the CIDR plan.
+const MaxClusters = 50
+
+// ClusterPlan is the fixed layout of one sandbox cluster.
+type ClusterPlan struct {
+	// Name is the cluster's kwokctl name and its kubeconfig context.
+	Name string `json:"name"`
+	// Index counts from 1.
+	Index int `json:"index"`
+	// PodCIDR is the range the cluster's nodes take their Pod CIDRs from.
+	PodCIDR netip.Prefix `json:"podCIDR"`
+	// ServiceCIDR is the cluster's Service ClusterIP range.
+	ServiceCIDR netip.Prefix `json:"serviceCIDR"`
+	// APIServerPort is the port the cluster's API server listens on.
+	APIServerPort int `json:"apiServerPort"`
+	// ComponentPorts are the ports of the cluster's other components. They
+	// are fixed by the plan because kwokctl's own choice races when several
+	// clusters start at once.
+	ComponentPorts ComponentPorts `json:"componentPorts"`
+}
+
+// ComponentPorts are the loopback ports of a cluster's components other than the API server.
+type ComponentPorts struct {
+	Etcd              int `json:"etcd"`
+	EtcdPeer          int `json:"etcdPeer"`
+	ControllerManager int `json:"controllerManager"`
+	Scheduler         int `json:"scheduler"`
+	Kwok              int `json:"kwok"`
+}
+
+// componentPortCount is how many ports ComponentPorts holds.
+const componentPortCount = 5
+
+// All returns every port of the cluster, the API server's first.
+func (p ClusterPlan) All() []int {
+	c := p.ComponentPorts
+	return []int{p.APIServerPort, c.Etcd, c.EtcdPeer, c.ControllerManager, c.Scheduler, c.Kwok}
+}
+
+// ClusterName is the name of the i-th cluster (from 1).
+func ClusterName(i int) string { return fmt.Sprintf("member-%d", i) }
+
+// Plan lays out n clusters: member-i gets Pod CIDR 10.(100+i).0.0/16,
+// Service CIDR 10.(200+i).0.0/16, API server port apiPortBase+i-1, and five
+// component ports above the API server ports of the largest sandbox, so no
+// two clusters overlap and the layout is the same on every run.
+func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
+	if n < 1 || n > MaxClusters {
+		return nil, fmt.Errorf("a sandbox runs 1 to %d clusters, not %d", MaxClusters, n)
+	}
+	last := apiPortBase + MaxClusters + n*componentPortCount - 1
+	if apiPortBase < 1 || last > 65535 {
+		return nil, fmt.Errorf("ports %d..%d are not valid TCP ports: choose a lower base port", apiPortBase, last)
+	}
+	plans := make([]ClusterPlan, n)
+	for i := 1; i <= n; i++ {
+		plans[i-1] = ClusterPlan{
+			Name:          ClusterName(i),
+			Index:         i,
+			PodCIDR:       netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(100 + i), 0, 0}), 16),
+			ServiceCIDR:   netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(200 + i), 0, 0}), 16),
+			APIServerPort: apiPortBase + i - 1,
+		}
+		c := apiPortBase + MaxClusters + (i-1)*componentPortCount
+		plans[i-1].ComponentPorts = ComponentPorts{Etcd: c, EtcdPeer: c + 1, ControllerManager: c + 2, Scheduler: c + 3, Kwok: c + 4}
+	}
+	return plans, nil
+}

@@ -1,0 +1,59 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name    string
+		n, base int
+		wantErr string
+	}{
+		{name: "one cluster", n: 1, base: 36443},
+		{name: "three clusters", n: 3, base: 36443},
+		{name: "the most clusters", n: MaxClusters, base: 36443},
+		{name: "no clusters", n: 0, base: 36443, wantErr: "1 to 50 clusters"},
+		{name: "too many clusters", n: MaxClusters + 1, base: 36443, wantErr: "1 to 50 clusters"},
+		{name: "ports past 65535", n: 3, base: 65534, wantErr: "not valid TCP ports"},
+		{name: "component ports past 65535", n: 3, base: 65535 - MaxClusters - 10, wantErr: "not valid TCP ports"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plans, err := Plan(tt.n, tt.base)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Plan(%d, %d) error = %v, want one containing %q", tt.n, tt.base, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Plan(%d, %d): %v", tt.n, tt.base, err)
+			}
+			if len(plans) != tt.n {
+				t.Fatalf("got %d plans, want %d", len(plans), tt.n)
+			}
+			seenPorts := map[int]string{}
+			for i, p := range plans {
+				if p.Name != ClusterName(i+1) || p.Index != i+1 {
+					t.Errorf("plan %d is named %q index %d", i, p.Name, p.Index)
+				}
+				for _, port := range p.All() {
+					if other, ok := seenPorts[port]; ok {
+						t.Errorf("port %d used by %s and %s", port, other, p.Name)
+					}
+					seenPorts[port] = p.Name
+				}
+				for j, q := range plans {
+					if i != j && (p.PodCIDR.Overlaps(q.PodCIDR) || p.ServiceCIDR.Overlaps(q.ServiceCIDR)) {
+						t.Errorf("%s and %s overlap", p.Name, q.Name)
+					}
+					if p.PodCIDR.Overlaps(q.ServiceCIDR) {
+						t.Errorf("Pod CIDR of %s overlaps Service CIDR of %s", p.Name, q.Name)
+					}
+				}
+			}
+		})
+	}
+}
