@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make test`: every check and test of the repository, against real API
+# servers started from the cached tools. Fails on the first failing step.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+export ANTREAPLUS_TOOLS_DIR=${ANTREAPLUS_TOOLS_DIR:-$(hack/tools.sh dir)}
+# Integration tests fail, rather than skip, when clusters cannot be started.
+export ANTREAPLUS_REQUIRE_CLUSTERS=1
+
+step() { printf '\n[test] %s\n' "$*"; }
+started=$SECONDS
+
+step "verify: generated code and formatting"
+hack/verify.sh
+
+step "go vet"
+go vet ./...
+
+step "golangci-lint"
+"$ANTREAPLUS_TOOLS_DIR/golangci-lint" run ./...
+
+step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
+# Packages that start clusters run two at a time; each has its own sandbox.
+go test -count=1 -p 2 -timeout 20m ./... 2>&1 | tee "${TMPDIR:-/tmp}/antreaplus-test.log" | grep -v '^\(=== \|--- PASS\|PASS$\)' || {
+  status=$?
+  hack/reap-test-sandboxes.sh || true
+  exit $status
+}
+hack/reap-test-sandboxes.sh
+summary=$(grep -cE '^ok ' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
+failed=$(grep -cE '^(FAIL|--- FAIL)' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
+step "done in $((SECONDS - started))s: $summary packages passed"
+echo "$summary passed, $failed failed"

@@ -1,0 +1,197 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"antreaplus.io/antreaplus/pkg/sandbox"
+	"antreaplus.io/antreaplus/pkg/scheme"
+	"antreaplus.io/antreaplus/pkg/toolchain"
+)
+
+// RequireEnv, when set to 1 (as `make test` does), turns a missing toolchain
+// into a failure instead of a skip.
+const RequireEnv = "ANTREAPLUS_REQUIRE_CLUSTERS"
+
+// Clusters is a running set of real clusters named member-1 ... member-N.
+type Clusters struct {
+	Sandbox *sandbox.Sandbox
+	Names   []string
+	configs map[string]*rest.Config
+}
+
+// rootDir holds the sandboxes of test runs; each is named after its owner pid.
+func rootDir() string {
+	return filepath.Join(os.TempDir(), "antreaplus-test-sandboxes")
+}
+
+// Start runs n clusters in a fresh sandbox directory. It removes sandboxes
+// whose test process is gone first.
+func Start(ctx context.Context, n int) (*Clusters, error) {
+	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
+	if missing := tools.Missing(toolchain.SandboxTools()...); len(missing) > 0 {
+		return nil, fmt.Errorf("%w: %s missing from %s (run 'make tools')", errNoTools, strings.Join(missing, ", "), tools.Dir)
+	}
+	reapOrphans(ctx, tools)
+	dir, err := os.MkdirTemp(ensureDir(rootDir()), fmt.Sprintf("pid%d-", os.Getpid()))
+	if err != nil {
+		return nil, err
+	}
+	base, err := freePortBase(n)
+	if err != nil {
+		return nil, err
+	}
+	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: base, NodesPerCluster: 2, Tools: &tools, Progress: logWriter{}})
+	st, err := sb.Up(ctx, n)
+	if err != nil {
+		_ = sb.Down(context.Background())
+		return nil, err
+	}
+	c := &Clusters{Sandbox: sb, configs: map[string]*rest.Config{}}
+	for _, p := range st.Clusters {
+		cfg, err := clientcmd.NewNonInteractiveClientConfig(mustLoad(st.Kubeconfig), p.Name, nil, nil).ClientConfig()
+		if err != nil {
+			_ = sb.Down(context.Background())
+			return nil, fmt.Errorf("client config of %s: %w", p.Name, err)
+		}
+		cfg.QPS, cfg.Burst = 500, 1000
+		c.Names = append(c.Names, p.Name)
+		c.configs[p.Name] = cfg
+	}
+	return c, nil
+}
+
+// Stop stops every cluster and removes the sandbox directory.
+func (c *Clusters) Stop() error {
+	if c == nil || c.Sandbox == nil {
+		return nil
+	}
+	return c.Sandbox.Down(context.Background())
+}
+
+// Config returns an admin rest.Config of a cluster.
+func (c *Clusters) Config(t testing.TB, name string) *rest.Config {
+	t.Helper()
+	cfg, ok := c.configs[name]
+	if !ok {
+		t.Fatalf("no cluster %q (have %v)", name, c.Names)
+	}
+	return rest.CopyConfig(cfg)
+}
+
+// Client returns a controller-runtime client of a cluster that knows every project type.
+func (c *Clusters) Client(t testing.TB, name string) client.Client {
+	t.Helper()
+	s, err := scheme.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := client.New(c.Config(t, name), client.Options{Scheme: s})
+	if err != nil {
+		t.Fatalf("client of %s: %v", name, err)
+	}
+	return cl
+}
+
+// Namespace creates a namespace unique to the test in a cluster and deletes it when the test ends.
+func (c *Clusters) Namespace(t testing.TB, cluster string) string {
+	t.Helper()
+	cl := c.Client(t, cluster)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "test-"}}
+	if err := cl.Create(context.Background(), ns); err != nil {
+		t.Fatalf("creating namespace in %s: %v", cluster, err)
+	}
+	t.Cleanup(func() { _ = cl.Delete(context.Background(), ns) })
+	return ns.Name
+}
+
+// Eventually retries check every 100 ms until it returns nil, failing the test with its last error after timeout.
+func Eventually(t testing.TB, timeout time.Duration, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s: %v", timeout, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func mustLoad(path string) clientcmdConfig {
+	cfg, err := clientcmd.LoadFromFile(path)
+	if err != nil {
+		panic(fmt.Sprintf("loading %s: %v", path, err))
+	}
+	return *cfg
+}
+
+func ensureDir(d string) string {
+	_ = os.MkdirAll(d, 0o755)
+	return d
+}
+
+// freePortBase finds n consecutive free loopback ports.
+func freePortBase(n int) (int, error) {
+	for range 50 {
+		base := 20000 + rand.IntN(20000)
+		ok := true
+		for p := base; p < base+n && ok; p++ {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+			if err != nil {
+				ok = false
+				continue
+			}
+			_ = l.Close()
+		}
+		if ok {
+			return base, nil
+		}
+	}
+	return 0, fmt.Errorf("no %d consecutive free ports found", n)
+}
+
+// reapOrphans stops and removes the sandboxes of test processes that died
+// without cleaning up (e.g. killed by a timeout).
+func reapOrphans(ctx context.Context, tools toolchain.Toolchain) {
+	dirs, _ := filepath.Glob(filepath.Join(rootDir(), "pid*-*"))
+	for _, d := range dirs {
+		pidStr := strings.TrimPrefix(strings.SplitN(filepath.Base(d), "-", 2)[0], "pid")
+		pid, err := strconv.Atoi(pidStr)
+		if err != nil || processAlive(pid) {
+			continue
+		}
+		_ = sandbox.New(sandbox.Options{Dir: d, Tools: &tools}).Down(ctx)
+	}
+}
+
+func processAlive(pid int) bool {
+	return syscall.Kill(pid, 0) == nil
+}
+
+type logWriter struct{}
+
+func (logWriter) Write(p []byte) (int, error) {
+	if os.Getenv("ANTREAPLUS_TEST_VERBOSE") != "" {
+		return os.Stderr.Write(p)
+	}
+	return len(p), nil
+}
