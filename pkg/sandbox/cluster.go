@@ -51,8 +51,14 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 	case s.answers(ctx, p.Name):
 		s.logf("%s: already running", p.Name)
 	case dirExists(s.ClusterDir(p.Name)):
-		s.logf("%s: stopped; starting it again ...", p.Name)
-		if err := checkPortsFree(p); err != nil {
+		s.logf("%s: not answering; restarting it ...", p.Name)
+		// Stop what is left of it first: a component that survived holds its port.
+		leftover := s.pids(p.Name)
+		_ = s.kwokctl(ctx, tools, "stop", "cluster", "--name", p.Name)
+		if err := killAll(leftover); err != nil {
+			return fmt.Errorf("%s: stopping its remaining processes: %w", p.Name, err)
+		}
+		if err := waitPortsFree(ctx, p, 5*time.Second); err != nil {
 			return fmt.Errorf("%s cannot start: %w", p.Name, err)
 		}
 		if err := s.kwokctl(ctx, tools, "start", "cluster", "--name", p.Name, "--timeout", "90s", "--wait", "60s"); err != nil {

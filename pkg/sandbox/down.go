@@ -93,17 +93,17 @@ func killAll(pids []int) error {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
+		for Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
 		}
-		if alive(pid) {
+		if Alive(pid) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 	time.Sleep(50 * time.Millisecond)
 	var left []string
 	for _, pid := range pids {
-		if alive(pid) {
+		if Alive(pid) {
 			left = append(left, strconv.Itoa(pid))
 		}
 	}
@@ -113,8 +113,9 @@ func killAll(pids []int) error {
 	return nil
 }
 
-// alive reports whether a process exists and is not a zombie.
-func alive(pid int) bool {
+// Alive reports whether a process exists and is not a zombie (a component whose
+// parent is gone may linger as one until it is reaped).
+func Alive(pid int) bool {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return false

@@ -52,6 +52,23 @@ func checkPortsFree(p ClusterPlan) error {
 	return nil
 }
 
+// waitPortsFree waits up to timeout for the ports of a cluster whose
+// processes were just stopped to be released.
+func waitPortsFree(ctx context.Context, p ClusterPlan, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := checkPortsFree(p)
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // checkPortFree fails with the owning process, when it can be found, if a
 // TCP port on the loopback address is taken.
 func checkPortFree(port int) error {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -176,15 +175,11 @@ func reapOrphans(ctx context.Context, tools toolchain.Toolchain) {
 	for _, d := range dirs {
 		pidStr := strings.TrimPrefix(strings.SplitN(filepath.Base(d), "-", 2)[0], "pid")
 		pid, err := strconv.Atoi(pidStr)
-		if err != nil || processAlive(pid) {
+		if err != nil || sandbox.Alive(pid) {
 			continue
 		}
 		_ = sandbox.New(sandbox.Options{Dir: d, Tools: &tools}).Down(ctx)
 	}
-}
-
-func processAlive(pid int) bool {
-	return syscall.Kill(pid, 0) == nil
 }
 
 type logWriter struct{}

@@ -25,7 +25,7 @@ type ClusterMembershipSpec struct {
 	// +required
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="clusterID must not be empty: set it to an ID unique within the federation, e.g. 'us-west-1'"
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="clusterID must be a DNS subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="clusterID must be a DNS subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="clusterID cannot change while the cluster is a member: run 'antreaplus federation leave' first, then join again with the new ID"
 	ClusterID string `json:"clusterID"`
 
@@ -35,7 +35,7 @@ type ClusterMembershipSpec struct {
 	// +required
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="federationID must not be empty"
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="federationID must be a DNS subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="federationID must be a DNS subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="this cluster already belongs to another federation: a cluster cannot join two federations; run 'antreaplus federation leave' first"
 	FederationID string `json:"federationID"`
 

@@ -41,7 +41,7 @@ type MemberClusterSpec struct {
 	// +required
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="clusterID must not be empty"
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="clusterID must be a DNS subdomain: lower-case letters, digits, '-' and '.'"
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="clusterID must be a DNS subdomain: lower-case letters, digits, '-' and '.'"
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="clusterID cannot change; remove the member and join it again"
 	ClusterID string `json:"clusterID"`
 

@@ -110,20 +110,25 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 				return enc.Encode(statuses)
 			}
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "CLUSTER\tAPI SERVER\tREADY\tPOD CIDR\tSERVICE CIDR\tLOGS")
-			notReady := 0
+			fmt.Fprintln(w, "CLUSTER\tAPI SERVER\tREADY\tPOD CIDR\tSERVICE CIDR")
+			var problems []string
 			for _, s := range statuses {
 				ready := "yes"
 				if !s.Ready {
-					ready, notReady = "NO: "+s.Error, notReady+1
+					ready = "NO"
+					problems = append(problems, fmt.Sprintf("%s: %s (logs: %s)", s.Name, s.Error, s.LogDir))
 				}
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Server, ready, s.PodCIDR, s.ServiceCIDR, s.LogDir)
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Server, ready, s.PodCIDR, s.ServiceCIDR)
 			}
 			if err := w.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "\nKubeconfig: %s\n", sb.KubeconfigPath())
-			if notReady > 0 {
+			fmt.Fprintf(out, "\nKubeconfig: %s\nLogs:       %s\n", sb.KubeconfigPath(), sb.LogDir("<cluster>"))
+			for _, p := range problems {
+				fmt.Fprintf(out, "\n%s", p)
+			}
+			if notReady := len(problems); notReady > 0 {
+				fmt.Fprintln(out)
 				return fmt.Errorf("%d of %d clusters are not ready: 'antreaplus sandbox up' restarts them; their logs are listed above", notReady, len(statuses))
 			}
 			return nil

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark of the repository. Each prints a table with
+# its baseline measured in the same run and writes JSON under _output/bench.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+export ANTREAPLUS_TOOLS_DIR=${ANTREAPLUS_TOOLS_DIR:-$(hack/tools.sh dir)}
+out=_output/bench
+mkdir -p "$out"
+
+echo "[bench] sandbox start-up and memory (real clusters; ${BENCH_RUNS:-3} runs)"
+go run ./test/bench/sandboxbench -runs "${BENCH_RUNS:-3}" -json "$out/sandbox.json"
+
+echo
+echo "[bench] Go benchmarks"
+go test -run '^$' -bench . -benchmem -benchtime "${BENCH_TIME:-1x}" ./... | tee "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|goos|pkg)' || true
+echo
+echo "[bench] results in $out/"

@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// cli is the antreaplus binary built for the test, run against one sandbox directory.
+type cli struct {
+	t     *testing.T
+	bin   string
+	dir   string
+	tools toolchain.Toolchain
+}
+
+func newCLI(t *testing.T) *cli {
+	t.Helper()
+	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
+	if missing := tools.Missing(toolchain.SandboxTools()...); len(missing) > 0 {
+		if os.Getenv(framework.RequireEnv) == "1" {
+			t.Fatalf("tools %v missing from %s: run 'make tools'", missing, tools.Dir)
+		}
+		t.Skipf("tools %v missing from %s: run 'make tools'", missing, tools.Dir)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	repo := filepath.Join(filepath.Dir(file), "..", "..")
+	bin := filepath.Join(t.TempDir(), "antreaplus")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/antreaplus")
+	build.Dir = repo
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building antreaplus: %v\n%s", err, out)
+	}
+	c := &cli{t: t, bin: bin, dir: filepath.Join(t.TempDir(), "sandbox"), tools: tools}
+	// Whatever happens in the test, stop the clusters.
+	t.Cleanup(func() { _, _ = c.run("sandbox", "down") })
+	return c
+}
+
+// in returns the CLI reporting to a subtest.
+func (c *cli) in(t *testing.T) *cli {
+	cc := *c
+	cc.t = t
+	return &cc
+}
+
+// run runs antreaplus with --dir set and returns its combined output.
+func (c *cli) run(args ...string) (string, error) {
+	args = append(args, "--dir", c.dir)
+	cmd := exec.Command(c.bin, args...)
+	cmd.Env = append(os.Environ(), toolchain.DirEnv+"="+c.tools.Dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func (c *cli) mustRun(args ...string) string {
+	c.t.Helper()
+	start := time.Now()
+	out, err := c.run(args...)
+	if err != nil {
+		c.t.Fatalf("antreaplus %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	c.t.Logf("antreaplus %s (%s)", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+	return out
+}
+
+// kubectl runs the cached kubectl against the sandbox's kubeconfig.
+func (c *cli) kubectl(args ...string) string {
+	c.t.Helper()
+	kubeconfig := filepath.Join(c.dir, "kubeconfig")
+	cmd := exec.Command(c.tools.Path("kubectl"), append([]string{"--kubeconfig", kubeconfig}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}

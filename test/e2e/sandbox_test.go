@@ -1,0 +1,180 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"antreaplus.io/antreaplus/pkg/sandbox"
+)
+
+// TestSandboxLifecycle walks the sandbox through what an operator does:
+// up, use, re-run up, lose a cluster, up again, status, down.
+func TestSandboxLifecycle(t *testing.T) {
+	c := newCLI(t)
+	base := freeBase(t)
+	apiPortBase := "--api-port-base=" + strconv.Itoa(base)
+
+	out := c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
+	kubeconfig := filepath.Join(c.dir, "kubeconfig")
+	if !strings.Contains(out, "export KUBECONFIG="+kubeconfig) {
+		t.Errorf("up does not tell how to use the kubeconfig:\n%s", out)
+	}
+	if got := strings.TrimSpace(c.mustRun("sandbox", "kubeconfig")); got != kubeconfig {
+		t.Errorf("sandbox kubeconfig = %q, want %q", got, kubeconfig)
+	}
+
+	t.Run("every cluster has its nodes, CRDs and own CIDRs", func(t *testing.T) {
+		c := c.in(t)
+		for i := 1; i <= 3; i++ {
+			ctx := sandbox.ClusterName(i)
+			got := c.kubectl("--context", ctx, "get", "nodes,crd", "-o", "name")
+			for _, want := range []string{
+				"node/" + ctx + "-node-1",
+				"customresourcedefinition.apiextensions.k8s.io/memberclusters.federation.antreaplus.io",
+				"customresourcedefinition.apiextensions.k8s.io/networkpolicies.crd.antrea.io",
+				"customresourcedefinition.apiextensions.k8s.io/externalentities.crd.antrea.io",
+				"customresourcedefinition.apiextensions.k8s.io/virtualmachines.cloud.antreaplus.io",
+				"customresourcedefinition.apiextensions.k8s.io/serviceexports.multicluster.x-k8s.io",
+				"customresourcedefinition.apiextensions.k8s.io/serviceimports.multicluster.x-k8s.io",
+			} {
+				if !strings.Contains(got, want) {
+					t.Errorf("%s lacks %s", ctx, want)
+				}
+			}
+			if strings.Contains(got, "member-"+strconv.Itoa(i%3+1)+"-node") {
+				t.Errorf("%s shows another cluster's nodes: clusters share a store\n%s", ctx, got)
+			}
+			svc := c.kubectl("--context", ctx, "create", "service", "clusterip", "probe", "--tcp=80:80", "-o", "jsonpath={.spec.clusterIP}")
+			if want := fmt.Sprintf("10.%d.", 200+i); !strings.HasPrefix(svc, want) {
+				t.Errorf("%s gave ClusterIP %s, want one in its Service CIDR %s0.0/16", ctx, svc, want)
+			}
+		}
+	})
+
+	t.Run("re-running up keeps the running clusters", func(t *testing.T) {
+		c := c.in(t)
+		out := c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
+		if n := strings.Count(out, "already running"); n != 3 {
+			t.Errorf("want 3 clusters reported already running, got %d:\n%s", n, out)
+		}
+		if svc := c.kubectl("--context", "member-1", "get", "service", "probe", "-o", "name"); !strings.Contains(svc, "probe") {
+			t.Errorf("a re-run lost member-1's objects")
+		}
+	})
+
+	t.Run("a killed API server is reported and restarted by up", func(t *testing.T) {
+		c := c.in(t)
+		pid := readPid(t, filepath.Join(c.dir, "kwok", "clusters", "member-3", "pids", "kube-apiserver.pid"))
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		out, err := c.run("sandbox", "status")
+		if err == nil || !strings.Contains(out, "member-3") || !strings.Contains(out, "1 of 3 clusters are not ready") {
+			t.Fatalf("status after killing member-3's API server: err=%v\n%s", err, out)
+		}
+		c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
+		var statuses []sandbox.ClusterStatus
+		if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &statuses); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range statuses {
+			if !s.Ready {
+				t.Errorf("%s not ready after up: %s", s.Name, s.Error)
+			}
+		}
+		if svc := c.kubectl("--context", "member-3", "get", "service", "probe", "-o", "name"); !strings.Contains(svc, "probe") {
+			t.Errorf("the restart lost member-3's objects")
+		}
+	})
+
+	t.Run("a port in use is named with its owner", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = l.Close() }()
+		port := l.Addr().(*net.TCPAddr).Port
+		other := &cli{t: t, bin: c.bin, dir: filepath.Join(t.TempDir(), "other"), tools: c.tools}
+		out, err := other.run("sandbox", "up", "--clusters", "1", "--api-port-base="+strconv.Itoa(port))
+		want := fmt.Sprintf("port %d is in use by pid %d", port, os.Getpid())
+		if err == nil || !strings.Contains(out, want) {
+			t.Fatalf("want an error containing %q, got err=%v\n%s", want, err, out)
+		}
+	})
+
+	t.Run("down leaves no process and no port", func(t *testing.T) {
+		c := c.in(t)
+		var pids []int
+		files, _ := filepath.Glob(filepath.Join(c.dir, "kwok", "clusters", "*", "pids", "*.pid"))
+		for _, f := range files {
+			pids = append(pids, readPid(t, f))
+		}
+		if len(pids) < 15 {
+			t.Fatalf("found %d component pids, want 5 per cluster", len(pids))
+		}
+		c.mustRun("sandbox", "down")
+		for _, pid := range pids {
+			if sandbox.Alive(pid) {
+				t.Errorf("process %d is still running after down", pid)
+			}
+		}
+		for port := base; port < base+3; port++ {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+			if err != nil {
+				t.Errorf("port %d still taken after down: %v", port, err)
+				continue
+			}
+			_ = l.Close()
+		}
+		if _, err := os.Stat(c.dir); !os.IsNotExist(err) {
+			t.Errorf("sandbox directory %s still exists", c.dir)
+		}
+	})
+}
+
+func readPid(t *testing.T, path string) int {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return pid
+}
+
+// freeBase finds a base port whose whole sandbox port plan is free.
+func freeBase(t *testing.T) int {
+	t.Helper()
+	for base := 41000; base < 60000; base += 400 {
+		plans, err := sandbox.Plan(3, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		free := true
+		for _, p := range plans {
+			for _, port := range p.All() {
+				l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+				if err != nil {
+					free = false
+					break
+				}
+				_ = l.Close()
+			}
+		}
+		if free {
+			return base
+		}
+	}
+	t.Fatal("no free port range")
+	return 0
+}
