@@ -29,6 +29,11 @@ func (s *Sandbox) Down(ctx context.Context) error {
 		tools = toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	}
 	var errs []error
+	for _, name := range s.managerClusters() {
+		if err := s.StopManager(name, syscall.SIGTERM); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, name := range names {
 		pids := s.pids(name)
 		if len(tools.Missing("kwokctl")) == 0 {

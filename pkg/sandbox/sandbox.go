@@ -39,6 +39,10 @@ type State struct {
 	Kubeconfig string        `json:"kubeconfig"`
 	Clusters   []ClusterPlan `json:"clusters"`
 	StartedAt  time.Time     `json:"startedAt"`
+	// FederationID is set once the sandbox forms a federation.
+	FederationID string `json:"federationID,omitempty"`
+	// Supervisors are the clusters running a federation manager.
+	Supervisors []string `json:"supervisors,omitempty"`
 }
 
 // Sandbox is a set of local clusters living in one directory.
@@ -153,6 +157,9 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 	}
 
 	st := &State{Kubeconfig: s.KubeconfigPath(), Clusters: plans, StartedAt: start}
+	if prev, err := s.LoadState(); err == nil {
+		st.FederationID, st.Supervisors = prev.FederationID, prev.Supervisors
+	}
 	if err := s.writeKubeconfig(plans); err != nil {
 		return nil, err
 	}

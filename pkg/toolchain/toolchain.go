@@ -82,6 +82,15 @@ func Ensure(ctx context.Context, progress io.Writer, names ...string) (Toolchain
 	return t, nil
 }
 
+// FindRepo returns the root of the AntreaPlus repository, found as for the build script.
+func FindRepo() (string, error) {
+	script, err := findBuildScript()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(filepath.Dir(script)), nil
+}
+
 // findBuildScript looks for hack/tools.sh in $ANTREAPLUS_REPO, then upwards
 // from the working directory and from the running executable.
 func findBuildScript() (string, error) {

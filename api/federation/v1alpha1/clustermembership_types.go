@@ -52,6 +52,12 @@ type ClusterMembershipStatus struct {
 	// +optional
 	Leader string `json:"leader,omitempty"`
 
+	// leaderTerm is the leader Lease's leaseTransitions when the leader
+	// wrote this status. It only grows: a write with a smaller term would
+	// come from a deposed leader.
+	// +optional
+	LeaderTerm int32 `json:"leaderTerm,omitempty"`
+
 	// joinTime is when the cluster joined its federation.
 	// +optional
 	JoinTime *metav1.Time `json:"joinTime,omitempty"`

@@ -18,6 +18,21 @@ const (
 	MemberReady = "Ready"
 )
 
+// Condition reasons of a MemberCluster.
+const (
+	// ReasonUnreachableFromAllSupervisors: no supervisor reached the member
+	// for longer than the grace period.
+	ReasonUnreachableFromAllSupervisors = "UnreachableFromAllSupervisors"
+	// ReasonProbeFailed: this supervisor's last probe failed; others may still reach it.
+	ReasonProbeFailed = "ProbeFailed"
+	// ReasonSecretMissing: the credential Secret does not exist or lacks a key.
+	ReasonSecretMissing = "SecretMissing"
+	// ReasonUnauthorized: the member refused the credentials (401/403).
+	ReasonUnauthorized = "Unauthorized"
+	// ReasonNoLeader: no supervisor holds the member's leader Lease.
+	ReasonNoLeader = "NoLeader"
+)
+
 // Keys of a member's credential Secret.
 const (
 	// CredentialTokenKey holds a bearer token of the member's federation ServiceAccount.
@@ -77,6 +92,22 @@ type MemberClusterStatus struct {
 	// lastProbeTime is when the member was last probed.
 	// +optional
 	LastProbeTime *metav1.Time `json:"lastProbeTime,omitempty"`
+
+	// lastReachableTime is when the reporting federation manager last
+	// reached the member. Supervisors read each other's to tell whether a
+	// member is unreachable from all of them.
+	// +optional
+	LastReachableTime *metav1.Time `json:"lastReachableTime,omitempty"`
+
+	// unreachableSince is set when no supervisor has reached the member for
+	// longer than the federation's grace period: from then on its exports
+	// may be withdrawn. It is cleared as soon as any supervisor reaches it.
+	// +optional
+	UnreachableSince *metav1.Time `json:"unreachableSince,omitempty"`
+
+	// reportedBy is the clusterID of the supervisor whose manager wrote this status.
+	// +optional
+	ReportedBy string `json:"reportedBy,omitempty"`
 
 	// leader is the clusterID of the supervisor that leads the member.
 	// +optional

@@ -191,6 +191,14 @@ func (in *MemberClusterStatus) DeepCopyInto(out *MemberClusterStatus) {
 		in, out := &in.LastProbeTime, &out.LastProbeTime
 		*out = (*in).DeepCopy()
 	}
+	if in.LastReachableTime != nil {
+		in, out := &in.LastReachableTime, &out.LastReachableTime
+		*out = (*in).DeepCopy()
+	}
+	if in.UnreachableSince != nil {
+		in, out := &in.UnreachableSince, &out.UnreachableSince
+		*out = (*in).DeepCopy()
+	}
 	if in.LeaseRenewTime != nil {
 		in, out := &in.LeaseRenewTime, &out.LeaseRenewTime
 		*out = (*in).DeepCopy()

@@ -17,8 +17,11 @@ import (
 )
 
 type sandboxFlags struct {
-	dir         string
-	clusters    int
+	dir          string
+	clusters     int
+	supervisors  int
+	federationID string
+	managerArgs  []string
 	apiPortBase int
 	nodes       int
 	output      string
@@ -61,9 +64,22 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			st, err := f.sandbox(errOut).Up(ctx, f.clusters)
+			sb := f.sandbox(errOut)
+			st, err := sb.Up(ctx, f.clusters)
 			if err != nil {
 				return err
+			}
+			if f.supervisors > 0 {
+				bin, err := sb.FindBinary(ctx, "federation-manager")
+				if err != nil {
+					return err
+				}
+				if err := sb.Federate(ctx, sandbox.FederationOptions{
+					FederationID: f.federationID, Supervisors: f.supervisors, ManagerBinary: bin, ManagerArgs: f.managerArgs,
+				}); err != nil {
+					return err
+				}
+				defer fmt.Fprintf(out, "\nFederation %q: see it with 'antreaplus federation status'.\n", f.federationID)
 			}
 			fmt.Fprintf(out, "Kubeconfig: %s\n\nUse it with:\n  export KUBECONFIG=%s\n", st.Kubeconfig, st.Kubeconfig)
 			for _, p := range st.Clusters {
@@ -76,6 +92,9 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().IntVar(&f.clusters, "clusters", 3, "number of clusters (member-1 ... member-N)")
 	c.Flags().IntVar(&f.apiPortBase, "api-port-base", sandbox.DefaultAPIPortBase, "API server port of member-1; member-i uses base+i-1")
 	c.Flags().IntVar(&f.nodes, "nodes", 3, "simulated nodes per cluster")
+	c.Flags().IntVar(&f.supervisors, "supervisors", 0, "form a federation of all clusters with the first K as supervisors, each running a federation manager (0: no federation)")
+	c.Flags().StringVar(&f.federationID, "federation-id", "sandbox", "ID of the sandbox's federation")
+	c.Flags().StringSliceVar(&f.managerArgs, "manager-arg", nil, "extra flag for every federation manager, e.g. --manager-arg=--unreachable-grace=20s")
 	return c
 }
 

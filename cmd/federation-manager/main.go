@@ -1,0 +1,148 @@
+// Command federation-manager runs in every supervisor cluster of an
+// AntreaPlus federation: it takes part, for every member, in the election of
+// the member's leader, and runs the member's federated-resource controllers
+// while it leads it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/textlogger"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/manager"
+	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
+	"antreaplus.io/antreaplus/pkg/scheme"
+)
+
+type flags struct {
+	kubeconfig, context   string
+	metricsAddr, probeAdr string
+	opts                  manager.Options
+}
+
+func parseFlags() *flags {
+	f := &flags{opts: manager.DefaultOptions()}
+	// Our own flag set: controller-runtime registers --kubeconfig on the global one.
+	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of this supervisor cluster (default: in-cluster)")
+	fs.StringVar(&f.context, "context", "", "context of the kubeconfig to use")
+	fs.StringVar(&f.metricsAddr, "metrics-bind-address", "0", "address of the Prometheus metrics endpoint; 0 disables it")
+	fs.StringVar(&f.probeAdr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
+	fs.StringVar(&f.opts.Namespace, "namespace", f.opts.Namespace, "namespace of the registry")
+	fs.DurationVar(&f.opts.Election.LeaseDuration, "lease-duration", f.opts.Election.LeaseDuration, "how long others wait after a member's Lease last changed before taking it")
+	fs.DurationVar(&f.opts.Election.RenewDeadline, "renew-deadline", f.opts.Election.RenewDeadline, "how long a leader acts without renewing; must be below --lease-duration")
+	fs.DurationVar(&f.opts.Election.RetryPeriod, "retry-period", f.opts.Election.RetryPeriod, "interval between election rounds")
+	fs.DurationVar(&f.opts.Election.HandoverHoldDown, "handover-hold-down", f.opts.Election.HandoverHoldDown, "how long a returning supervisor waits before taking back its members")
+	fs.DurationVar(&f.opts.UnreachableGrace, "unreachable-grace", f.opts.UnreachableGrace, "how long no supervisor may reach a member before it is marked unreachable")
+	fs.DurationVar(&f.opts.StatusPeriod, "status-period", f.opts.StatusPeriod, "how often the registry status is refreshed")
+	klog.InitFlags(fs)
+	_ = fs.Parse(os.Args[1:])
+	return f
+}
+
+func main() {
+	f := parseFlags()
+	logger := textlogger.NewLogger(textlogger.NewConfig())
+	ctrl.SetLogger(logger)
+	klog.SetLogger(logger)
+	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
+		logger.Error(err, "federation-manager failed")
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, f *flags) error {
+	if f.opts.Election.RenewDeadline >= f.opts.Election.LeaseDuration {
+		return fmt.Errorf("--renew-deadline (%s) must be shorter than --lease-duration (%s): otherwise two supervisors could lead a member at once",
+			f.opts.Election.RenewDeadline, f.opts.Election.LeaseDuration)
+	}
+	cfg, err := restConfig(f.kubeconfig, f.context)
+	if err != nil {
+		return err
+	}
+	sch, err := scheme.New()
+	if err != nil {
+		return err
+	}
+	me, err := waitForIdentity(ctx, cfg, sch)
+	if err != nil {
+		return err
+	}
+	log := ctrl.Log.WithValues("supervisor", me)
+	log.Info("Starting the federation manager", "leaseDuration", f.opts.Election.LeaseDuration,
+		"renewDeadline", f.opts.Election.RenewDeadline, "retryPeriod", f.opts.Election.RetryPeriod, "unreachableGrace", f.opts.UnreachableGrace)
+
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 sch,
+		Metrics:                metricsserver.Options{BindAddress: f.metricsAddr},
+		HealthProbeBindAddress: f.probeAdr,
+		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{f.opts.Namespace: {}}},
+	})
+	if err != nil {
+		return fmt.Errorf("creating the controller manager: %w", err)
+	}
+	manager.RegisterMetrics()
+	membershipstatus.RegisterMetrics()
+	f.opts.LeaderControllers = append(f.opts.LeaderControllers, membershipstatus.New(30*time.Second))
+	if err := manager.New(f.opts, me, mgr.GetClient(), cfg).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
+}
+
+func restConfig(kubeconfig, context string) (*rest.Config, error) {
+	if kubeconfig == "" && context == "" {
+		return ctrl.GetConfig()
+	}
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig %s (context %q): %w", kubeconfig, context, err)
+	}
+	return cfg, nil
+}
+
+// waitForIdentity reads this cluster's ClusterMembership until it says the
+// cluster is a supervisor, logging what is missing meanwhile.
+func waitForIdentity(ctx context.Context, cfg *rest.Config, sch *runtime.Scheme) (string, error) {
+	c, err := client.New(cfg, client.Options{Scheme: sch})
+	if err != nil {
+		return "", err
+	}
+	for {
+		cm := &federationv1alpha1.ClusterMembership{}
+		err := c.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm)
+		switch {
+		case err == nil && cm.Spec.Supervisor:
+			return cm.Spec.ClusterID, nil
+		case err == nil:
+			err = errors.New("this cluster is a member but not a supervisor: make it one with 'antreaplus federation create'")
+		default:
+			err = fmt.Errorf("reading ClusterMembership %s: %w (is this cluster part of a federation? see 'antreaplus federation create')", federationv1alpha1.MembershipName, err)
+		}
+		ctrl.Log.Info("Waiting to become a supervisor", "reason", err.Error())
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(5 * time.Second):
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package election
+
+import "time"
+
+// Config are the timings of an election.
+type Config struct {
+	// LeaseDuration is how long others wait after the Lease last changed before taking it.
+	LeaseDuration time.Duration
+	// RenewDeadline is how long a leader keeps acting without a successful
+	// renewal. It must be shorter than LeaseDuration.
+	RenewDeadline time.Duration
+	// RetryPeriod is the interval between rounds.
+	RetryPeriod time.Duration
+	// HandoverHoldDown is how long the preferred supervisor must have been
+	// up before it asks a holder for a member.
+	HandoverHoldDown time.Duration
+}
+
+// DefaultConfig takes a member over within about LeaseDuration+RetryPeriod of its leader dying.
+func DefaultConfig() Config {
+	return Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
+}
+
+// Lease is the part of a coordination Lease the election reads.
+type Lease struct {
+	Holder      string
+	Transitions int32
+	// HandoverTo names the supervisor the holder is asked to hand over to.
+	HandoverTo string
+}
+
+// Observation is what one round saw.
+type Observation struct {
+	Now time.Time
+	// Reachable is false when the Lease could not be read.
+	Reachable bool
+	// Lease is nil when the Lease does not exist.
+	Lease *Lease
+	// ChangedAt is when this manager last saw the Lease change (or first saw it missing).
+	ChangedAt time.Time
+	// Rank is this supervisor's rank for the member among live supervisors
+	// (0: preferred), -1 if it is not in the plan.
+	Rank int
+	// Preferred is the supervisor the plan prefers for the member.
+	Preferred string
+	// PreferredAlive tells whether the preferred supervisor's manager is alive.
+	PreferredAlive bool
+	// HolderAlive tells whether the holder's manager is alive.
+	HolderAlive bool
+	// Leading is whether this manager acts as leader now.
+	Leading bool
+	// LastRenew is when this manager last renewed the Lease as holder.
+	LastRenew time.Time
+	// UpSince is when this manager started.
+	UpSince time.Time
+}
+
+// Action is what a round does.
+type Action string
+
+// The actions of a round.
+const (
+	None            Action = "None"
+	Create          Action = "Create"
+	Acquire         Action = "Acquire"
+	Renew           Action = "Renew"
+	RequestHandover Action = "RequestHandover"
+	HandOver        Action = "HandOver"
+)
+
+// Decision is the outcome of a round.
+type Decision struct {
+	// StepDown stops acting as leader before Action is taken.
+	StepDown bool
+	Action   Action
+	// Target is the supervisor a HandOver goes to.
+	Target string
+}
+
+// Decide is one round of the election for one member, as seen by me.
+func Decide(cfg Config, me string, o Observation) Decision {
+	d := Decision{Action: None}
+	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.RenewDeadline {
+		d.StepDown = true
+	}
+	if !o.Reachable {
+		return d
+	}
+	if o.Lease == nil {
+		if o.Now.Sub(o.ChangedAt) >= rankDelay(cfg, o.Rank) {
+			d.Action = Create
+		}
+		return d
+	}
+	l := o.Lease
+	switch {
+	case l.Holder == me:
+		if l.HandoverTo != "" && l.HandoverTo != me && l.HandoverTo == o.Preferred && o.PreferredAlive {
+			return Decision{StepDown: o.Leading, Action: HandOver, Target: l.HandoverTo}
+		}
+		d.Action = Renew
+	case o.Leading:
+		// Someone else holds the Lease: stop at once.
+		d.StepDown = true
+	}
+	if l.Holder == me {
+		return d
+	}
+	// A released Lease (no holder) is free at once; a held one once it has
+	// not changed for LeaseDuration. Better-ranked supervisors go first.
+	wait := cfg.LeaseDuration
+	if l.Holder == "" {
+		wait = 0
+	}
+	expired := o.Now.Sub(o.ChangedAt) >= wait
+	switch {
+	case o.Now.Sub(o.ChangedAt) >= wait+rankDelay(cfg, o.Rank):
+		d.Action = Acquire
+	case !expired && o.Rank == 0 && o.HolderAlive && l.HandoverTo != me &&
+		o.Now.Sub(o.UpSince) >= cfg.HandoverHoldDown:
+		d.Action = RequestHandover
+	}
+	return d
+}
+
+// rankDelay lets better-ranked supervisors try first.
+func rankDelay(cfg Config, rank int) time.Duration {
+	if rank < 0 {
+		rank = 8
+	}
+	return time.Duration(rank) * cfg.RetryPeriod
+}

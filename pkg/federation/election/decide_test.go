@@ -1,0 +1,98 @@
+package election
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDecide(t *testing.T) {
+	cfg := Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
+	t0 := time.Unix(1000, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	held := func(holder string) *Lease { return &Lease{Holder: holder, Transitions: 3} }
+	base := func() Observation {
+		return Observation{Now: at(0), Reachable: true, ChangedAt: at(0), Rank: 0, Preferred: "me", PreferredAlive: true, UpSince: at(-100)}
+	}
+	tests := []struct {
+		name string
+		obs  func(o *Observation)
+		want Decision
+	}{
+		{"missing lease, preferred: create at once", func(o *Observation) {}, Decision{Action: Create}},
+		{"missing lease, rank 2: waits two retry periods", func(o *Observation) { o.Rank = 2; o.Now = at(1.5) }, Decision{Action: None}},
+		{"missing lease, rank 2 after the wait: create", func(o *Observation) { o.Rank = 2; o.Now = at(2) }, Decision{Action: Create}},
+		{"unreachable: do nothing", func(o *Observation) { o.Reachable = false; o.Lease = held("other") }, Decision{Action: None}},
+		{"unreachable leader past its renew deadline steps down", func(o *Observation) {
+			o.Reachable, o.Leading, o.LastRenew, o.Now = false, true, at(0), at(4)
+		}, Decision{StepDown: true, Action: None}},
+		{"my lease: renew", func(o *Observation) { o.Lease, o.Leading, o.LastRenew = held("me"), true, at(0) }, Decision{Action: Renew}},
+		{"my lease after a restart: renew and lead again", func(o *Observation) { o.Lease = held("me") }, Decision{Action: Renew}},
+		{"my lease past the renew deadline: step down, then renew", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew, o.Now = held("me"), true, at(0), at(4.5)
+		}, Decision{StepDown: true, Action: Renew}},
+		{"live holder: wait", func(o *Observation) { o.Lease, o.HolderAlive, o.Rank, o.Preferred = held("other"), true, 1, "other" }, Decision{Action: None}},
+		{"someone else holds it while I lead: step down", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew, o.HolderAlive, o.Rank = held("other"), true, at(0), true, 1
+		}, Decision{StepDown: true, Action: None}},
+		{"expired, preferred: acquire", func(o *Observation) { o.Lease, o.Now = held("dead"), at(6) }, Decision{Action: Acquire}},
+		{"not yet expired: wait", func(o *Observation) { o.Lease, o.Now = held("dead"), at(5.9) }, Decision{Action: None}},
+		{"expired, rank 1: waits one more retry period", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(6.5), 1 }, Decision{Action: None}},
+		{"expired, rank 1 after the wait: acquire", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(7), 1 }, Decision{Action: Acquire}},
+		{"released (no holder), preferred: acquire once expired", func(o *Observation) { o.Lease, o.Now = held(""), at(0) }, Decision{Action: Acquire}},
+		{"not in the plan: acquire last", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(13), -1 }, Decision{Action: None}},
+		{"not in the plan, long expired: acquire", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(14), -1 }, Decision{Action: Acquire}},
+		{"preferred, live non-preferred holder: ask for a hand-over", func(o *Observation) {
+			o.Lease, o.HolderAlive = held("other"), true
+		}, Decision{Action: RequestHandover}},
+		{"preferred but just started: hold down first", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.UpSince = held("other"), true, at(-5)
+		}, Decision{Action: None}},
+		{"preferred, hand-over already asked: wait", func(o *Observation) {
+			o.Lease, o.HolderAlive = &Lease{Holder: "other", HandoverTo: "me"}, true
+		}, Decision{Action: None}},
+		{"preferred, dead holder: no hand-over, wait for expiry", func(o *Observation) {
+			o.Lease = held("other")
+		}, Decision{Action: None}},
+		{"holder asked for the preferred live supervisor: hand over", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew = &Lease{Holder: "me", HandoverTo: "pref"}, true, at(0)
+			o.Rank, o.Preferred, o.PreferredAlive = 1, "pref", true
+		}, Decision{StepDown: true, Action: HandOver, Target: "pref"}},
+		{"hand-over asked by a supervisor that is not preferred: keep renewing", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew = &Lease{Holder: "me", HandoverTo: "intruder"}, true, at(0)
+			o.Rank, o.Preferred, o.PreferredAlive = 1, "pref", true
+		}, Decision{Action: Renew}},
+		{"hand-over asked by a preferred supervisor that is dead: keep renewing", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew = &Lease{Holder: "me", HandoverTo: "pref"}, true, at(0)
+			o.Rank, o.Preferred, o.PreferredAlive = 1, "pref", false
+		}, Decision{Action: Renew}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := base()
+			tt.obs(&o)
+			if got := Decide(cfg, "me", o); got != tt.want {
+				t.Errorf("Decide = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNoTwoLeaders checks the safety margin the timings must keep: a leader
+// stops acting before anyone else may take its Lease, for every rank.
+func TestNoTwoLeaders(t *testing.T) {
+	for _, cfg := range []Config{DefaultConfig(), {LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second}} {
+		t0 := time.Unix(0, 0)
+		for step := time.Duration(0); step <= cfg.LeaseDuration*2; step += 100 * time.Millisecond {
+			now := t0.Add(step)
+			// The old leader last renewed at t0 and has heard nothing since.
+			old := Decide(cfg, "old", Observation{Now: now, Reachable: false, Leading: true, LastRenew: t0})
+			stillActing := !old.StepDown
+			for rank := 0; rank < 3; rank++ {
+				newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank})
+				if stillActing && newer.Action == Acquire {
+					t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires", cfg, step, rank)
+				}
+			}
+		}
+	}
+}

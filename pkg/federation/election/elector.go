@@ -1,0 +1,333 @@
+package election
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+// Leases reads and writes one member's leader Lease.
+type Leases interface {
+	Get(ctx context.Context) (*coordinationv1.Lease, error)
+	Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error)
+	Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error)
+}
+
+// Peers tells an elector about the other supervisors.
+type Peers interface {
+	// Rank is my rank for member among live supervisors, and the preferred one.
+	Rank(member string) (rank int, preferred string)
+	// Alive tells whether a supervisor's manager is alive.
+	Alive(supervisor string) bool
+}
+
+// LeadFunc runs the member's controllers while leading. It must return
+// soon after ctx is cancelled; term is the Lease's leaseTransitions.
+type LeadFunc func(ctx context.Context, term int32)
+
+// Elector takes part in the election of one member.
+type Elector struct {
+	cfg    Config
+	me     string
+	member string
+	leases Leases
+	peers  Peers
+	lead   LeadFunc
+	up     time.Time
+
+	mu        sync.Mutex
+	leading   bool
+	term      int32
+	lastRenew time.Time
+	holder    string
+	renewTime time.Time
+
+	lastVersion string
+	changedAt   time.Time
+	stopLead    context.CancelFunc
+	leadDone    chan struct{}
+}
+
+// New returns an elector for member, run by supervisor me.
+func New(cfg Config, me, member string, leases Leases, peers Peers, lead LeadFunc) *Elector {
+	return &Elector{cfg: cfg, me: me, member: member, leases: leases, peers: peers, lead: lead, up: time.Now()}
+}
+
+// Run takes part in the election until ctx ends. Then, if it was leading,
+// it stops its controllers and releases the Lease, so that another
+// supervisor takes the member over without waiting for it to expire. A
+// manager killed outright releases nothing: its Lease expires.
+func (e *Elector) Run(ctx context.Context) {
+	t := time.NewTicker(e.cfg.RetryPeriod)
+	defer t.Stop()
+	defer e.release(ctx)
+	for {
+		e.round(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// round observes, decides and acts once.
+func (e *Elector) round(ctx context.Context) {
+	log := klog.FromContext(ctx).WithValues("member", e.member)
+	rctx, cancel := context.WithTimeout(ctx, e.cfg.RetryPeriod*2)
+	defer cancel()
+	lease, obs := e.observe(rctx)
+	d := Decide(e.cfg, e.me, obs)
+	if d.StepDown {
+		log.Info("Stepping down", "reason", stepDownReason(obs, e.cfg))
+		e.stepDown()
+	}
+	var err error
+	switch d.Action {
+	case Create:
+		err = e.write(rctx, e.create)
+	case Acquire:
+		err = e.write(rctx, func(ctx context.Context) (*coordinationv1.Lease, error) { return e.acquire(ctx, lease) })
+	case Renew:
+		err = e.write(rctx, func(ctx context.Context) (*coordinationv1.Lease, error) { return e.renew(ctx, lease) })
+	case RequestHandover:
+		l := lease.DeepCopy()
+		metav1.SetMetaDataAnnotation(&l.ObjectMeta, names.HandoverAnnotation, e.me)
+		_, err = e.leases.Update(rctx, l)
+		if err == nil {
+			log.Info("Asked the holder for a hand-over", "holder", holderOf(lease))
+			handoverRequests.WithLabelValues(e.member).Inc()
+		}
+	case HandOver:
+		err = e.handOver(rctx, lease, d.Target)
+		if err == nil {
+			log.Info("Handed the member over", "to", d.Target)
+			handovers.WithLabelValues(e.member).Inc()
+		}
+	}
+	if err != nil && !apierrors.IsConflict(err) && !apierrors.IsAlreadyExists(err) {
+		electionErrors.WithLabelValues(e.member, string(d.Action)).Inc()
+		log.V(2).Info("Election round failed", "action", d.Action, "err", err)
+	}
+}
+
+// observe reads the Lease and builds the observation of this round.
+func (e *Elector) observe(ctx context.Context) (*coordinationv1.Lease, Observation) {
+	now := time.Now()
+	lease, err := e.leases.Get(ctx)
+	rank, preferred := e.peers.Rank(e.member)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	obs := Observation{
+		Now: now, Rank: rank, Preferred: preferred, PreferredAlive: preferred == e.me || e.peers.Alive(preferred),
+		Leading: e.leading, LastRenew: e.lastRenew, UpSince: e.up,
+	}
+	switch {
+	case apierrors.IsNotFound(err):
+		obs.Reachable = true
+		e.noteVersion("", now)
+		lease = nil
+	case err != nil:
+		return nil, obs
+	default:
+		obs.Reachable = true
+		e.noteVersion(lease.ResourceVersion, now)
+		obs.Lease = &Lease{Holder: holderOf(lease), Transitions: ptr.Deref(lease.Spec.LeaseTransitions, 0), HandoverTo: lease.Annotations[names.HandoverAnnotation]}
+		obs.HolderAlive = obs.Lease.Holder == e.me || e.peers.Alive(obs.Lease.Holder)
+		e.holder = obs.Lease.Holder
+		if lease.Spec.RenewTime != nil {
+			e.renewTime = lease.Spec.RenewTime.Time
+		}
+	}
+	obs.ChangedAt = e.changedAt
+	return lease, obs
+}
+
+// noteVersion records when the Lease was last seen to change. Must hold e.mu.
+func (e *Elector) noteVersion(rv string, now time.Time) {
+	if e.changedAt.IsZero() || rv != e.lastVersion {
+		e.lastVersion, e.changedAt = rv, now
+	}
+}
+
+func (e *Elector) create(ctx context.Context) (*coordinationv1.Lease, error) {
+	now := metav1.NowMicro()
+	l := &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Name: names.LeaderLease, Namespace: names.Namespace,
+			Labels: map[string]string{names.ManagedByLabel: names.ManagedBy}},
+		Spec: coordinationv1.LeaseSpec{
+			HolderIdentity: ptr.To(e.me), LeaseDurationSeconds: ptr.To(int32(e.cfg.LeaseDuration / time.Second)),
+			AcquireTime: &now, RenewTime: &now, LeaseTransitions: ptr.To(int32(1)),
+		},
+	}
+	return e.leases.Create(ctx, l)
+}
+
+func (e *Elector) acquire(ctx context.Context, old *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	l := old.DeepCopy()
+	now := metav1.NowMicro()
+	l.Spec.HolderIdentity = ptr.To(e.me)
+	l.Spec.LeaseDurationSeconds = ptr.To(int32(e.cfg.LeaseDuration / time.Second))
+	l.Spec.AcquireTime, l.Spec.RenewTime = &now, &now
+	l.Spec.LeaseTransitions = ptr.To(ptr.Deref(old.Spec.LeaseTransitions, 0) + 1)
+	delete(l.Annotations, names.HandoverAnnotation)
+	return e.leases.Update(ctx, l)
+}
+
+func (e *Elector) renew(ctx context.Context, old *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	l := old.DeepCopy()
+	now := metav1.NowMicro()
+	l.Spec.RenewTime = &now
+	if l.Annotations[names.HandoverAnnotation] == e.me {
+		delete(l.Annotations, names.HandoverAnnotation)
+	}
+	return e.leases.Update(ctx, l)
+}
+
+// handOver stops leading first, then writes the new holder: the target
+// starts leading only after this update, so the two never act together.
+func (e *Elector) handOver(ctx context.Context, old *coordinationv1.Lease, target string) error {
+	e.stepDown()
+	l := old.DeepCopy()
+	now := metav1.NowMicro()
+	l.Spec.HolderIdentity = ptr.To(target)
+	l.Spec.AcquireTime, l.Spec.RenewTime = &now, &now
+	l.Spec.LeaseTransitions = ptr.To(ptr.Deref(old.Spec.LeaseTransitions, 0) + 1)
+	delete(l.Annotations, names.HandoverAnnotation)
+	_, err := e.leases.Update(ctx, l)
+	return err
+}
+
+// write runs a Lease write that makes me the holder, and starts leading on success.
+func (e *Elector) write(ctx context.Context, do func(context.Context) (*coordinationv1.Lease, error)) error {
+	sent := time.Now()
+	l, err := do(ctx)
+	if err != nil {
+		return err
+	}
+	if holderOf(l) != e.me {
+		return fmt.Errorf("lease written with holder %q", holderOf(l))
+	}
+	e.mu.Lock()
+	// The renewal counts from when it was sent: the Lease may have been
+	// written at any time after that.
+	e.lastRenew = sent
+	e.noteVersion(l.ResourceVersion, time.Now())
+	e.holder = e.me
+	if l.Spec.RenewTime != nil {
+		e.renewTime = l.Spec.RenewTime.Time
+	}
+	start := !e.leading
+	term := ptr.Deref(l.Spec.LeaseTransitions, 0)
+	if start {
+		e.leading, e.term = true, term
+	}
+	e.mu.Unlock()
+	if start {
+		e.startLeading(ctx, term)
+	}
+	return nil
+}
+
+func (e *Elector) startLeading(ctx context.Context, term int32) {
+	klog.FromContext(ctx).Info("Leading", "member", e.member, "term", term)
+	leaderTransitions.WithLabelValues(e.member).Inc()
+	leading.WithLabelValues(e.member).Set(1)
+	// The controllers outlive this round's context: they stop on stepDown.
+	lctx, cancel := context.WithCancel(klog.NewContext(context.Background(), klog.FromContext(ctx)))
+	done := make(chan struct{})
+	e.mu.Lock()
+	e.stopLead, e.leadDone = cancel, done
+	e.mu.Unlock()
+	go func() {
+		defer close(done)
+		e.lead(lctx, term)
+	}()
+}
+
+// release stops leading and, if the Lease is still ours, empties its holder.
+func (e *Elector) release(parent context.Context) {
+	e.mu.Lock()
+	wasLeading := e.leading
+	e.mu.Unlock()
+	e.stepDown()
+	if !wasLeading {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), 2*time.Second)
+	defer cancel()
+	l, err := e.leases.Get(ctx)
+	if err != nil || holderOf(l) != e.me {
+		return
+	}
+	l = l.DeepCopy()
+	l.Spec.HolderIdentity = ptr.To("")
+	if _, err := e.leases.Update(ctx, l); err == nil {
+		klog.FromContext(parent).Info("Released the lease", "member", e.member)
+	}
+}
+
+// stepDown stops acting as leader and waits for the controllers to return.
+func (e *Elector) stepDown() {
+	e.mu.Lock()
+	stop, done := e.stopLead, e.leadDone
+	e.leading, e.stopLead, e.leadDone = false, nil, nil
+	e.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+		leading.WithLabelValues(e.member).Set(0)
+	}
+}
+
+// Fence guards the writes of the member's controllers.
+func (e *Elector) Fence() Fence { return Fence{e: e} }
+
+// Status is what the elector last knew of the member's Lease.
+func (e *Elector) Status() (holder string, renewTime time.Time, leadingNow bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.holder, e.renewTime, e.leading
+}
+
+// Fence tells a controller whether it may still write as leader.
+type Fence struct{ e *Elector }
+
+// Check returns the term to write with, and false once this manager must
+// no longer act: not leading, or no renewal for RenewDeadline (e.g. after
+// the process was paused).
+func (f Fence) Check() (int32, bool) {
+	e := f.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.leading || time.Since(e.lastRenew) >= e.cfg.RenewDeadline {
+		return 0, false
+	}
+	return e.term, true
+}
+
+func holderOf(l *coordinationv1.Lease) string {
+	if l == nil {
+		return ""
+	}
+	return ptr.Deref(l.Spec.HolderIdentity, "")
+}
+
+func stepDownReason(o Observation, cfg Config) string {
+	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.RenewDeadline {
+		return fmt.Sprintf("no renewal for %s", o.Now.Sub(o.LastRenew).Round(time.Millisecond))
+	}
+	if o.Lease != nil {
+		return "the lease is held by " + o.Lease.Holder
+	}
+	return "lost"
+}

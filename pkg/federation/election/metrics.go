@@ -1,0 +1,29 @@
+package election
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+var (
+	leading = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "antreaplus_federation_leading", Help: "1 while this manager leads the member.",
+	}, []string{"member"})
+	leaderTransitions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_leadership_acquired_total", Help: "Times this manager started leading the member.",
+	}, []string{"member"})
+	handovers = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_handovers_total", Help: "Members this manager handed over to their preferred supervisor.",
+	}, []string{"member"})
+	handoverRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_handover_requests_total", Help: "Hand-overs this manager asked for as preferred supervisor.",
+	}, []string{"member"})
+	electionErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_election_errors_total", Help: "Failed Lease writes, by action.",
+	}, []string{"member", "action"})
+)
+
+// Register adds the election metrics to controller-runtime's registry.
+func Register() {
+	metrics.Registry.MustRegister(leading, leaderTransitions, handovers, handoverRequests, electionErrors)
+}

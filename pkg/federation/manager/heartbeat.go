@@ -1,0 +1,60 @@
+package manager
+
+import (
+	"context"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+// heartbeat renews this manager's Lease in its own supervisor every retry
+// period; the other supervisors read it to know this manager is alive.
+type heartbeat struct{ m *Manager }
+
+// Start implements manager.Runnable.
+func (h heartbeat) Start(ctx context.Context) error {
+	t := time.NewTicker(h.m.opts.Election.RetryPeriod)
+	defer t.Stop()
+	for {
+		if err := h.beat(ctx); err != nil {
+			log.FromContext(ctx).V(1).Info("Heartbeat failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			h.m.stopAll()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// NeedLeaderElection implements LeaderElectionRunnable: every replica beats.
+func (heartbeat) NeedLeaderElection() bool { return false }
+
+func (h heartbeat) beat(ctx context.Context) error {
+	now := metav1.NowMicro()
+	key := client.ObjectKey{Namespace: h.m.opts.Namespace, Name: names.ManagerLease}
+	l := &coordinationv1.Lease{}
+	err := h.m.local.Get(ctx, key, l)
+	if apierrors.IsNotFound(err) {
+		l = &coordinationv1.Lease{
+			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace,
+				Labels: map[string]string{names.ManagedByLabel: names.ManagedBy}},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(h.m.me), RenewTime: &now, AcquireTime: &now,
+				LeaseDurationSeconds: ptr.To(int32(h.m.opts.Election.LeaseDuration / time.Second))},
+		}
+		return h.m.local.Create(ctx, l)
+	}
+	if err != nil {
+		return err
+	}
+	l.Spec.HolderIdentity, l.Spec.RenewTime = ptr.To(h.m.me), &now
+	return h.m.local.Update(ctx, l)
+}

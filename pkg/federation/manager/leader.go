@@ -1,0 +1,54 @@
+package manager
+
+import (
+	"context"
+	"sync"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"antreaplus.io/antreaplus/pkg/federation/election"
+)
+
+// Member is what a leader controller gets of the member it manages.
+type Member struct {
+	// ClusterID of the member.
+	ClusterID string
+	// Leader is the clusterID of this supervisor.
+	Leader string
+	// Term is the leader Lease's leaseTransitions when leadership began.
+	Term int32
+	// Cluster gives a client and a cache of the member, with its
+	// federation account's rights.
+	Cluster cluster.Cluster
+	// Fence must be checked before every write: it turns false as soon as
+	// this manager may no longer act as leader.
+	Fence election.Fence
+}
+
+// Reader reads the member without the cache.
+func (m Member) Reader() client.Reader { return m.Cluster.GetAPIReader() }
+
+// LeaderController is a federated-resource controller that runs for each
+// member while this manager leads it. Run must return soon after ctx ends.
+type LeaderController interface {
+	Name() string
+	Run(ctx context.Context, m Member) error
+}
+
+// lead runs every leader controller until leadership ends.
+func (s *session) lead(ctx context.Context, term int32) {
+	m := Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: s.member, Fence: s.elector.Fence()}
+	var wg sync.WaitGroup
+	for _, c := range s.m.opts.LeaderControllers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.Run(ctx, m); err != nil && ctx.Err() == nil {
+				log.FromContext(ctx).Error(err, "Leader controller stopped", "controller", c.Name())
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,144 @@
+package manager
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/assignment"
+	"antreaplus.io/antreaplus/pkg/federation/election"
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+// Options configure a federation manager.
+type Options struct {
+	// Namespace holds the registry.
+	Namespace string
+	// Election are the Lease timings.
+	Election election.Config
+	// UnreachableGrace is how long no supervisor may reach a member before
+	// the member is marked unreachable from the federation.
+	UnreachableGrace time.Duration
+	// StatusPeriod is how often registry status is refreshed.
+	StatusPeriod time.Duration
+	// LeaderControllers run for every member this manager leads.
+	LeaderControllers []LeaderController
+}
+
+// DefaultOptions are the settings of a production manager.
+func DefaultOptions() Options {
+	return Options{
+		Namespace:        names.Namespace,
+		Election:         election.DefaultConfig(),
+		UnreachableGrace: 60 * time.Second,
+		StatusPeriod:     5 * time.Second,
+	}
+}
+
+// Manager is one supervisor's federation manager.
+type Manager struct {
+	opts     Options
+	me       string
+	local    client.Client
+	localCfg *rest.Config
+	started  time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	// members is the registry as last reconciled, by clusterID.
+	members map[string]federationv1alpha1.MemberClusterSpec
+}
+
+// New returns the manager of supervisor me, writing its registry through local.
+func New(opts Options, me string, local client.Client, localCfg *rest.Config) *Manager {
+	return &Manager{
+		opts: opts, me: me, local: local, localCfg: localCfg, started: time.Now(),
+		sessions: map[string]*session{}, members: map[string]federationv1alpha1.MemberClusterSpec{},
+	}
+}
+
+// SetupWithManager registers the registry controller, the heartbeat and the status loop.
+func (m *Manager) SetupWithManager(mgr ctrl.Manager) error {
+	if err := m.setupRegistryController(mgr); err != nil {
+		return err
+	}
+	if err := mgr.Add(heartbeat{m: m}); err != nil {
+		return err
+	}
+	return mgr.Add(statusLoop{m: m})
+}
+
+// Rank implements election.Peers: my rank for member among live supervisors.
+func (m *Manager) Rank(member string) (int, string) {
+	plan := m.plan()
+	return plan.Rank(member, m.me), plan.Preferred(member)
+}
+
+// Alive implements election.Peers: whether a supervisor's manager is alive.
+func (m *Manager) Alive(supervisor string) bool {
+	if supervisor == m.me {
+		return true
+	}
+	m.mu.Lock()
+	s := m.sessions[supervisor]
+	m.mu.Unlock()
+	return s != nil && s.peerAlive(m.opts.Election.LeaseDuration)
+}
+
+// plan is the balanced assignment over the registry and the live supervisors.
+func (m *Manager) plan() assignment.Plan {
+	m.mu.Lock()
+	members := make([]string, 0, len(m.members))
+	var supervisors []string
+	for id, spec := range m.members {
+		members = append(members, id)
+		if spec.Supervisor {
+			supervisors = append(supervisors, id)
+		}
+	}
+	m.mu.Unlock()
+	alive := []string{m.me}
+	for _, s := range supervisors {
+		if s != m.me && m.Alive(s) {
+			alive = append(alive, s)
+		}
+	}
+	return assignment.Compute(members, alive)
+}
+
+// snapshot returns the current sessions sorted by member.
+func (m *Manager) snapshot() []*session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].clusterID < out[j].clusterID })
+	return out
+}
+
+// Leading lists the members this manager leads now.
+func (m *Manager) Leading() []string {
+	var out []string
+	for _, s := range m.snapshot() {
+		if s.elector != nil {
+			if _, _, leading := s.elector.Status(); leading {
+				out = append(out, s.clusterID)
+			}
+		}
+	}
+	return out
+}
+
+// stopAll ends every session (on shutdown).
+func (m *Manager) stopAll() {
+	for _, s := range m.snapshot() {
+		s.stop()
+	}
+}

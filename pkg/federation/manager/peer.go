@@ -1,0 +1,90 @@
+package manager
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/health"
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+// peerView is what this manager sees of another supervisor: its manager's
+// heartbeat and its registry's reports on the members.
+type peerView struct {
+	mu          sync.Mutex
+	version     string
+	changedAt   time.Time
+	reports     map[string]health.View
+	reportsRead time.Time
+}
+
+// peerAlive tells whether the supervisor's heartbeat changed within window.
+func (s *session) peerAlive(window time.Duration) bool {
+	s.peer.mu.Lock()
+	defer s.peer.mu.Unlock()
+	return !s.peer.changedAt.IsZero() && time.Since(s.peer.changedAt) < window
+}
+
+// report returns the supervisor's last report on member, if any.
+func (s *session) report(member string) (health.View, bool) {
+	s.peer.mu.Lock()
+	defer s.peer.mu.Unlock()
+	v, ok := s.peer.reports[member]
+	return v, ok
+}
+
+// peerLoop follows a supervisor member's heartbeat every retry period and
+// its registry every status period.
+func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
+	retry := time.NewTicker(s.m.opts.Election.RetryPeriod)
+	defer retry.Stop()
+	for {
+		if l, err := cs.CoordinationV1().Leases(names.Namespace).Get(ctx, names.ManagerLease, metav1.GetOptions{}); err == nil {
+			s.peer.mu.Lock()
+			if l.ResourceVersion != s.peer.version {
+				s.peer.version, s.peer.changedAt = l.ResourceVersion, time.Now()
+			}
+			s.peer.mu.Unlock()
+		}
+		s.peer.mu.Lock()
+		due := time.Since(s.peer.reportsRead) >= s.m.opts.StatusPeriod
+		s.peer.mu.Unlock()
+		if due {
+			s.readReports(ctx)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-retry.C:
+		}
+	}
+}
+
+// readReports reads the supervisor's registry status of every member.
+func (s *session) readReports(ctx context.Context) {
+	list := &federationv1alpha1.MemberClusterList{}
+	if err := s.member.GetAPIReader().List(ctx, list, client.InNamespace(names.Namespace)); err != nil {
+		return
+	}
+	reports := make(map[string]health.View, len(list.Items))
+	for _, mc := range list.Items {
+		st := mc.Status
+		if st.ReportedBy == "" || st.LastProbeTime == nil {
+			continue
+		}
+		v := health.View{Supervisor: st.ReportedBy, Reachable: st.Reachable, ReportedAt: st.LastProbeTime.Time}
+		if st.LastReachableTime != nil {
+			v.LastReachable = st.LastReachableTime.Time
+		}
+		reports[mc.Spec.ClusterID] = v
+	}
+	s.peer.mu.Lock()
+	s.peer.reports, s.peer.reportsRead = reports, time.Now()
+	s.peer.mu.Unlock()
+}

@@ -1,0 +1,158 @@
+package manager
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+)
+
+// registryReconciler keeps one session per MemberCluster, restarting it when
+// the member's address or credentials change.
+type registryReconciler struct {
+	m *Manager
+}
+
+func (m *Manager) setupRegistryController(mgr ctrl.Manager) error {
+	// A Secret change reconciles the MemberClusters that use it.
+	secretToMembers := handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+		list := &federationv1alpha1.MemberClusterList{}
+		if err := m.local.List(ctx, list, client.InNamespace(o.GetNamespace())); err != nil {
+			return nil
+		}
+		var out []reconcile.Request
+		for _, mc := range list.Items {
+			if mc.Spec.CredentialsSecretRef.Name == o.GetName() {
+				out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: mc.Namespace, Name: mc.Name}})
+			}
+		}
+		return out
+	})
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("registry").
+		For(&federationv1alpha1.MemberCluster{}).
+		Watches(&corev1.Secret{}, secretToMembers).
+		Complete(&registryReconciler{m: m})
+}
+
+// Reconcile starts, restarts or stops the session of one MemberCluster.
+func (r *registryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	m := r.m
+	logger := log.FromContext(ctx)
+	if req.Namespace != m.opts.Namespace {
+		return ctrl.Result{}, nil
+	}
+	mc := &federationv1alpha1.MemberCluster{}
+	err := m.local.Get(ctx, req.NamespacedName, mc)
+	if apierrors.IsNotFound(err) || (err == nil && !mc.DeletionTimestamp.IsZero()) {
+		m.removeMember(req.Name)
+		return ctrl.Result{}, nil
+	}
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("reading MemberCluster %s: %w", req.Name, err)
+	}
+	id := mc.Spec.ClusterID
+	creds, credErr := r.credentials(ctx, mc)
+	key := sessionKey(mc, creds)
+	// Broken credentials are reported in the registry status, not as a
+	// reconcile error; the member is looked at again shortly.
+	retryLater := ctrl.Result{RequeueAfter: 10 * time.Second}
+
+	m.mu.Lock()
+	m.members[id] = mc.Spec
+	old := m.sessions[id]
+	m.mu.Unlock()
+	if old != nil && old.key == key {
+		if old.setupErr != nil {
+			return retryLater, nil //nolint:nilerr // reported in the registry status
+		}
+		return ctrl.Result{}, nil
+	}
+	if old != nil {
+		logger.Info("Member changed: reconnecting", "member", id)
+		old.stop()
+	}
+	s := newSession(m, mc, key)
+	if credErr != nil {
+		s.setupErr = credErr
+		logger.Info("Member credentials unusable", "member", id, "err", credErr)
+	} else if err := s.start(creds); err != nil {
+		s.setupErr = err
+		logger.Info("Cannot connect to member", "member", id, "err", err)
+	}
+	m.mu.Lock()
+	m.sessions[id] = s
+	m.mu.Unlock()
+	sessionsGauge.Set(float64(len(m.snapshot())))
+	if s.setupErr != nil {
+		return retryLater, nil //nolint:nilerr // reported in the registry status
+	}
+	return ctrl.Result{}, nil
+}
+
+// removeMember stops the session of a MemberCluster that is gone. The
+// registry object's name is the member's clusterID.
+func (m *Manager) removeMember(name string) {
+	m.mu.Lock()
+	s := m.sessions[name]
+	delete(m.sessions, name)
+	delete(m.members, name)
+	m.mu.Unlock()
+	if s != nil {
+		s.stop()
+	}
+	sessionsGauge.Set(float64(len(m.snapshot())))
+}
+
+// credentials reads a member's token and CA from its Secret.
+func (r *registryReconciler) credentials(ctx context.Context, mc *federationv1alpha1.MemberCluster) (credentials, error) {
+	sec := &corev1.Secret{}
+	key := types.NamespacedName{Namespace: mc.Namespace, Name: mc.Spec.CredentialsSecretRef.Name}
+	if err := r.m.local.Get(ctx, key, sec); err != nil {
+		if apierrors.IsNotFound(err) {
+			return credentials{}, &credentialError{reason: federationv1alpha1.ReasonSecretMissing,
+				msg: fmt.Sprintf("Secret %s not found: join the member again with 'antreaplus federation join'", key)}
+		}
+		return credentials{}, fmt.Errorf("reading Secret %s: %w", key, err)
+	}
+	c := credentials{token: string(sec.Data[federationv1alpha1.CredentialTokenKey]), ca: sec.Data[federationv1alpha1.CredentialCAKey], version: sec.ResourceVersion}
+	for k, v := range map[string]int{federationv1alpha1.CredentialTokenKey: len(c.token), federationv1alpha1.CredentialCAKey: len(c.ca)} {
+		if v == 0 {
+			return c, &credentialError{reason: federationv1alpha1.ReasonSecretMissing,
+				msg: fmt.Sprintf("Secret %s has no %q key: join the member again with 'antreaplus federation join'", key, k)}
+		}
+	}
+	return c, nil
+}
+
+type credentials struct {
+	token   string
+	ca      []byte
+	version string
+}
+
+// credentialError is a problem with a member's credentials, with its condition reason.
+type credentialError struct {
+	reason, msg string
+}
+
+func (e *credentialError) Error() string { return e.msg }
+
+// sessionKey changes when anything the session was built from changes.
+func sessionKey(mc *federationv1alpha1.MemberCluster, c credentials) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%t\x00%s", mc.Spec.Server, mc.Spec.ClusterID, mc.Spec.Supervisor, c.version)
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

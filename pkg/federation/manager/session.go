@@ -1,0 +1,185 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/election"
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/scheme"
+)
+
+// session is this manager's connection to one member.
+type session struct {
+	m         *Manager
+	clusterID string
+	spec      federationv1alpha1.MemberClusterSpec
+	created   time.Time
+	key       string
+	// setupErr is why the session could not be started (bad Secret, bad config).
+	setupErr error
+
+	cancel  context.CancelFunc
+	done    sync.WaitGroup
+	elector *election.Elector
+	member  cluster.Cluster
+	probe   probe
+	peer    peerView
+}
+
+func newSession(m *Manager, mc *federationv1alpha1.MemberCluster, key string) *session {
+	return &session{m: m, clusterID: mc.Spec.ClusterID, spec: mc.Spec, created: mc.CreationTimestamp.Time, key: key, cancel: func() {}}
+}
+
+// memberConfig is the rest.Config of the member's federation account.
+func memberConfig(server string, c credentials, timeout time.Duration) *rest.Config {
+	return &rest.Config{
+		Host:            server,
+		BearerToken:     c.token,
+		TLSClientConfig: rest.TLSClientConfig{CAData: c.ca},
+		Timeout:         timeout,
+		QPS:             50,
+		Burst:           100,
+		UserAgent:       "antreaplus-federation-manager",
+	}
+}
+
+// start connects to the member and starts the elector, the exports watch
+// and, for a supervisor member, the peer loop.
+func (s *session) start(c credentials) error {
+	cfg := memberConfig(s.spec.Server, c, 2*s.m.opts.Election.RetryPeriod)
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
+	}
+	sch, err := scheme.New()
+	if err != nil {
+		return err
+	}
+	watchCfg := rest.CopyConfig(cfg)
+	watchCfg.Timeout = 0
+	member, err := cluster.New(watchCfg, func(o *cluster.Options) { o.Scheme = sch })
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
+	}
+	s.member = member
+	leases := &probingLeases{c: cs.CoordinationV1().Leases(names.Namespace), name: names.LeaderLease, probe: &s.probe}
+	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead)
+
+	// The session outlives the reconcile that starts it: it gets its own logger and context.
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), ctrl.Log.WithName("member").WithValues("member", s.clusterID)))
+	s.cancel = cancel
+	s.goRun(func() { s.elector.Run(ctx) })
+	s.goRun(func() { _ = member.Start(ctx) })
+	s.goRun(func() { s.watchExports(ctx) })
+	if s.spec.Supervisor && s.clusterID != s.m.me {
+		s.goRun(func() { s.peerLoop(ctx, cs) })
+	}
+	return nil
+}
+
+func (s *session) goRun(f func()) {
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		f()
+	}()
+}
+
+// stop ends the session; a leader stops its controllers first.
+func (s *session) stop() {
+	s.cancel()
+	s.done.Wait()
+}
+
+// watchExports keeps an informer on the member's ServiceExports, so that
+// any supervisor can take the member over with its exports already known.
+func (s *session) watchExports(ctx context.Context) {
+	inf, err := s.member.GetCache().GetInformer(ctx, &mcsv1beta1.ServiceExport{}, cache.BlockUntilSynced(false))
+	if err != nil {
+		klog.FromContext(ctx).V(2).Info("Cannot watch exports", "err", err)
+		return
+	}
+	t := time.NewTicker(s.m.opts.StatusPeriod)
+	defer t.Stop()
+	for {
+		if inf.HasSynced() {
+			list := &mcsv1beta1.ServiceExportList{}
+			if err := s.member.GetCache().List(ctx, list); err == nil {
+				exportsObserved.WithLabelValues(s.clusterID).Set(float64(len(list.Items)))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// probe records what the elector's Lease reads said of the member.
+type probe struct {
+	mu       sync.Mutex
+	lastOK   time.Time
+	lastErr  error
+	lastTime time.Time
+}
+
+func (p *probe) record(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastTime = time.Now()
+	p.lastErr = err
+	if err == nil {
+		p.lastOK = p.lastTime
+	}
+}
+
+func (p *probe) get() (lastOK, lastTime time.Time, lastErr error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastOK, p.lastTime, p.lastErr
+}
+
+// probingLeases is the member's Lease API; every read doubles as a probe of the member.
+type probingLeases struct {
+	c interface {
+		Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error)
+		Create(ctx context.Context, l *coordinationv1.Lease, opts metav1.CreateOptions) (*coordinationv1.Lease, error)
+		Update(ctx context.Context, l *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error)
+	}
+	name  string
+	probe *probe
+}
+
+func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	l, err := p.c.Get(ctx, p.name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		p.probe.record(nil)
+	} else {
+		p.probe.record(err)
+	}
+	return l, err
+}
+
+func (p *probingLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return p.c.Create(ctx, l, metav1.CreateOptions{})
+}
+
+func (p *probingLeases) Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return p.c.Update(ctx, l, metav1.UpdateOptions{})
+}

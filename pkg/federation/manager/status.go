@@ -1,0 +1,211 @@
+package manager
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/health"
+)
+
+// statusLoop writes the registry status of every member each status period.
+type statusLoop struct{ m *Manager }
+
+// Start implements manager.Runnable.
+func (l statusLoop) Start(ctx context.Context) error {
+	t := time.NewTicker(l.m.opts.StatusPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		for _, s := range l.m.snapshot() {
+			if err := l.m.writeStatus(ctx, s); err != nil && !apierrors.IsConflict(err) {
+				log.FromContext(ctx).V(1).Info("Writing member status failed", "member", s.clusterID, "err", err)
+			}
+		}
+	}
+}
+
+// NeedLeaderElection implements LeaderElectionRunnable.
+func (statusLoop) NeedLeaderElection() bool { return false }
+
+// writeStatus updates a member's registry status when it changed, or when
+// its report is due for a refresh (other supervisors read its age).
+func (m *Manager) writeStatus(ctx context.Context, s *session) error {
+	mc := &federationv1alpha1.MemberCluster{}
+	if err := m.local.Get(ctx, client.ObjectKey{Namespace: m.opts.Namespace, Name: s.clusterID}, mc); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	now := time.Now()
+	desired := desiredStatus(m.statusInput(s, now), mc.Status, mc.Generation)
+	due := mc.Status.LastProbeTime == nil || now.Sub(mc.Status.LastProbeTime.Time) >= 2*m.opts.StatusPeriod
+	if !due && sameStatus(mc.Status, desired) {
+		return nil
+	}
+	mc.Status = desired
+	err := m.local.Status().Update(ctx, mc)
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	statusWrites.WithLabelValues(result).Inc()
+	return err
+}
+
+// statusInput gathers what this manager knows of a member.
+type statusInput struct {
+	me            string
+	now           time.Time
+	grace         time.Duration
+	leaseDuration time.Duration
+	reachable     bool
+	lastOK        time.Time
+	lastErr       error
+	holder        string
+	renewTime     time.Time
+	views         []health.View
+	registered    time.Time
+}
+
+func (m *Manager) statusInput(s *session, now time.Time) statusInput {
+	in := statusInput{me: m.me, now: now, grace: m.opts.UnreachableGrace, leaseDuration: m.opts.Election.LeaseDuration, registered: s.created}
+	if s.setupErr != nil {
+		in.lastErr = s.setupErr
+	} else {
+		lastOK, lastTime, lastErr := s.probe.get()
+		in.lastOK, in.lastErr = lastOK, lastErr
+		in.reachable = lastErr == nil && !lastTime.IsZero() && now.Sub(lastTime) < 3*m.opts.Election.RetryPeriod
+		if lastTime.IsZero() {
+			in.lastErr = errors.New("not probed yet")
+		}
+		in.holder, in.renewTime, _ = s.elector.Status()
+	}
+	in.views = []health.View{{Supervisor: m.me, Reachable: in.reachable, LastReachable: in.lastOK, ReportedAt: now}}
+	for _, p := range m.snapshot() {
+		if p.clusterID == m.me || !p.spec.Supervisor {
+			continue
+		}
+		if v, ok := p.report(s.clusterID); ok && v.Supervisor != m.me {
+			in.views = append(in.views, v)
+		}
+	}
+	if in.reachable {
+		reachableGauge.WithLabelValues(s.clusterID).Set(1)
+	} else {
+		reachableGauge.WithLabelValues(s.clusterID).Set(0)
+	}
+	return in
+}
+
+// desiredStatus is the registry status a manager reports for a member. It is pure.
+func desiredStatus(in statusInput, old federationv1alpha1.MemberClusterStatus, generation int64) federationv1alpha1.MemberClusterStatus {
+	verdict := health.Assess(in.views, in.now, in.grace, in.registered)
+	st := federationv1alpha1.MemberClusterStatus{
+		Reachable: in.reachable, ReportedBy: in.me, ObservedGeneration: generation,
+		LastProbeTime: &metav1.Time{Time: in.now.Truncate(time.Second)},
+		Conditions:    append([]metav1.Condition(nil), old.Conditions...),
+	}
+	if !in.lastOK.IsZero() {
+		st.LastReachableTime = &metav1.Time{Time: in.lastOK.Truncate(time.Second)}
+	}
+	if in.lastErr != nil {
+		st.LastError = truncate(in.lastErr.Error(), 1024)
+	}
+	if verdict.Unreachable {
+		st.UnreachableSince = &metav1.Time{Time: verdict.LastSeen.Truncate(time.Second)}
+	}
+	led := in.holder != "" && in.reachable && in.now.Sub(in.renewTime) < in.leaseDuration+2*time.Second
+	if led {
+		st.Leader = in.holder
+		st.LeaseRenewTime = &metav1.MicroTime{Time: in.renewTime}
+	}
+
+	set := func(t string, ok bool, reason, msg string) {
+		status := metav1.ConditionFalse
+		if ok {
+			status = metav1.ConditionTrue
+		}
+		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: status, Reason: reason, Message: msg, ObservedGeneration: generation})
+	}
+	switch {
+	case in.reachable:
+		set(federationv1alpha1.MemberReachable, true, "Probed", "reached by "+joinOr(verdict.ReachableBy, in.me))
+	case verdict.Unreachable:
+		set(federationv1alpha1.MemberReachable, false, federationv1alpha1.ReasonUnreachableFromAllSupervisors,
+			"no supervisor reached the member since "+verdict.LastSeen.UTC().Format(time.RFC3339)+"; its exports may be withdrawn. Last error here: "+st.LastError)
+	default:
+		set(federationv1alpha1.MemberReachable, false, federationv1alpha1.ReasonProbeFailed, "this supervisor cannot reach the member: "+st.LastError)
+	}
+	credOK, credReason, credMsg := credentialsVerdict(in)
+	set(federationv1alpha1.MemberCredentialsValid, credOK, credReason, credMsg)
+	if led {
+		set(federationv1alpha1.MemberLed, true, "LeaseHeld", "led by "+in.holder)
+	} else {
+		set(federationv1alpha1.MemberLed, false, federationv1alpha1.ReasonNoLeader, "no supervisor renews the member's leader Lease")
+	}
+	ready := in.reachable && led && credOK
+	msg := "reachable, led and credentials accepted"
+	if !ready {
+		msg = "see the Reachable, Led and CredentialsValid conditions"
+	}
+	set(federationv1alpha1.MemberReady, ready, map[bool]string{true: "Ready", false: "NotReady"}[ready], msg)
+	return st
+}
+
+// credentialsVerdict tells whether the member accepted the credentials.
+func credentialsVerdict(in statusInput) (bool, string, string) {
+	var ce *credentialError
+	switch {
+	case errors.As(in.lastErr, &ce):
+		return false, ce.reason, ce.msg
+	case apierrors.IsUnauthorized(in.lastErr) || apierrors.IsForbidden(in.lastErr):
+		return false, federationv1alpha1.ReasonUnauthorized,
+			"the member refused the federation credentials (" + truncate(in.lastErr.Error(), 200) + "): they may be expired or revoked; join the member again with 'antreaplus federation join'"
+	case in.reachable:
+		return true, "Accepted", "the member accepted the federation credentials"
+	default:
+		return true, "NotRefused", "the member has not refused the credentials (it is not reachable to check)"
+	}
+}
+
+// sameStatus compares two statuses, ignoring timestamps that move on every probe.
+func sameStatus(a, b federationv1alpha1.MemberClusterStatus) bool {
+	strip := func(s federationv1alpha1.MemberClusterStatus) federationv1alpha1.MemberClusterStatus {
+		s = *s.DeepCopy()
+		s.LastProbeTime, s.LastReachableTime, s.LeaseRenewTime = nil, nil, nil
+		for i := range s.Conditions {
+			s.Conditions[i].LastTransitionTime = metav1.Time{}
+		}
+		return s
+	}
+	return equality.Semantic.DeepEqual(strip(a), strip(b))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+func joinOr(xs []string, fallback string) string {
+	if len(xs) == 0 {
+		return fallback
+	}
+	out := xs[0]
+	for _, x := range xs[1:] {
+		out += ", " + x
+	}
+	return out
+}
