@@ -1,0 +1,73 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/smithy-go"
+
+	"antreaplus.io/antreaplus/pkg/cloud/provider"
+)
+
+// regionCode is the shape of an AWS region code, e.g. us-east-1 or
+// us-gov-west-1.
+var regionCode = regexp.MustCompile(`^[a-z]{2,}(-[a-z]+)+-[0-9]+$`)
+
+// authCodes are the error codes AWS answers when it refuses credentials.
+var authCodes = map[string]bool{
+	"AuthFailure":                true,
+	"UnauthorizedOperation":      true,
+	"InvalidClientTokenId":       true,
+	"SignatureDoesNotMatch":      true,
+	"IncompleteSignature":        true,
+	"MissingAuthenticationToken": true,
+	"ExpiredToken":               true,
+	"RequestExpired":             true,
+}
+
+// classify wraps err, from what of region, with the provider error it is.
+func (p *Provider) classify(err error, what, region string) error {
+	if err == nil {
+		return nil
+	}
+	err = fmt.Errorf("%s in %s: %w", what, region, err)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		code, msg := api.ErrorCode(), api.ErrorMessage()
+		switch {
+		case code == "OptInRequired", authCodes[code] && strings.Contains(msg, "valid region"):
+			return fmt.Errorf("%w: %w", provider.ErrRegionUnavailable, err)
+		case authCodes[code]:
+			return fmt.Errorf("%w: %w", provider.ErrAuthentication, err)
+		case isThrottle(code):
+			return fmt.Errorf("%w: %w", provider.ErrThrottled, err)
+		}
+		return err
+	}
+	var dns *net.DNSError
+	if p.opts.Endpoint == "" && errors.As(err, &dns) && dns.IsNotFound {
+		// ec2.<region>.amazonaws.com does not exist.
+		return fmt.Errorf("%w: %w", provider.ErrRegionUnavailable, err)
+	}
+	return err
+}
+
+func isThrottle(code string) bool {
+	_, ok := retry.DefaultThrottleErrorCodes[code]
+	return ok
+}
+
+func checkRegion(region string) error {
+	if !regionCode.MatchString(region) {
+		return fmt.Errorf("%w: %q is not an AWS region code", provider.ErrRegionUnavailable, region)
+	}
+	return nil
+}

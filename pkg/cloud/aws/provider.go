@@ -1,0 +1,157 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"antreaplus.io/antreaplus/pkg/cloud/provider"
+)
+
+// Provider reads one AWS account's inventory through the EC2 API.
+type Provider struct {
+	opts   Options
+	client *ec2.Client
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// New returns a provider for the account the options' credentials belong
+// to. It makes no call; the first Inventory tells whether the credentials
+// work.
+func New(opts Options) (*Provider, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ec2Opts := ec2.Options{
+		// Every call sets its own region; this one is never used.
+		Region:      "us-east-1",
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(opts.AccessKeyID, opts.SecretAccessKey, opts.SessionToken)),
+		HTTPClient:  opts.HTTPClient,
+		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
+			o.MaxAttempts = opts.MaxAttempts
+			o.MaxBackoff = opts.MaxBackoff
+			// The standard retryer's client-side retry quota would fail
+			// calls on its own after a burst of throttling; attempts are
+			// bounded by MaxAttempts and the next poll retries anyway.
+			o.RateLimiter = ratelimit.None
+		}),
+	}
+	if opts.Endpoint != "" {
+		ec2Opts.BaseEndpoint = aws.String(opts.Endpoint)
+	}
+	return &Provider{opts: opts, client: ec2.New(ec2Opts)}, nil
+}
+
+// liveStates are the instance states worth importing; terminated instances
+// stay visible in EC2 for a while but are gone for every other purpose.
+var liveStates = []string{"pending", "running", "shutting-down", "stopping", "stopped"}
+
+// Inventory reads the region's VPCs, instances and network interfaces, each
+// through every page, concurrently.
+func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
+	if err := checkRegion(region); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inRegion := func(o *ec2.Options) { o.Region = region }
+
+	var (
+		wg        sync.WaitGroup
+		errs      [3]error
+		vpcs      []types.Vpc
+		instances []types.Instance
+		enis      []types.NetworkInterface
+	)
+	run := func(i int, what string, fn func() error) {
+		wg.Go(func() {
+			if errs[i] = p.classify(fn(), what, region); errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	run(0, "DescribeVpcs", func() (err error) {
+		vpcs, err = p.describeVpcs(ctx, inRegion)
+		return err
+	})
+	run(1, "DescribeInstances", func() (err error) {
+		instances, err = p.describeInstances(ctx, inRegion)
+		return err
+	})
+	run(2, "DescribeNetworkInterfaces", func() (err error) {
+		enis, err = p.describeNetworkInterfaces(ctx, inRegion)
+		return err
+	})
+	wg.Wait()
+	if err := firstError(errs[:]); err != nil {
+		return nil, err
+	}
+	return snapshot(region, vpcs, instances, enis), nil
+}
+
+// firstError prefers a cause over the cancellations it caused.
+func firstError(errs []error) error {
+	var first error
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (p *Provider) describeVpcs(ctx context.Context, opt func(*ec2.Options)) ([]types.Vpc, error) {
+	var out []types.Vpc
+	pages := ec2.NewDescribeVpcsPaginator(p.client, &ec2.DescribeVpcsInput{MaxResults: aws.Int32(p.opts.PageSize)})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Vpcs...)
+	}
+	return out, nil
+}
+
+func (p *Provider) describeInstances(ctx context.Context, opt func(*ec2.Options)) ([]types.Instance, error) {
+	var out []types.Instance
+	pages := ec2.NewDescribeInstancesPaginator(p.client, &ec2.DescribeInstancesInput{
+		MaxResults: aws.Int32(p.opts.PageSize),
+		Filters:    []types.Filter{{Name: aws.String("instance-state-name"), Values: liveStates}},
+	})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range page.Reservations {
+			out = append(out, r.Instances...)
+		}
+	}
+	return out, nil
+}
+
+func (p *Provider) describeNetworkInterfaces(ctx context.Context, opt func(*ec2.Options)) ([]types.NetworkInterface, error) {
+	var out []types.NetworkInterface
+	pages := ec2.NewDescribeNetworkInterfacesPaginator(p.client, &ec2.DescribeNetworkInterfacesInput{MaxResults: aws.Int32(p.opts.PageSize)})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.NetworkInterfaces...)
+	}
+	return out, nil
+}

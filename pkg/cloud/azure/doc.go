@@ -1,0 +1,38 @@
+// Package azure is the Azure provider plugin of the cloud controller: it
+// reads a subscription's VNets, VMs, network interfaces and public IPs
+// through Azure Resource Manager with the track-2 SDK (azidentity,
+// armcompute, armnetwork), and returns one region of them as a
+// provider.Snapshot.
+//
+// # Usage
+//
+//	p, err := azure.New(azure.Options{
+//		SubscriptionID: sub, TenantID: tenant,
+//		ClientID: id, ClientSecret: secret, // from the account's Secret
+//		Endpoint: "", AuthorityHost: "",   // or a sovereign cloud / emulator
+//	})
+//	snap, err := p.Inventory(ctx, "eastus")
+//
+// # Behaviour
+//
+//   - Authentication is a service principal with a client secret
+//     (azidentity.ClientSecretCredential), or any azcore.TokenCredential in
+//     Options.Credential (StaticToken for tests).
+//   - The region is checked against the subscription's locations, listed
+//     once per Provider (and again only for a location not in the list): a
+//     missing one is ErrRegionUnavailable.
+//   - ARM lists VMs, NICs, VNets and public IPs per subscription; the four
+//     ListAll pagers run concurrently, follow nextLink to the end, and the
+//     snapshot keeps what is in the region. VMs are listed with
+//     statusOnly=true for their power state. Several regions of one
+//     subscription therefore each read the whole subscription.
+//   - Retries are azcore's: 429 and 5xx retried up to MaxRetries with
+//     exponential backoff, honouring Retry-After unless it exceeds
+//     MaxRetryDelay (then the call fails at once with ErrThrottled).
+//   - Errors wrap provider.ErrAuthentication (Entra ID refusing the client,
+//     or ARM 401/403, SubscriptionNotFound), ErrRegionUnavailable or
+//     ErrThrottled, and never carry the client secret; Options prints
+//     without it.
+//   - Cloud-native services (Azure Load Balancer, Azure SQL) are not read
+//     yet.
+package azure

@@ -1,0 +1,45 @@
+// Package azureemu is a local emulator of Azure Resource Manager and of the
+// Microsoft Entra token endpoint, for development and tests only. It is not
+// Azure: it holds a small in-memory subscription of VNets, VMs, network
+// interfaces and public IPs, and speaks enough of the ARM REST API (JSON,
+// value/nextLink paging, ARM error bodies) and of OAuth 2.0 client
+// credentials for the unmodified track-2 Azure SDK (azidentity,
+// armcompute, armnetwork) to list them. Never use it as a stand-in for
+// Azure in production.
+//
+// # Usage
+//
+//	emu := azureemu.New(azureemu.Options{Clients: []azureemu.Client{{ClientID: "app", Secret: "s3cret"}}})
+//	srv := httptest.NewTLSServer(emu) // the SDK sends tokens only over HTTPS
+//	vnet, _ := emu.AddVNet(azureemu.VNetSpec{Location: "eastus", Name: "prod"})
+//	vm, _ := emu.AddVM(azureemu.VMSpec{VNetID: vnet, Name: "web-1"})
+//	// Point the SDK at it: cloud.Configuration{ActiveDirectoryAuthorityHost:
+//	// srv.URL + "/", Services: {cloud.ResourceManager: {Endpoint: srv.URL,
+//	// Audience: srv.URL}}}, with srv.Client() as the transport.
+//	emu.Throttle("VirtualMachines.ListAll", 2, 10*time.Millisecond)
+//
+// # Operations
+//
+// GET /subscriptions/{id}/locations and the subscription-wide ListAll of
+// Microsoft.Compute/virtualMachines (with the power state in
+// instanceView), Microsoft.Network/networkInterfaces, virtualNetworks and
+// publicIPAddresses, paged by PageSize with a nextLink whose $skiptoken is a
+// cursor; GET /{tenant}/v2.0/.well-known/openid-configuration and POST
+// /{tenant}/oauth2/v2.0/token (client credentials).
+//
+// # Faults
+//
+//   - Authentication: ARM calls need a bearer token the token endpoint
+//     issued (or one of Options.StaticTokens), else 401
+//     InvalidAuthenticationToken; a wrong client secret gets AADSTS7000215,
+//     an unknown client AADSTS700016; RevokeTokens invalidates issued tokens.
+//   - Unknown subscription: 404 SubscriptionNotFound.
+//   - Throttling: Throttle answers 429 TooManyRequests with Retry-After;
+//     InjectFault injects any status and code.
+//   - Eventual consistency: HideNewVMs(k) keeps new VMs (and their NICs) out
+//     of the next k VM list calls.
+//   - Latency and mid-list changes: SetLatency, OnCall.
+//
+// Calls, CallCounts and TotalCalls count calls per operation
+// ("VirtualMachines.ListAll", "Token", ...), failed ones included.
+package azureemu

@@ -1,0 +1,36 @@
+package provider
+
+import (
+	"context"
+	"errors"
+)
+
+// Provider reads the inventory of one cloud account. Implementations are
+// safe for concurrent use; each call does its own paging and retries and
+// honours ctx.
+type Provider interface {
+	// Inventory returns everything the account can see in region: VPCs
+	// (VNets), VMs with their network interfaces, and cloud-native
+	// services. The snapshot is complete (every page was read) or an error
+	// is returned; a partial snapshot is never returned.
+	Inventory(ctx context.Context, region string) (*Snapshot, error)
+
+	// SyncSecurityGroups makes the managed security groups of one VPC in
+	// region, and their attachments to network interfaces, what spec says,
+	// with the fewest writes: nothing is written when the cloud already
+	// matches. Parts the cloud cannot hold are reported in the result, not
+	// dropped silently. A provider without agentless enforcement returns
+	// ErrNotSupported.
+	SyncSecurityGroups(ctx context.Context, region string, spec SecurityGroupSpec) (SyncResult, error)
+}
+
+// Errors that plugins wrap so callers can tell the cause with errors.Is.
+var (
+	// ErrAuthentication: the cloud refused the credentials.
+	ErrAuthentication = errors.New("cloud refused the credentials")
+	// ErrRegionUnavailable: the region does not exist or is not enabled for
+	// the account.
+	ErrRegionUnavailable = errors.New("region unavailable")
+	// ErrThrottled: the cloud kept throttling after every retry.
+	ErrThrottled = errors.New("throttled by the cloud")
+)
