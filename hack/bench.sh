@@ -12,6 +12,10 @@ echo "[bench] sandbox start-up and memory (real clusters; ${BENCH_RUNS:-3} runs)
 go run ./test/bench/sandboxbench -runs "${BENCH_RUNS:-3}" -json "$out/sandbox.json"
 
 echo
+echo "[bench] federation: failover, balance, manager cost (real clusters and managers; ${BENCH_RUNS:-3} runs)"
+go run ./test/bench/federationbench -runs "${BENCH_RUNS:-3}" -json "$out/federation.json"
+
+echo
 echo "[bench] Go benchmarks"
 go test -run '^$' -bench . -benchmem -benchtime "${BENCH_TIME:-1x}" ./... | tee "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|goos|pkg)' || true
 echo

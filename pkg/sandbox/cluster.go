@@ -33,6 +33,9 @@ func (s *Sandbox) clusterKubeconfig(name string) string {
 	return filepath.Join(s.ClusterDir(name), "kubeconfig.yaml")
 }
 
+// RESTConfig returns an admin client configuration for one cluster.
+func (s *Sandbox) RESTConfig(name string) (*rest.Config, error) { return s.restConfig(name) }
+
 // restConfig returns an admin client configuration for one cluster.
 func (s *Sandbox) restConfig(name string) (*rest.Config, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", s.clusterKubeconfig(name))

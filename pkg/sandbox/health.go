@@ -122,3 +122,18 @@ func listeningInode(port int) string {
 	}
 	return ""
 }
+
+// ephemeralRange is the kernel's range of local ports for outgoing connections.
+func ephemeralRange() (lo, hi int, ok bool) {
+	raw, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0, 0, false
+	}
+	f := strings.Fields(string(raw))
+	if len(f) != 2 {
+		return 0, 0, false
+	}
+	lo, err1 := strconv.Atoi(f[0])
+	hi, err2 := strconv.Atoi(f[1])
+	return lo, hi, err1 == nil && err2 == nil
+}

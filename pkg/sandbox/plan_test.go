@@ -11,11 +11,11 @@ func TestPlan(t *testing.T) {
 		n, base int
 		wantErr string
 	}{
-		{name: "one cluster", n: 1, base: 36443},
-		{name: "three clusters", n: 3, base: 36443},
-		{name: "the most clusters", n: MaxClusters, base: 36443},
-		{name: "no clusters", n: 0, base: 36443, wantErr: "1 to 50 clusters"},
-		{name: "too many clusters", n: MaxClusters + 1, base: 36443, wantErr: "1 to 50 clusters"},
+		{name: "one cluster", n: 1, base: 16443},
+		{name: "three clusters", n: 3, base: 16443},
+		{name: "the most clusters", n: MaxClusters, base: 16443},
+		{name: "no clusters", n: 0, base: 16443, wantErr: "1 to 50 clusters"},
+		{name: "too many clusters", n: MaxClusters + 1, base: 16443, wantErr: "1 to 50 clusters"},
 		{name: "ports past 65535", n: 3, base: 65534, wantErr: "not valid TCP ports"},
 		{name: "component ports past 65535", n: 3, base: 65535 - MaxClusters - 10, wantErr: "not valid TCP ports"},
 	}

@@ -18,7 +18,7 @@ import (
 const DirEnv = "ANTREAPLUS_SANDBOX_DIR"
 
 // DefaultAPIPortBase is the API server port of member-1; member-i uses base+i-1.
-const DefaultAPIPortBase = 36443
+const DefaultAPIPortBase = 16443
 
 // Options configure a sandbox.
 type Options struct {
@@ -136,6 +136,10 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 	plans, err := Plan(n, base)
 	if err != nil {
 		return nil, err
+	}
+	if lo, hi, ok := ephemeralRange(); ok && plans[0].APIServerPort <= hi && plans[len(plans)-1].ComponentPorts.Kwok >= lo {
+		s.logf("Warning: ports %d..%d overlap the kernel's ephemeral range %d..%d: client connections may take them; prefer a base port below %d.",
+			plans[0].APIServerPort, plans[len(plans)-1].ComponentPorts.Kwok, lo, hi, lo-400)
 	}
 	if base < 1024 && os.Geteuid() != 0 {
 		return nil, fmt.Errorf("API server ports below 1024 need root: run as root or pick a base port of 1024 or more")

@@ -155,7 +155,7 @@ func readPid(t *testing.T, path string) int {
 // freeBase finds a base port whose whole sandbox port plan is free.
 func freeBase(t *testing.T) int {
 	t.Helper()
-	for base := 41000; base < 60000; base += 400 {
+	for base := 22000; base < 32000; base += 400 {
 		plans, err := sandbox.Plan(3, base)
 		if err != nil {
 			t.Fatal(err)

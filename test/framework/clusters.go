@@ -148,24 +148,34 @@ func ensureDir(d string) string {
 	return d
 }
 
-// freePortBase finds n consecutive free loopback ports.
+// freePortBase finds a base port whose whole sandbox plan of n clusters is
+// free. It stays below the kernel's ephemeral range (32768 and up), where
+// client connections would take the ports from under the clusters.
 func freePortBase(n int) (int, error) {
 	for range 50 {
-		base := 20000 + rand.IntN(20000)
-		ok := true
-		for p := base; p < base+n && ok; p++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-			if err != nil {
-				ok = false
-				continue
-			}
-			_ = l.Close()
+		base := 22000 + rand.IntN(9000)
+		plans, err := sandbox.Plan(n, base)
+		if err != nil {
+			return 0, err
 		}
-		if ok {
+		if portsFree(plans) {
 			return base, nil
 		}
 	}
-	return 0, fmt.Errorf("no %d consecutive free ports found", n)
+	return 0, fmt.Errorf("no free range of ports found for %d clusters", n)
+}
+
+func portsFree(plans []sandbox.ClusterPlan) bool {
+	for _, p := range plans {
+		for _, port := range p.All() {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+			if err != nil {
+				return false
+			}
+			_ = l.Close()
+		}
+	}
+	return true
 }
 
 // reapOrphans stops and removes the sandboxes of test processes that died

@@ -20,5 +20,6 @@ and runs a local sandbox of real clusters to try it.`,
 	root.SetOut(out)
 	root.SetErr(errOut)
 	root.AddCommand(newSandboxCommand(out, errOut))
+	root.AddCommand(newFederationCommand(out, errOut))
 	return root
 }

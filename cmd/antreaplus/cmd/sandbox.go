@@ -22,9 +22,9 @@ type sandboxFlags struct {
 	supervisors  int
 	federationID string
 	managerArgs  []string
-	apiPortBase int
-	nodes       int
-	output      string
+	apiPortBase  int
+	nodes        int
+	output       string
 }
 
 func newSandboxCommand(out, errOut io.Writer) *cobra.Command {

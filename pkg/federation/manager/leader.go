@@ -3,12 +3,14 @@ package manager
 import (
 	"context"
 	"sync"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"antreaplus.io/antreaplus/pkg/federation/election"
+	"antreaplus.io/antreaplus/pkg/federation/health"
 )
 
 // Member is what a leader controller gets of the member it manages.
@@ -25,6 +27,44 @@ type Member struct {
 	// Fence must be checked before every write: it turns false as soon as
 	// this manager may no longer act as leader.
 	Fence election.Fence
+	// Federation reads every member this manager is connected to (their
+	// exports, for the imports a leader writes).
+	Federation FederationView
+}
+
+// FederationView gives read access to every member of the registry.
+type FederationView interface {
+	// Members lists the registry's members, sorted by clusterID.
+	Members() []MemberInfo
+}
+
+// MemberInfo is one member as this manager sees it.
+type MemberInfo struct {
+	ClusterID  string
+	Supervisor bool
+	// Cluster is the member's client and cache; nil while not connected.
+	Cluster cluster.Cluster
+	// Reachable is this manager's last probe result.
+	Reachable bool
+	// UnreachableSince is set once no supervisor has reached the member for
+	// longer than the grace period: only then may its exports be withdrawn.
+	UnreachableSince *time.Time
+}
+
+// Members implements FederationView.
+func (m *Manager) Members() []MemberInfo {
+	now := time.Now()
+	var out []MemberInfo
+	for _, s := range m.snapshot() {
+		in := m.statusInput(s, now)
+		info := MemberInfo{ClusterID: s.clusterID, Supervisor: s.spec.Supervisor, Cluster: s.member, Reachable: in.reachable}
+		if v := health.Assess(in.views, now, in.grace, in.registered); v.Unreachable {
+			since := v.LastSeen
+			info.UnreachableSince = &since
+		}
+		out = append(out, info)
+	}
+	return out
 }
 
 // Reader reads the member without the cache.
@@ -39,7 +79,7 @@ type LeaderController interface {
 
 // lead runs every leader controller until leadership ends.
 func (s *session) lead(ctx context.Context, term int32) {
-	m := Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: s.member, Fence: s.elector.Fence()}
+	m := Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: s.member, Fence: s.elector.Fence(), Federation: s.m}
 	var wg sync.WaitGroup
 	for _, c := range s.m.opts.LeaderControllers {
 		wg.Add(1)

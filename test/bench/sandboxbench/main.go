@@ -7,33 +7,23 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/bench/benchtable"
+	"antreaplus.io/antreaplus/test/bench/procstat"
 )
-
-type figure struct {
-	Name   string    `json:"name"`
-	Unit   string    `json:"unit"`
-	Median float64   `json:"median"`
-	Min    float64   `json:"min"`
-	Max    float64   `json:"max"`
-	Runs   []float64 `json:"runs"`
-}
 
 func main() {
 	runs := flag.Int("runs", 3, "repetitions of each measurement")
 	clusters := flag.Int("clusters", 3, "clusters started together")
-	base := flag.Int("api-port-base", 46443, "API server port of member-1")
+	base := flag.Int("api-port-base", 12443, "API server port of member-1")
 	out := flag.String("json", "", "write the figures as JSON to this file")
 	flag.Parse()
 	if err := run(*runs, *clusters, *base, *out); err != nil {
@@ -65,26 +55,15 @@ func run(runs, clusters, base int, out string) error {
 		}
 		fmt.Fprintf(os.Stderr, "run %d/%d: 1 cluster %.1fs, %d clusters %.1fs\n", r+1, runs, one[r], clusters, many[r])
 	}
-	ratios := make([]float64, runs)
-	for i := range ratios {
-		ratios[i] = many[i] / one[i]
+	figures := []benchtable.Figure{
+		benchtable.Summarize("sandbox up, 1 cluster (baseline)", "s", one),
+		benchtable.Summarize(fmt.Sprintf("sandbox up, %d clusters together", clusters), "s", many),
+		benchtable.Summarize(fmt.Sprintf("ratio %d clusters / 1 cluster", clusters), "x", benchtable.Ratios(many, one)),
+		benchtable.Summarize("memory per cluster (RSS of its 5 processes)", "MiB", mem),
+		benchtable.Summarize("  of which kube-apiserver", "MiB", apiserverMem),
 	}
-	figures := []figure{
-		summarize("sandbox up, 1 cluster (baseline)", "s", one),
-		summarize(fmt.Sprintf("sandbox up, %d clusters together", clusters), "s", many),
-		summarize(fmt.Sprintf("ratio %d clusters / 1 cluster", clusters), "x", ratios),
-		summarize("memory per cluster (RSS of its 5 processes)", "MiB", mem),
-		summarize("  of which kube-apiserver", "MiB", apiserverMem),
-	}
-	printTable(figures)
-	if out == "" {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	raw, _ := json.MarshalIndent(map[string]any{"benchmark": "sandbox", "figures": figures}, "", "  ")
-	return os.WriteFile(out, raw, 0o644)
+	benchtable.Print(os.Stdout, "sandbox figure", figures)
+	return benchtable.WriteJSON(out, "sandbox", map[string]any{"runs": runs, "clusters": clusters}, figures)
 }
 
 type clusterRSS struct{ total, apiserver float64 }
@@ -109,7 +88,7 @@ func upDown(tools toolchain.Toolchain, n, base int) (time.Duration, []clusterRSS
 		files, _ := filepath.Glob(filepath.Join(pidDir, "*.pid"))
 		var c clusterRSS
 		for _, f := range files {
-			mib := rssMiB(f)
+			mib := procstat.RSSMiB(procstat.PidFromFile(f))
 			c.total += mib
 			if strings.HasPrefix(filepath.Base(f), "kube-apiserver") {
 				c.apiserver = mib
@@ -118,39 +97,4 @@ func upDown(tools toolchain.Toolchain, n, base int) (time.Duration, []clusterRSS
 		rss = append(rss, c)
 	}
 	return took, rss, nil
-}
-
-func rssMiB(pidFile string) float64 {
-	raw, err := os.ReadFile(pidFile)
-	if err != nil {
-		return 0
-	}
-	status, err := os.ReadFile("/proc/" + strings.TrimSpace(string(raw)) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return 0
-}
-
-func summarize(name, unit string, xs []float64) figure {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return figure{Name: name, Unit: unit, Median: med, Min: s[0], Max: s[len(s)-1], Runs: xs}
-}
-
-func printTable(figures []figure) {
-	fmt.Printf("\n%-48s %10s %10s %10s  %s\n", "sandbox figure", "median", "min", "max", "unit")
-	for _, f := range figures {
-		fmt.Printf("%-48s %10.2f %10.2f %10.2f  %s\n", f.Name, f.Median, f.Min, f.Max, f.Unit)
-	}
 }

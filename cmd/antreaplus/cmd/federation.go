@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"antreaplus.io/antreaplus/pkg/federation/membership"
+	"antreaplus.io/antreaplus/pkg/sandbox"
+)
+
+// federationFlags are the flags every federation command shares.
+type federationFlags struct {
+	kubeconfig   string
+	federationID string
+}
+
+func newFederationCommand(out, errOut io.Writer) *cobra.Command {
+	f := &federationFlags{}
+	c := &cobra.Command{
+		Use:   "federation",
+		Short: "Create a federation of clusters, join and remove members, show its state",
+		Long: `A federation is a set of member clusters with one federation ID and a unique cluster ID
+each. Supervisors hold the registry of every member and run the federation managers, which
+elect a leader for every member. The commands work on the contexts of a kubeconfig (the
+sandbox's or real clusters'); supervisors are found by probing every context.`,
+	}
+	c.PersistentFlags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig(),
+		"kubeconfig file(s), ':'-separated; defaults to $KUBECONFIG, else the sandbox's kubeconfig if there is one, else ~/.kube/config")
+	c.AddCommand(
+		federationCreate(f, out, errOut),
+		federationJoin(f, out, errOut),
+		federationLeave(f, out, errOut),
+		federationStatus(f, out, errOut),
+	)
+	return c
+}
+
+// defaultKubeconfig is $KUBECONFIG, else the sandbox's kubeconfig if it
+// exists, else ~/.kube/config.
+func defaultKubeconfig() string {
+	if env := os.Getenv("KUBECONFIG"); env != "" {
+		return env
+	}
+	if sb := sandbox.New(sandbox.Options{Progress: io.Discard}).KubeconfigPath(); fileExists(sb) {
+		return sb
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".kube", "config")
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func (f *federationFlags) load() (*membership.Kubeconfig, error) {
+	if f.kubeconfig == "" {
+		return nil, fmt.Errorf("no kubeconfig: pass one with --kubeconfig or start a sandbox with 'antreaplus sandbox up'")
+	}
+	return membership.LoadKubeconfig(filepath.SplitList(f.kubeconfig)...)
+}
+
+// discover finds the federation's supervisors among the kubeconfig's contexts.
+func (f *federationFlags) discover(ctx context.Context, kc *membership.Kubeconfig, errOut io.Writer) (*membership.Discovery, error) {
+	fmt.Fprintf(errOut, "looking for supervisors among the %d contexts of %s ...\n", len(kc.Clusters), strings.Join(kc.Paths, ":"))
+	d, err := membership.Discover(ctx, kc.Clusters, f.federationID, membership.DefaultProbeTimeout)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(errOut, "federation %s: supervisors %s\n", d.FederationID, strings.Join(contextNames(d.Supervisors), ", "))
+	return d, nil
+}
+
+func contextNames(clusters []membership.Cluster) []string {
+	out := make([]string, 0, len(clusters))
+	for _, c := range clusters {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// parseLabels turns k=v flags into a map.
+func parseLabels(flags []string) (map[string]string, error) {
+	labels := map[string]string{}
+	for _, l := range flags {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--label %q: want key=value, e.g. --label env=prod", l)
+		}
+		labels[k] = v
+	}
+	return labels, nil
+}

@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"antreaplus.io/antreaplus/pkg/federation/membership"
+)
+
+func federationStatus(f *federationFlags, out, errOut io.Writer) *cobra.Command {
+	var output string
+	c := &cobra.Command{
+		Use:   "status [-o json]",
+		Short: "Show the members, supervisors, the leader of each member, health and problems",
+		Long: `status reads the registry of every supervisor the kubeconfig reaches, merges them per member
+(the freshest report wins) and, for members whose context is at hand, reads the leader
+Lease in the member itself. Every problem says what to do.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			if output != "" && output != "json" {
+				return fmt.Errorf("unknown output format %q: use -o json, or no -o for a table", output)
+			}
+			kc, err := f.load()
+			if err != nil {
+				return err
+			}
+			d, err := f.discover(ctx, kc, errOut)
+			if err != nil {
+				return err
+			}
+			supervisors := d.Supervisors
+			for _, m := range d.Missing {
+				if c, err := kc.Cluster(m.Context); err == nil && m.Context != "" {
+					supervisors = append(supervisors, c) // reported as not answering
+				}
+			}
+			st, err := membership.Status(ctx, supervisors, d.Members)
+			if err != nil {
+				return err
+			}
+			if output == "json" {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(st)
+			}
+			return printStatus(out, st, time.Now())
+		},
+	}
+	c.Flags().StringVarP(&output, "output", "o", "", "output format: json")
+	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation to show (default: the only one whose supervisors the kubeconfig reaches)")
+	return c
+}
+
+// printStatus writes the status as tables: members, supervisors, problems.
+func printStatus(out io.Writer, st *membership.FederationStatus, now time.Time) error {
+	fmt.Fprintf(out, "Federation %s\n\n", st.FederationID)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "CLUSTER ID\tSUPERVISOR\tLEADER\tREADY\tREACHABLE\tLEASE RENEWED\tPROBLEM")
+	for _, m := range st.Members {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ClusterID, yesNo(m.Supervisor), orDash(m.Leader),
+			yesNo(m.Ready), reachable(m), renewed(m, now), firstProblem(m.Problems))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "SUPERVISOR\tCONTEXT\tSERVER\tANSWERED\tREGISTRY")
+	for _, s := range st.Supervisors {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d members\n", orDash(s.ClusterID), s.Context, s.Server, yesNo(s.Reachable), s.Members)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(st.Problems) == 0 {
+		fmt.Fprintln(out, "\nNo problems.")
+		return nil
+	}
+	fmt.Fprintln(out, "\nProblems:")
+	for _, p := range st.Problems {
+		fmt.Fprintf(out, "  - %s\n", p)
+	}
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// reachable is "-" until a federation manager has probed the member.
+func reachable(m membership.MemberStatus) string {
+	if m.LastProbeTime == nil {
+		return "-"
+	}
+	return yesNo(m.Reachable)
+}
+
+func renewed(m membership.MemberStatus, now time.Time) string {
+	if m.LeaseRenewTime == nil {
+		return "-"
+	}
+	return now.Sub(m.LeaseRenewTime.Time).Round(time.Second).String() + " ago"
+}
+
+// firstProblem is the member's first problem, short enough for a table cell.
+func firstProblem(problems []string) string {
+	if len(problems) == 0 {
+		return "-"
+	}
+	p, _, _ := strings.Cut(problems[0], ":")
+	if more := len(problems) - 1; more > 0 {
+		p += fmt.Sprintf(" (+%d more)", more)
+	}
+	return p
+}

@@ -1,0 +1,112 @@
+package membership
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+const mcsGroup = "multicluster.x-k8s.io"
+
+var (
+	readVerbs  = []string{"get", "list", "watch"}
+	writeVerbs = []string{"get", "list", "watch", "create", "update", "patch", "delete"}
+)
+
+// leaseRules let the federation account hold the member's leader Lease,
+// in names.Namespace only. No delete: a Lease outlives its holders.
+func leaseRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{{
+		APIGroups: []string{"coordination.k8s.io"},
+		Resources: []string{"leases"},
+		Verbs:     []string{"get", "list", "watch", "create", "update", "patch"},
+	}}
+}
+
+// clusterRules let the federation account read exports, write imports
+// (ServiceImports, their EndpointSlices and Services) and the membership status.
+func clusterRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{
+		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceexports"}, Verbs: readVerbs},
+		// The leader writes the Conflict condition of the member's exports.
+		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceexports/status"}, Verbs: []string{"get", "update", "patch"}},
+		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceimports/status"}, Verbs: []string{"get", "update", "patch"}},
+		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceimports"}, Verbs: writeVerbs},
+		{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: writeVerbs},
+		{APIGroups: []string{""}, Resources: []string{"services"}, Verbs: writeVerbs},
+		{APIGroups: []string{""}, Resources: []string{"namespaces", "nodes"}, Verbs: readVerbs},
+		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships"}, Verbs: readVerbs},
+		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships/status"}, Verbs: []string{"get", "update", "patch"}},
+	}
+}
+
+// supervisorRules let the other supervisors read this supervisor's registry.
+func supervisorRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{{
+		APIGroups: []string{federationv1alpha1.GroupVersion.Group},
+		Resources: []string{"memberclusters"},
+		Verbs:     readVerbs,
+	}}
+}
+
+func namespaced(name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Namespace: names.Namespace, Labels: managedLabels(nil)}
+}
+
+func clusterScoped(name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Labels: managedLabels(nil)}
+}
+
+func accountSubject() []rbacv1.Subject {
+	return []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: names.ServiceAccount, Namespace: names.Namespace}}
+}
+
+func serviceAccount() *corev1.ServiceAccount {
+	return &corev1.ServiceAccount{ObjectMeta: namespaced(names.ServiceAccount)}
+}
+
+// tokenSecret asks the token controller for a long-lived token of the account.
+func tokenSecret() *corev1.Secret {
+	s := &corev1.Secret{ObjectMeta: namespaced(names.TokenSecret), Type: corev1.SecretTypeServiceAccountToken}
+	s.Annotations = map[string]string{corev1.ServiceAccountNameKey: names.ServiceAccount}
+	return s
+}
+
+func role(name string, rules []rbacv1.PolicyRule) *rbacv1.Role {
+	return &rbacv1.Role{ObjectMeta: namespaced(name), Rules: rules}
+}
+
+func roleBinding(name string) *rbacv1.RoleBinding {
+	return &rbacv1.RoleBinding{
+		ObjectMeta: namespaced(name),
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+		Subjects:   accountSubject(),
+	}
+}
+
+func clusterRole() *rbacv1.ClusterRole {
+	return &rbacv1.ClusterRole{ObjectMeta: clusterScoped(names.ClusterRole), Rules: clusterRules()}
+}
+
+func clusterRoleBinding() *rbacv1.ClusterRoleBinding {
+	return &rbacv1.ClusterRoleBinding{
+		ObjectMeta: clusterScoped(names.ClusterRole),
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: names.ClusterRole},
+		Subjects:   accountSubject(),
+	}
+}
+
+// accessObjects are the RBAC objects of the federation account in a member;
+// a supervisor also gets read access to its registry.
+func accessObjects(supervisor bool) (roles []*rbacv1.Role, bindings []*rbacv1.RoleBinding) {
+	roles = []*rbacv1.Role{role(names.Role, leaseRules())}
+	bindings = []*rbacv1.RoleBinding{roleBinding(names.Role)}
+	if supervisor {
+		roles = append(roles, role(names.SupervisorRole, supervisorRules()))
+		bindings = append(bindings, roleBinding(names.SupervisorRole))
+	}
+	return roles, bindings
+}

@@ -1,0 +1,130 @@
+package membership
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+// grants flattens rules to sorted "group/resource:verb" strings.
+func grants(rules []rbacv1.PolicyRule) []string {
+	var out []string
+	for _, r := range rules {
+		for _, g := range r.APIGroups {
+			for _, res := range r.Resources {
+				for _, v := range r.Verbs {
+					out = append(out, g+"/"+res+":"+v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func expand(groupResource string, verbs ...string) []string {
+	var out []string
+	for _, v := range verbs {
+		out = append(out, groupResource+":"+v)
+	}
+	return out
+}
+
+func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
+	all := []string{"get", "list", "watch", "create", "update", "patch", "delete"}
+	read := []string{"get", "list", "watch"}
+	tests := []struct {
+		name  string
+		rules []rbacv1.PolicyRule
+		want  [][]string
+	}{
+		{name: "namespace role: the leader Lease", rules: leaseRules(), want: [][]string{
+			expand("coordination.k8s.io/leases", "get", "list", "watch", "create", "update", "patch"),
+		}},
+		{name: "cluster role: exports, imports, membership status", rules: clusterRules(), want: [][]string{
+			expand("multicluster.x-k8s.io/serviceexports", read...),
+			expand("multicluster.x-k8s.io/serviceexports/status", "get", "update", "patch"),
+			expand("multicluster.x-k8s.io/serviceimports", all...),
+			expand("multicluster.x-k8s.io/serviceimports/status", "get", "update", "patch"),
+			expand("discovery.k8s.io/endpointslices", all...),
+			expand("/services", all...),
+			expand("/namespaces", read...),
+			expand("/nodes", read...),
+			expand("federation.antreaplus.io/clustermemberships", read...),
+			expand("federation.antreaplus.io/clustermemberships/status", "get", "update", "patch"),
+		}},
+		{name: "supervisor role: read the registry", rules: supervisorRules(), want: [][]string{
+			expand("federation.antreaplus.io/memberclusters", read...),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := slices.Concat(tt.want...)
+			slices.Sort(want)
+			if got := grants(tt.rules); !slices.Equal(got, want) {
+				t.Fatalf("grants:\n got  %v\n want %v", got, want)
+			}
+			for _, g := range grants(tt.rules) {
+				if strings.Contains(g, "*") || strings.Contains(g, "/secrets:") || strings.HasSuffix(g, ":escalate") || strings.HasSuffix(g, ":bind") || strings.HasSuffix(g, ":impersonate") {
+					t.Errorf("grant %s is not least privilege", g)
+				}
+			}
+		})
+	}
+}
+
+func TestAccessObjects(t *testing.T) {
+	for _, supervisor := range []bool{false, true} {
+		roles, bindings := accessObjects(supervisor)
+		wantRoles := []string{names.Role}
+		if supervisor {
+			wantRoles = append(wantRoles, names.SupervisorRole)
+		}
+		var got []string
+		for i, r := range roles {
+			got = append(got, r.Name)
+			b := bindings[i]
+			if r.Namespace != names.Namespace || b.Namespace != names.Namespace {
+				t.Errorf("role %s / binding %s not in %s", r.Name, b.Name, names.Namespace)
+			}
+			if b.RoleRef.Kind != "Role" || b.RoleRef.Name != r.Name {
+				t.Errorf("binding %s refers to %+v, want Role %s", b.Name, b.RoleRef, r.Name)
+			}
+			checkSubject(t, b.Subjects)
+			checkManaged(t, r.Labels, b.Labels)
+		}
+		if !slices.Equal(got, wantRoles) || len(bindings) != len(roles) {
+			t.Errorf("supervisor=%t: roles %v with %d bindings, want %v with one binding each", supervisor, got, len(bindings), wantRoles)
+		}
+	}
+	crb := clusterRoleBinding()
+	if crb.RoleRef.Kind != "ClusterRole" || crb.RoleRef.Name != clusterRole().Name || crb.RoleRef.Name == "cluster-admin" {
+		t.Errorf("cluster role binding refers to %+v", crb.RoleRef)
+	}
+	checkSubject(t, crb.Subjects)
+	checkManaged(t, crb.Labels, clusterRole().Labels, serviceAccount().Labels, tokenSecret().Labels)
+	if tokenSecret().Annotations["kubernetes.io/service-account.name"] != names.ServiceAccount {
+		t.Errorf("token Secret does not name the account: %v", tokenSecret().Annotations)
+	}
+}
+
+func checkSubject(t *testing.T, subjects []rbacv1.Subject) {
+	t.Helper()
+	want := rbacv1.Subject{Kind: "ServiceAccount", Name: names.ServiceAccount, Namespace: names.Namespace}
+	if len(subjects) != 1 || subjects[0] != want {
+		t.Errorf("subjects = %+v, want only %+v", subjects, want)
+	}
+}
+
+func checkManaged(t *testing.T, labelSets ...map[string]string) {
+	t.Helper()
+	for _, l := range labelSets {
+		if l[names.ManagedByLabel] != names.ManagedBy {
+			t.Errorf("labels %v lack %s=%s", l, names.ManagedByLabel, names.ManagedBy)
+		}
+	}
+}

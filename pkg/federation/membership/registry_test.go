@@ -1,0 +1,55 @@
+package membership
+
+import (
+	"strings"
+	"testing"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+func TestRegistryObjects(t *testing.T) {
+	reg := registration{
+		identity: identity{FederationID: "acme", ClusterID: "eu-1", Supervisor: true},
+		Server:   "https://10.0.0.1:6443",
+		Labels:   map[string]string{"env": "prod"},
+		Token:    []byte("tok"),
+		CA:       []byte("ca"),
+	}
+	mc := memberClusterObject(reg)
+	if mc.Name != "eu-1" || mc.Namespace != names.Namespace || mc.Spec.ClusterID != "eu-1" || mc.Spec.Server != reg.Server || !mc.Spec.Supervisor {
+		t.Errorf("MemberCluster = %+v", mc)
+	}
+	if mc.Spec.CredentialsSecretRef.Name != names.MemberSecret("eu-1") {
+		t.Errorf("credentials ref = %q", mc.Spec.CredentialsSecretRef.Name)
+	}
+	if mc.Labels["env"] != "prod" || mc.Labels[names.ManagedByLabel] != names.ManagedBy {
+		t.Errorf("labels = %v", mc.Labels)
+	}
+	if _, leaked := reg.Labels[names.ManagedByLabel]; leaked {
+		t.Error("building the entry changed the caller's labels")
+	}
+	s := credentialSecret(reg)
+	if s.Name != names.MemberSecret("eu-1") || string(s.Data["token"]) != "tok" || string(s.Data["ca.crt"]) != "ca" {
+		t.Errorf("Secret = %s %v", s.Name, s.Data)
+	}
+	m := membershipObject(reg.identity)
+	if m.Name != "cluster.clusterset.k8s.io" || m.Spec.FederationID != "acme" || m.Spec.ClusterID != "eu-1" || !m.Spec.Supervisor {
+		t.Errorf("ClusterMembership = %+v", m)
+	}
+}
+
+func TestValidateMemberLabels(t *testing.T) {
+	tests := []struct {
+		labels  map[string]string
+		wantErr string
+	}{
+		{labels: nil},
+		{labels: map[string]string{"env": "prod", "topology.kubernetes.io/region": "eu-west-1"}},
+		{labels: map[string]string{names.ManagedByLabel: "me"}, wantErr: "reserved"},
+		{labels: map[string]string{"bad key!": "x"}, wantErr: "invalid member labels"},
+		{labels: map[string]string{"env": strings.Repeat("x", 64)}, wantErr: "invalid member labels"},
+	}
+	for _, tt := range tests {
+		errMatches(t, validateMemberLabels(tt.labels), tt.wantErr)
+	}
+}

@@ -1,0 +1,119 @@
+package federation
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// bound is the time within which orphaned members must be led again
+// (the Lease duration is 6 s); the figures of record come from `make bench`.
+const bound = 15 * time.Second
+
+func TestFormationIsBalanced(t *testing.T) {
+	f := federation(t)
+	capacity := (nClusters + nSupervisors - 1) / nSupervisors
+	// After the hand-over hold-down every supervisor leads at most its share.
+	framework.Eventually(t, 30*time.Second, func() error {
+		for s, n := range framework.Count(f.Leaders(t)) {
+			if n > capacity {
+				return fmt.Errorf("%s leads %d members, more than ceil(%d/%d) = %d", s, n, nClusters, nSupervisors, capacity)
+			}
+		}
+		return nil
+	})
+}
+
+func busiest(leaders map[string]string) string {
+	best, most := "", -1
+	for s, n := range framework.Count(leaders) {
+		if n > most || (n == most && s < best) {
+			best, most = s, n
+		}
+	}
+	return best
+}
+
+func TestKillSupervisorManager(t *testing.T) {
+	f := federation(t)
+	audit := startAudit(t, f.Members)
+	before := f.WaitAllLed(t, 30*time.Second)
+	victim := busiest(before)
+	var orphans []string
+	for m, l := range before {
+		if l == victim {
+			orphans = append(orphans, m)
+		}
+	}
+	others := without(f.Supervisors, victim)
+
+	start := time.Now()
+	f.Signal(t, victim, syscall.SIGKILL)
+	after := f.WaitAllLed(t, bound, others...)
+	took := time.Since(start)
+	t.Logf("kill -9 of %s's manager: its %d members %v led again by %v in %s", victim, len(orphans), orphans, after, took.Round(10*time.Millisecond))
+	for m, l := range before {
+		if l != victim && after[m] != l {
+			t.Errorf("member %s changed leader from %s to %s although its leader was alive", m, l, after[m])
+		}
+	}
+
+	// The supervisor comes back: it gets its share back, and each member moves at most once.
+	f.Restart(t, victim)
+	framework.Eventually(t, 40*time.Second, func() error {
+		if n := framework.Count(f.Leaders(t))[victim]; n == 0 {
+			return fmt.Errorf("%s leads nothing yet", victim)
+		}
+		return nil
+	})
+	time.Sleep(8 * time.Second)
+	final := f.Leaders(t)
+	for m := range final {
+		if before[m] != victim && final[m] != after[m] {
+			t.Errorf("member %s moved from %s to %s on the return although %s never led it: a hand-over storm", m, after[m], final[m], victim)
+		}
+	}
+	if n, details := audit.deposedWrites(); n > 0 {
+		t.Errorf("%d writes by deposed leaders: %v\nall writes: %s", n, details, audit)
+	}
+}
+
+func TestPausedLeaderIsFenced(t *testing.T) {
+	f := federation(t)
+	audit := startAudit(t, f.Members)
+	before := f.WaitAllLed(t, 30*time.Second)
+	victim := busiest(before)
+	f.Signal(t, victim, syscall.SIGSTOP)
+	resumed := false
+	defer func() {
+		if !resumed {
+			f.Signal(t, victim, syscall.SIGCONT)
+		}
+	}()
+	f.WaitAllLed(t, bound, without(f.Supervisors, victim)...)
+	// The new leaders have written their status; the sleeper wakes up with
+	// those changes queued, and its writes must be refused by the fence.
+	f.Signal(t, victim, syscall.SIGCONT)
+	resumed = true
+	time.Sleep(5 * time.Second)
+	if n, details := audit.deposedWrites(); n > 0 {
+		t.Errorf("%d writes by the paused, deposed leader: %v\nall writes: %s", n, details, audit)
+	}
+	if pid := f.ManagerPid(victim); pid == 0 {
+		t.Errorf("the paused manager of %s exited after it resumed", victim)
+	}
+	f.WaitAllLed(t, 30*time.Second)
+}
+
+func without(xs []string, x string) []string {
+	var out []string
+	for _, y := range xs {
+		if y != x {
+			out = append(out, y)
+		}
+	}
+	return out
+}

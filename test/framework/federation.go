@@ -1,0 +1,152 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/sandbox"
+)
+
+// Federation is a federation of all the clusters, with real federation
+// manager processes in the supervisors.
+type Federation struct {
+	c           *Clusters
+	ID          string
+	Supervisors []string
+	Members     []string
+	binary      string
+	args        []string
+}
+
+// Federate forms a federation of every cluster with the first n as
+// supervisors, each running a federation manager built from this
+// repository with the given extra flags.
+func (c *Clusters) Federate(ctx context.Context, id string, n int, managerArgs ...string) (*Federation, error) {
+	bin, err := buildManager(c.Sandbox.Dir())
+	if err != nil {
+		return nil, err
+	}
+	err = c.Sandbox.Federate(ctx, sandbox.FederationOptions{FederationID: id, Supervisors: n, ManagerBinary: bin, ManagerArgs: managerArgs})
+	if err != nil {
+		return nil, err
+	}
+	return &Federation{c: c, ID: id, Supervisors: c.Names[:n], Members: c.Names, binary: bin, args: managerArgs}, nil
+}
+
+var buildOnce sync.Map
+
+// buildManager builds cmd/federation-manager once per test process.
+func buildManager(dir string) (string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	repo := filepath.Join(filepath.Dir(file), "..", "..")
+	out := filepath.Join(dir, "bin", "federation-manager")
+	if _, done := buildOnce.Load(out); done {
+		return out, nil
+	}
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/federation-manager")
+	cmd.Dir = repo
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building federation-manager: %w\n%s", err, msg)
+	}
+	buildOnce.Store(out, true)
+	return out, nil
+}
+
+// Lease returns a member's leader Lease holder and transitions ("" when none or unreadable).
+func (f *Federation) Lease(t testing.TB, member string) (string, int32) {
+	t.Helper()
+	cs := kubernetes.NewForConfigOrDie(f.c.Config(t, member))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	l, err := cs.CoordinationV1().Leases(names.Namespace).Get(ctx, names.LeaderLease, metav1.GetOptions{})
+	if err != nil {
+		return "", 0
+	}
+	return leaseHolder(l), ptr.Deref(l.Spec.LeaseTransitions, 0)
+}
+
+func leaseHolder(l *coordinationv1.Lease) string { return ptr.Deref(l.Spec.HolderIdentity, "") }
+
+// Leaders returns the holder of every member's Lease.
+func (f *Federation) Leaders(t testing.TB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, m := range f.Members {
+		out[m], _ = f.Lease(t, m)
+	}
+	return out
+}
+
+// WaitAllLed waits until every member's Lease is held by one of the given
+// supervisors (any supervisor when none given) and returns the leaders.
+func (f *Federation) WaitAllLed(t testing.TB, timeout time.Duration, by ...string) map[string]string {
+	t.Helper()
+	allowed := map[string]bool{}
+	for _, s := range by {
+		allowed[s] = true
+	}
+	var leaders map[string]string
+	Eventually(t, timeout, func() error {
+		leaders = f.Leaders(t)
+		for m, l := range leaders {
+			if l == "" || (len(allowed) > 0 && !allowed[l]) {
+				return fmt.Errorf("member %s led by %q; leaders %v", m, l, leaders)
+			}
+		}
+		return nil
+	})
+	return leaders
+}
+
+// Signal sends sig to a supervisor's federation manager (SIGKILL, SIGSTOP, SIGCONT, SIGTERM).
+func (f *Federation) Signal(t testing.TB, supervisor string, sig syscall.Signal) {
+	t.Helper()
+	pid := f.c.Sandbox.ManagerPid(supervisor)
+	if pid == 0 {
+		t.Fatalf("no federation manager runs in %s", supervisor)
+	}
+	if err := syscall.Kill(pid, sig); err != nil {
+		t.Fatalf("signalling the manager of %s: %v", supervisor, err)
+	}
+	if sig == syscall.SIGKILL {
+		Eventually(t, 5*time.Second, func() error {
+			if sandbox.Alive(pid) {
+				return fmt.Errorf("manager %d still alive", pid)
+			}
+			return nil
+		})
+	}
+}
+
+// Restart starts a supervisor's federation manager again.
+func (f *Federation) Restart(t testing.TB, supervisor string) {
+	t.Helper()
+	if _, err := f.c.Sandbox.StartManager(supervisor, f.binary, f.args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ManagerPid is the pid of a supervisor's manager, 0 when none runs.
+func (f *Federation) ManagerPid(supervisor string) int { return f.c.Sandbox.ManagerPid(supervisor) }
+
+// Count returns how many members each supervisor leads.
+func Count(leaders map[string]string) map[string]int {
+	out := map[string]int{}
+	for _, l := range leaders {
+		out[l]++
+	}
+	return out
+}
