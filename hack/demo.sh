@@ -33,15 +33,9 @@ say "The AntreaPlus and Multi-Cluster Services CRDs in member-1"
 "$kubectl" --context member-1 get crd -o custom-columns=NAME:.metadata.name,KIND:.spec.names.kind,SCOPE:.spec.scope
 
 say "The API server refuses bad objects with a clear message"
-cat <<'YAML' | "$kubectl" --context member-1 apply -f - 2>&1 | sed 's/^/  /' || true
-apiVersion: federation.antreaplus.io/v1alpha1
-kind: ClusterMembership
-metadata:
-  name: cluster.clusterset.k8s.io
-spec:
-  clusterID: ""
-  federationID: demo
-YAML
+echo "  kubectl patch clustermembership cluster.clusterset.k8s.io --type merge -p '{\"spec\":{\"clusterID\":\"renamed\"}}'"
+"$kubectl" --context member-1 patch clustermembership cluster.clusterset.k8s.io --type merge \
+  -p '{"spec":{"clusterID":"renamed"}}' 2>&1 | sed 's/^/  /' || true
 cat <<'YAML' | "$kubectl" --context member-1 apply -f - 2>&1 | sed 's/^/  /' || true
 apiVersion: crd.antrea.io/v1beta1
 kind: ClusterNetworkPolicy
@@ -77,6 +71,8 @@ wait_led() { # until every member is led by someone other than $1
   return 1
 }
 wait_led none
+# The preferred supervisors take their share after the hand-over hold-down (10 s).
+for _ in $(seq 1 60); do leaders | grep -q "by member-2" && break; sleep 0.5; done
 "$antreaplus" federation status || true
 
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
