@@ -26,8 +26,11 @@ require (
 	github.com/coredns/coredns v1.14.1 // indirect
 	github.com/flynn/go-shlex v0.0.0-20150515145356-3f9db97f8568 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
+	github.com/google/nftables v0.3.0
 	github.com/grpc-ecosystem/grpc-opentracing v0.0.0-20180507213350-8e809c8a8645 // indirect
 	github.com/matttproud/golang_protobuf_extensions v1.0.4 // indirect
+	github.com/mdlayher/netlink v1.7.3-0.20250113171957-fbb4dce95f42
+	github.com/mdlayher/socket v0.5.0 // indirect
 	github.com/miekg/dns v1.1.70 // indirect
 	github.com/opentracing/opentracing-go v1.2.0 // indirect
 	github.com/quic-go/qpack v0.6.0 // indirect

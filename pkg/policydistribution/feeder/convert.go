@@ -1,0 +1,58 @@
+package feeder
+
+import (
+	"net/netip"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policycompiler"
+)
+
+// convert returns what the compiler takes for an informer's object: the
+// object itself for the Antrea types (the compiler keeps references to
+// them, as the informer's cache does; neither modifies them), slim copies
+// for Pods and Namespaces, nil for anything else.
+func convert(obj any) any {
+	switch o := obj.(type) {
+	case *crdv1alpha2.ExternalEntity, *crdv1beta1.NetworkPolicy, *crdv1beta1.ClusterNetworkPolicy,
+		*crdv1beta1.Group, *crdv1beta1.ClusterGroup, *crdv1beta1.Tier:
+		return o
+	case *corev1.Namespace:
+		return &policycompiler.Namespace{Name: o.Name, Labels: o.Labels}
+	case *corev1.Pod:
+		return pod(o)
+	}
+	return nil
+}
+
+// pod is the part of a Pod that rules can match as a peer: its labels,
+// ServiceAccount, IPs and named container ports.
+func pod(p *corev1.Pod) *policycompiler.Pod {
+	out := &policycompiler.Pod{Namespace: p.Namespace, Name: p.Name, Labels: p.Labels, ServiceAccount: p.Spec.ServiceAccountName}
+	for _, ip := range p.Status.PodIPs {
+		if a, err := netip.ParseAddr(ip.IP); err == nil {
+			out.IPs = append(out.IPs, a)
+		}
+	}
+	if len(out.IPs) == 0 && p.Status.PodIP != "" {
+		if a, err := netip.ParseAddr(p.Status.PodIP); err == nil {
+			out.IPs = append(out.IPs, a)
+		}
+	}
+	for _, c := range p.Spec.Containers {
+		for _, port := range c.Ports {
+			if port.Name == "" {
+				continue
+			}
+			protocol := policycompiler.Protocol(strings.ToUpper(string(port.Protocol)))
+			if protocol == "" {
+				protocol = policycompiler.ProtocolTCP
+			}
+			out.Ports = append(out.Ports, policycompiler.NamedPort{Name: port.Name, Protocol: protocol, Port: port.ContainerPort})
+		}
+	}
+	return out
+}

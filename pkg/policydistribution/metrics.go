@@ -1,0 +1,76 @@
+package policydistribution
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the distribution's Prometheus metrics, all prefixed
+// antreaplus_policydistribution_.
+type Metrics struct {
+	// ConnectedConsumers counts open watch streams, by kind (Agent,
+	// Agentless).
+	ConnectedConsumers *prometheus.GaugeVec
+	// Events counts events written to consumers, by type (Sync, Update,
+	// Bookmark): the pushes.
+	Events *prometheus.CounterVec
+	// EventBytes counts the bytes of the events written.
+	EventBytes prometheus.Counter
+	// Watches counts watch requests, by outcome (resumed, sync,
+	// not_ready, unauthenticated, forbidden).
+	Watches *prometheus.CounterVec
+	// PushLag is the time from the publication of a change to its write
+	// to a consumer.
+	PushLag prometheus.Histogram
+	// RealizationLag is the time from the publication of a change to an
+	// agent's report that it enforces it.
+	RealizationLag prometheus.Histogram
+	// CompileSeconds is the time to compile and publish one batch of
+	// changes of API objects.
+	CompileSeconds prometheus.Histogram
+	// Generation is the newest generation published.
+	Generation prometheus.Gauge
+	// Reports counts agent reports, by result (ok, apply_error).
+	Reports *prometheus.CounterVec
+}
+
+// NewMetrics creates the metrics and registers them with reg (nil: not
+// registered, for tests).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	const ns, sub = "antreaplus", "policydistribution"
+	lagBuckets := []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+	m := &Metrics{
+		ConnectedConsumers: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub,
+			Name: "connected_consumers", Help: "Open watch streams, by consumer kind."}, []string{"kind"}),
+		Events: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "events_total", Help: "Events written to consumers, by type."}, []string{"type"}),
+		EventBytes: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "event_bytes_total", Help: "Bytes of the events written to consumers."}),
+		Watches: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "watches_total", Help: "Watch requests, by outcome."}, []string{"outcome"}),
+		PushLag: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
+			Name: "push_lag_seconds", Help: "Time from the publication of a change to its write to a consumer.", Buckets: lagBuckets}),
+		RealizationLag: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
+			Name: "realization_lag_seconds", Help: "Time from the publication of a change to an agent's report that it enforces it.", Buckets: lagBuckets}),
+		CompileSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
+			Name: "compile_seconds", Help: "Time to compile and publish one batch of API changes.", Buckets: lagBuckets}),
+		Generation: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub,
+			Name: "generation", Help: "The newest generation published."}),
+		Reports: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
+			Name: "reports_total", Help: "Agent reports, by result."}, []string{"result"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.ConnectedConsumers, m.Events, m.EventBytes, m.Watches, m.PushLag, m.RealizationLag,
+			m.CompileSeconds, m.Generation, m.Reports)
+	}
+	return m
+}
+
+// RegisterAgentsBehind registers the gauge
+// antreaplus_policydistribution_agents_behind: the connected agents that
+// have not reported enforcing the newest change of their VM, computed from
+// the server at every scrape.
+func RegisterAgentsBehind(reg prometheus.Registerer, s *Server) {
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "antreaplus", Subsystem: "policydistribution",
+		Name: "agents_behind", Help: "Connected agents that have not reported enforcing the newest change of their VM."},
+		func() float64 { return float64(s.AgentsBehind()) }))
+}

@@ -1,0 +1,93 @@
+package vmagent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+)
+
+// stateVersion is the format of the state file.
+const stateVersion = 1
+
+// state is what the agent keeps on disk: the last View it enforced, so that
+// it enforces it again at start (after a reboot, or a crash) before the
+// control plane answers.
+type state struct {
+	Version int `json:"version"`
+	// VirtualMachine is the VM the server said the token stands for.
+	VirtualMachine string     `json:"virtualMachine,omitempty"`
+	View           *wire.View `json:"view"`
+}
+
+// LoadState reads the View of a state file. It returns nil, and no error,
+// when the file does not exist.
+func LoadState(path string) (*wire.View, string, error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("reading the state file: %w", err)
+	}
+	var st state
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return nil, "", fmt.Errorf("decoding the state file %s: %w", path, err)
+	}
+	if st.Version != stateVersion {
+		return nil, "", fmt.Errorf("the state file %s has version %d, not %d", path, st.Version, stateVersion)
+	}
+	if st.View == nil {
+		return nil, st.VirtualMachine, nil
+	}
+	// Check that the view is whole, as a Sync of it would be.
+	full := &wire.Event{Type: wire.EventSync, Scope: st.View.Scope, Epoch: st.View.Epoch, Generation: st.View.Generation}
+	for _, name := range st.View.Names() {
+		full.Endpoints = append(full.Endpoints, *st.View.Endpoints[name])
+	}
+	view, err := (*wire.View)(nil).Apply(full)
+	if err != nil {
+		return nil, "", fmt.Errorf("the state file %s is damaged: %w", path, err)
+	}
+	return view, st.VirtualMachine, nil
+}
+
+// SaveState writes a View to a state file atomically: a crash leaves the
+// old file or the new one, never a part of either.
+func SaveState(path, vm string, view *wire.View) error {
+	raw, err := json.Marshal(state{Version: stateVersion, VirtualMachine: vm, View: view})
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating the state directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing the state file: %w", err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.Write(raw); err != nil {
+		_ = tmp.Close()
+		return fmt.Errorf("writing the state file: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		_ = tmp.Close()
+		return fmt.Errorf("syncing the state file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("replacing the state file: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package vmagent
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+)
+
+// Builders of the test's objects: names and functional modifiers instead
+// of long literals.
+
+func virtualMachine(namespace, name string) *cloudv1alpha1.VirtualMachine {
+	return &cloudv1alpha1.VirtualMachine{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: cloudv1alpha1.VirtualMachineSpec{Provider: cloudv1alpha1.ProviderAWS,
+			AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: "e2e"}, CloudID: "i-" + name,
+			Region: "us-east-1", State: cloudv1alpha1.VMStateRunning, EnforcementMode: cloudv1alpha1.EnforcementAgented},
+	}
+}
+
+func externalEntity(namespace, vm, ip string, labels map[string]string) *crdv1alpha2.ExternalEntity {
+	return &crdv1alpha2.ExternalEntity{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "nic-" + vm, Labels: labels},
+		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: ip, Name: "eth0"}},
+			ExternalNode: vm},
+	}
+}
+
+func entities(kv ...string) *metav1.LabelSelector {
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		sel.MatchLabels[kv[i]] = kv[i+1]
+	}
+	return sel
+}
+
+func appliedTo(sel *metav1.LabelSelector) []crdv1beta1.AppliedTo {
+	return []crdv1beta1.AppliedTo{{ExternalEntitySelector: sel}}
+}
+
+type ruleOpt func(*crdv1beta1.Rule)
+
+func rule(action crdv1beta1.RuleAction, opts ...ruleOpt) crdv1beta1.Rule {
+	r := crdv1beta1.Rule{Action: &action}
+	for _, o := range opts {
+		o(&r)
+	}
+	return r
+}
+
+// from and to name the peers: ExternalEntities matching sel, in every
+// namespace (a ClusterNetworkPolicy) or the policy's (a NetworkPolicy).
+func from(sel *metav1.LabelSelector) ruleOpt {
+	return func(r *crdv1beta1.Rule) {
+		r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel})
+	}
+}
+
+func to(sel *metav1.LabelSelector) ruleOpt {
+	return func(r *crdv1beta1.Rule) {
+		r.To = append(r.To, crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel})
+	}
+}
+
+func port(protocol corev1.Protocol, p int32) ruleOpt {
+	return func(r *crdv1beta1.Rule) {
+		v := intstr.FromInt32(p)
+		r.Ports = append(r.Ports, crdv1beta1.NetworkPolicyPort{Protocol: &protocol, Port: &v})
+	}
+}
+
+func tcp(p int32) ruleOpt { return port(corev1.ProtocolTCP, p) }
+func udp(p int32) ruleOpt { return port(corev1.ProtocolUDP, p) }
+
+func acnp(name, tier string, priority float64, applied *metav1.LabelSelector, ingress, egress []crdv1beta1.Rule) *crdv1beta1.ClusterNetworkPolicy {
+	return &crdv1beta1.ClusterNetworkPolicy{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: crdv1beta1.ClusterNetworkPolicySpec{Tier: tier, Priority: priority, AppliedTo: appliedTo(applied),
+			Ingress: ingress, Egress: egress},
+	}
+}
+
+func anp(namespace, name, tier string, priority float64, applied *metav1.LabelSelector, ingress, egress []crdv1beta1.Rule) *crdv1beta1.NetworkPolicy {
+	return &crdv1beta1.NetworkPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: crdv1beta1.NetworkPolicySpec{Tier: tier, Priority: priority, AppliedTo: appliedTo(applied),
+			Ingress: ingress, Egress: egress},
+	}
+}
+
+func tier(name string, priority int32) *crdv1beta1.Tier {
+	return &crdv1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: crdv1beta1.TierSpec{Priority: priority}}
+}
+
+// create creates objects and deletes them when the test ends (namespaced
+// ones also go with their namespace).
+func create(t *testing.T, c client.Client, objs ...client.Object) {
+	t.Helper()
+	for _, o := range objs {
+		if err := c.Create(context.Background(), o); err != nil {
+			t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
+		}
+		t.Cleanup(func() {
+			if err := c.Delete(context.Background(), o); err != nil && !apierrors.IsNotFound(err) {
+				t.Logf("deleting %T %s: %v", o, o.GetName(), err)
+			}
+		})
+	}
+}

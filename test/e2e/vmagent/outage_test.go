@@ -1,0 +1,70 @@
+package vmagent
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	"antreaplus.io/antreaplus/pkg/vmagent"
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// TestAgentsOutliveTheControlPlane stops the policy-controller: agents keep
+// enforcing their rules. An agent restarted while it is down, on a VM whose
+// ruleset was lost (as after a reboot), enforces the rules of its state
+// file again. When the controller is back, agents resynchronise and apply
+// the change made while it was down.
+func TestAgentsOutliveTheControlPlane(t *testing.T) {
+	l := newLab(t)
+	tr := newTrio(t, l)
+	c := clusters.Client(t, cluster)
+	web, client := tr.role("web"), tr.role("client")
+	policy := acnp(tr.ns+"-app", "application", 1, web, []crdv1beta1.Rule{rule(drop, from(client), tcp(9100))}, nil)
+	create(t, c, policy)
+	tr.web.serve([]int{9100, 9101}, nil)
+	before := []flow{tcpFlow(tr.client, tr.web, 9100, dropped), tcpFlow(tr.client, tr.web, 9101, connected)}
+	expectFlows(t, 60*time.Second, before...)
+	tr.web.waitRealized(t)
+
+	l.stopController()
+	time.Sleep(4 * time.Second) // longer than the agents' heartbeat timeout
+	expectFlowsNow(t, before...)
+
+	// A change while the controller is down waits for it.
+	current := &crdv1beta1.ClusterNetworkPolicy{}
+	if err := c.Get(context.Background(), types.NamespacedName{Name: policy.Name}, current); err != nil {
+		t.Fatal(err)
+	}
+	current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, from(client), tcp(9100), tcp(9101))}
+	if err := c.Update(context.Background(), current); err != nil {
+		t.Fatal(err)
+	}
+
+	// The web VM "reboots": its agent dies and its ruleset is lost.
+	tr.web.agent.kill()
+	if err := tr.web.ns.Run("nft", "delete", "table", "inet", vmagent.DefaultTable); err != nil {
+		t.Fatal(err)
+	}
+	expectFlowsNow(t, tcpFlow(tr.client, tr.web, 9100, connected))
+	tr.web.startAgent()
+	expectFlows(t, 15*time.Second, before...) // the state file's rules, without a controller
+
+	l.startController()
+	expectFlows(t, 60*time.Second,
+		tcpFlow(tr.client, tr.web, 9100, dropped),
+		tcpFlow(tr.client, tr.web, 9101, dropped))
+	st := tr.web.waitRealized(t)
+	if st.Report.AppliedEpoch == "" {
+		t.Errorf("agent status after the restart: %+v", st)
+	}
+	framework.Eventually(t, 10*time.Second, func() error {
+		if a, err := tr.client.agentStatus(); err != nil || !a.Connected {
+			return fmt.Errorf("client agent reconnected: %+v, %w", a, err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,65 @@
+package vmagent
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+)
+
+// TestUpdateKeepsEstablishedConnections opens an allowed TCP connection,
+// then changes the policy so that new connections of that kind are
+// dropped: the change takes effect for new connections, and the open one
+// keeps exchanging data, as the agent replaces its table atomically behind
+// a rule that accepts established traffic.
+func TestUpdateKeepsEstablishedConnections(t *testing.T) {
+	l := newLab(t)
+	tr := newTrio(t, l)
+	c := clusters.Client(t, cluster)
+	web, client := tr.role("web"), tr.role("client")
+	policy := acnp(tr.ns+"-app", "application", 1, web, []crdv1beta1.Rule{
+		rule(allow, from(client), tcp(9000)),
+		rule(drop, tcp(9000)),
+	}, nil)
+	create(t, c, policy)
+	tr.web.serve([]int{9000, 9001}, nil)
+	expectFlows(t, 60*time.Second,
+		tcpFlow(tr.client, tr.web, 9000, connected),
+		tcpFlow(tr.other, tr.web, 9000, dropped))
+
+	conn, err := tr.client.ns.Dial(context.Background(), "tcp", tr.web.ip+":9000")
+	if err != nil {
+		t.Fatalf("allowed connection: %v", err)
+	}
+	defer func() { _ = conn.Close() }()
+	if err := netnstest.Exchange(conn, "before the update", 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+
+	// The update: the client's new connections to 9000 are dropped, and
+	// 9001 is dropped for everyone.
+	current := &crdv1beta1.ClusterNetworkPolicy{}
+	if err := c.Get(context.Background(), types.NamespacedName{Name: policy.Name}, current); err != nil {
+		t.Fatal(err)
+	}
+	current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, tcp(9000), tcp(9001))}
+	updated := time.Now()
+	if err := c.Update(context.Background(), current); err != nil {
+		t.Fatal(err)
+	}
+	expectFlows(t, 30*time.Second,
+		tcpFlow(tr.client, tr.web, 9000, dropped),
+		tcpFlow(tr.client, tr.web, 9001, dropped))
+	t.Logf("the update was in force after at most %s", time.Since(updated).Round(time.Millisecond))
+	t.Logf("policy distribution metrics:\n  %s", strings.Join(l.metrics(), "\n  "))
+	for i := range 3 {
+		if err := netnstest.Exchange(conn, "after the update", 2*time.Second); err != nil {
+			t.Fatalf("the established connection broke after the update (exchange %d): %v", i, err)
+		}
+	}
+}
