@@ -47,10 +47,12 @@ func simulatedNode(p ClusterPlan, i int) *corev1.Node {
 				"topology.kubernetes.io/zone":   p.Name,
 			},
 		},
-		Spec: corev1.NodeSpec{
-			Taints: nil,
-		},
 		Status: corev1.NodeStatus{
+			// kwok keeps the addresses it finds; NodePort exports need one.
+			Addresses: []corev1.NodeAddress{
+				{Type: corev1.NodeInternalIP, Address: fmt.Sprintf("172.31.%d.%d", p.Index, i)},
+				{Type: corev1.NodeHostName, Address: name},
+			},
 			Allocatable: corev1.ResourceList{
 				corev1.ResourceCPU:    resource.MustParse("32"),
 				corev1.ResourceMemory: resource.MustParse("256Gi"),

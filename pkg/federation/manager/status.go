@@ -79,7 +79,13 @@ type statusInput struct {
 }
 
 func (m *Manager) statusInput(s *session, now time.Time) statusInput {
-	in := statusInput{me: m.me, now: now, grace: m.opts.UnreachableGrace, leaseDuration: m.opts.Election.LeaseDuration, registered: s.created}
+	// A manager that just started has not probed yet: it counts the member as
+	// seen at its own start, so a restart never marks members unreachable.
+	registered := s.created
+	if m.started.After(registered) {
+		registered = m.started
+	}
+	in := statusInput{me: m.me, now: now, grace: m.opts.UnreachableGrace, leaseDuration: m.opts.Election.LeaseDuration, registered: registered}
 	if s.setupErr != nil {
 		in.lastErr = s.setupErr
 	} else {
