@@ -27,6 +27,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
 	"antreaplus.io/antreaplus/pkg/scheme"
+	"antreaplus.io/antreaplus/pkg/serviceimport"
 )
 
 type flags struct {
@@ -99,6 +100,7 @@ func run(ctx context.Context, f *flags) error {
 	manager.RegisterMetrics()
 	membershipstatus.RegisterMetrics()
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, membershipstatus.New(30*time.Second))
+	f.opts.LeaderControllers = append(f.opts.LeaderControllers, serviceimport.New(mgr.GetAPIReader(), f.opts.Namespace))
 	if err := manager.New(f.opts, me, mgr.GetClient(), cfg).SetupWithManager(mgr); err != nil {
 		return err
 	}

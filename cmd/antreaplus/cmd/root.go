@@ -21,5 +21,6 @@ and runs a local sandbox of real clusters to try it.`,
 	root.SetErr(errOut)
 	root.AddCommand(newSandboxCommand(out, errOut))
 	root.AddCommand(newFederationCommand(out, errOut))
+	root.AddCommand(newServiceCommand(out, errOut))
 	return root
 }

@@ -1,0 +1,111 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/serviceexport/federatedservice"
+)
+
+func serviceExport(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
+	var opts federatedservice.ExportOptions
+	var wait time.Duration
+	c := &cobra.Command{
+		Use:   "export NAME -n NS --context CTX [--flat-network]",
+		Short: "Export a Service of one member to the federation",
+		Long: `export creates the ServiceExport of the Service, then waits for the member controller to judge it
+(Valid, Ready) and prints the verdict. The Service must be reachable from outside its member: a
+LoadBalancer or NodePort Service, or any Service whose Pods are routable from every member
+(--flat-network).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			kc, err := f.load()
+			if err != nil {
+				return err
+			}
+			member, err := kc.Cluster(f.context)
+			if err != nil {
+				return err
+			}
+			created, err := federatedservice.Export(ctx, member.Config, f.namespace, args[0], opts)
+			if err != nil {
+				return err
+			}
+			verb := "exported"
+			if !created {
+				verb = "already exported; updated"
+			}
+			fmt.Fprintf(errOut, "%s/%s %s from %s; waiting for the member controller's verdict ...\n", f.namespace, args[0], verb, f.context)
+			conds, err := federatedservice.WaitForConditions(ctx, member.Config, f.namespace, args[0], wait)
+			if err != nil {
+				return err
+			}
+			return printVerdict(out, conds, f.context)
+		},
+	}
+	f.addTargetFlags(c)
+	c.Flags().BoolVar(&opts.FlatNetwork, "flat-network", false, "declare the Service's Pods routable from every member: the export offers Pod IPs")
+	c.Flags().DurationVar(&wait, "wait", 15*time.Second, "how long to wait for the export's conditions")
+	return c
+}
+
+// printVerdict prints the export's conditions, or what to check when there are none.
+func printVerdict(out io.Writer, conds []metav1.Condition, context string) error {
+	valid := meta.FindStatusCondition(conds, string(mcsv1beta1.ServiceExportConditionValid))
+	if valid == nil {
+		fmt.Fprintf(out, "No verdict yet: is the member controller (cmd/member-controller) running in %s?\n", context)
+		return nil
+	}
+	for _, t := range []mcsv1beta1.ServiceExportConditionType{mcsv1beta1.ServiceExportConditionValid,
+		mcsv1beta1.ServiceExportConditionReady, mcsv1beta1.ServiceExportConditionConflict} {
+		if c := meta.FindStatusCondition(conds, string(t)); c != nil {
+			fmt.Fprintf(out, "%-9s %-5s %-20s %s\n", c.Type, c.Status, c.Reason, c.Message)
+		}
+	}
+	if valid.Status != metav1.ConditionTrue {
+		return fmt.Errorf("the export is not valid: %s", valid.Message)
+	}
+	return nil
+}
+
+func serviceUnexport(f *serviceFlags, out io.Writer) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "unexport NAME -n NS --context CTX",
+		Short: "Withdraw a Service of one member from the federation",
+		Long: `unexport deletes the ServiceExport: every member's leader removes that member's endpoints from
+the federated Service, and the ServiceImports once no member exports the name any more.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			kc, err := f.load()
+			if err != nil {
+				return err
+			}
+			member, err := kc.Cluster(f.context)
+			if err != nil {
+				return err
+			}
+			deleted, err := federatedservice.Unexport(ctx, member.Config, f.namespace, args[0])
+			if err != nil {
+				return err
+			}
+			if !deleted {
+				fmt.Fprintf(out, "%s/%s is not exported from %s: nothing to do\n", f.namespace, args[0], f.context)
+				return nil
+			}
+			fmt.Fprintf(out, "%s/%s unexported from %s\n", f.namespace, args[0], f.context)
+			return nil
+		},
+	}
+	f.addTargetFlags(c)
+	return c
+}

@@ -1,0 +1,118 @@
+package federatedservice
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/scheme"
+	"antreaplus.io/antreaplus/pkg/serviceexport"
+)
+
+// ExportOptions shape an export.
+type ExportOptions struct {
+	// FlatNetwork declares the Service's Pods routable from every member:
+	// the export then contributes Pod IPs.
+	FlatNetwork bool
+}
+
+func newClient(cfg *rest.Config) (client.Client, error) {
+	s, err := scheme.New()
+	if err != nil {
+		return nil, err
+	}
+	return client.New(cfg, client.Options{Scheme: s})
+}
+
+// Export creates the ServiceExport of ns/name, or updates its flat-network
+// annotation when it exists. It returns whether it created the export.
+func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportOptions) (bool, error) {
+	c, err := newClient(cfg)
+	if err != nil {
+		return false, err
+	}
+	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	if opts.FlatNetwork {
+		exp.Annotations = map[string]string{serviceexport.FlatNetworkAnnotation: "true"}
+	}
+	err = c.Create(ctx, exp)
+	if err == nil {
+		return true, nil
+	}
+	if !apierrors.IsAlreadyExists(err) {
+		return false, fmt.Errorf("creating ServiceExport %s/%s: %w", ns, name, hint(err, ns))
+	}
+	have := &mcsv1beta1.ServiceExport{}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(exp), have); err != nil {
+		return false, fmt.Errorf("reading ServiceExport %s/%s: %w", ns, name, err)
+	}
+	if serviceexport.IsFlat(have.Annotations) == opts.FlatNetwork {
+		return false, nil
+	}
+	if opts.FlatNetwork {
+		metav1.SetMetaDataAnnotation(&have.ObjectMeta, serviceexport.FlatNetworkAnnotation, "true")
+	} else {
+		delete(have.Annotations, serviceexport.FlatNetworkAnnotation)
+	}
+	if err := c.Update(ctx, have); err != nil {
+		return false, fmt.Errorf("updating ServiceExport %s/%s: %w", ns, name, err)
+	}
+	return false, nil
+}
+
+// Unexport deletes the ServiceExport of ns/name; it returns false when there was none.
+func Unexport(ctx context.Context, cfg *rest.Config, ns, name string) (bool, error) {
+	c, err := newClient(cfg)
+	if err != nil {
+		return false, err
+	}
+	err = c.Delete(ctx, &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("deleting ServiceExport %s/%s: %w", ns, name, err)
+	}
+	return true, nil
+}
+
+// WaitForConditions waits until the member controller has judged the
+// export (Valid and Ready set for its current generation) and returns its
+// conditions; at the timeout it returns what is there.
+func WaitForConditions(ctx context.Context, cfg *rest.Config, ns, name string, timeout time.Duration) ([]metav1.Condition, error) {
+	c, err := newClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		exp := &mcsv1beta1.ServiceExport{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, exp); err != nil {
+			return nil, fmt.Errorf("reading ServiceExport %s/%s: %w", ns, name, err)
+		}
+		valid := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionValid))
+		ready := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionReady))
+		if valid != nil && ready != nil && valid.ObservedGeneration == exp.Generation || time.Now().After(deadline) {
+			return exp.Status.Conditions, nil
+		}
+		select {
+		case <-ctx.Done():
+			return exp.Status.Conditions, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func hint(err error, ns string) error {
+	if apierrors.IsNotFound(err) {
+		return fmt.Errorf("%w (does namespace %s exist, and does the cluster serve the Multi-Cluster Services CRDs, serviceexports.multicluster.x-k8s.io? the sandbox installs them)", err, ns)
+	}
+	return err
+}

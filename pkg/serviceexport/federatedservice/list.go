@@ -1,0 +1,263 @@
+package federatedservice
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/serviceexport"
+)
+
+// Listing is every federated Service of a federation.
+type Listing struct {
+	FederationID string             `json:"federationID"`
+	Services     []FederatedService `json:"services"`
+	// Unreadable are the members that could not be read, with the error.
+	Unreadable map[string]string `json:"unreadable,omitempty"`
+}
+
+// FederatedService is one exported name across the federation.
+type FederatedService struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	// Type and Ports are those of the ServiceImports (empty until imported).
+	Type      string     `json:"type,omitempty"`
+	Ports     []string   `json:"ports,omitempty"`
+	Exporters []Exporter `json:"exporters"`
+	Importers []Importer `json:"importers"`
+	Conflicts []string   `json:"conflicts,omitempty"`
+}
+
+// Exporter is one member's export.
+type Exporter struct {
+	Cluster     string `json:"cluster"`
+	ServiceType string `json:"serviceType,omitempty"`
+	// AddressType and Addresses are what the export offers (see serviceexport.ChooseAddresses).
+	AddressType string           `json:"addressType,omitempty"`
+	Addresses   []string         `json:"addresses,omitempty"`
+	Ports       map[string]int32 `json:"ports,omitempty"`
+	Valid       string           `json:"valid"`
+	Ready       string           `json:"ready"`
+	Conflict    string           `json:"conflict"`
+	// Message is the Ready condition's message: the addresses offered, or what is missing.
+	Message string `json:"message,omitempty"`
+	// ConflictMessage details the conflict when Conflict is true.
+	ConflictMessage string `json:"conflictMessage,omitempty"`
+}
+
+// Importer is one member's import.
+type Importer struct {
+	Cluster string   `json:"cluster"`
+	IPs     []string `json:"ips,omitempty"`
+	// Endpoints counts the ready imported endpoints; Sources their clusters.
+	Endpoints int      `json:"endpoints"`
+	Sources   []string `json:"sources,omitempty"`
+}
+
+// memberView is what List read of one member.
+type memberView struct {
+	exporters map[types.NamespacedName]Exporter
+	importers map[types.NamespacedName]Importer
+	imports   map[types.NamespacedName]*mcsv1beta1.ServiceImport
+	err       error
+}
+
+// List reads every member (by cluster ID) concurrently and gathers the
+// federated Services.
+func List(ctx context.Context, federationID string, members map[string]*rest.Config) (*Listing, error) {
+	views := map[string]*memberView{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for id, cfg := range members {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := readMember(ctx, id, cfg)
+			mu.Lock()
+			views[id] = v
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	out := &Listing{FederationID: federationID, Unreadable: map[string]string{}}
+	services := map[types.NamespacedName]*FederatedService{}
+	get := func(k types.NamespacedName) *FederatedService {
+		if s, ok := services[k]; ok {
+			return s
+		}
+		s := &FederatedService{Namespace: k.Namespace, Name: k.Name, Exporters: []Exporter{}, Importers: []Importer{}}
+		services[k] = s
+		return s
+	}
+	for _, id := range sortedIDs(views) {
+		v := views[id]
+		if v.err != nil {
+			out.Unreadable[id] = v.err.Error()
+			continue
+		}
+		for k, e := range v.exporters {
+			s := get(k)
+			s.Exporters = append(s.Exporters, e)
+		}
+		for k, i := range v.importers {
+			s := get(k)
+			s.Importers = append(s.Importers, i)
+			if imp := v.imports[k]; s.Type == "" {
+				s.Type = string(imp.Spec.Type)
+				for _, p := range imp.Spec.Ports {
+					s.Ports = append(s.Ports, fmt.Sprintf("%s %d/%s", orUnnamed(p.Name), p.Port, p.Protocol))
+				}
+			}
+		}
+	}
+	for _, s := range services {
+		sort.Slice(s.Exporters, func(i, j int) bool { return s.Exporters[i].Cluster < s.Exporters[j].Cluster })
+		sort.Slice(s.Importers, func(i, j int) bool { return s.Importers[i].Cluster < s.Importers[j].Cluster })
+		seen := map[string]bool{}
+		for _, e := range s.Exporters {
+			if e.ConflictMessage != "" && !seen[e.ConflictMessage] {
+				seen[e.ConflictMessage] = true
+				s.Conflicts = append(s.Conflicts, e.ConflictMessage)
+			}
+		}
+		out.Services = append(out.Services, *s)
+	}
+	sort.Slice(out.Services, func(i, j int) bool {
+		a, b := out.Services[i], out.Services[j]
+		return a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.Name < b.Name
+	})
+	return out, nil
+}
+
+func readMember(ctx context.Context, id string, cfg *rest.Config) *memberView {
+	v := &memberView{exporters: map[types.NamespacedName]Exporter{}, importers: map[types.NamespacedName]Importer{},
+		imports: map[types.NamespacedName]*mcsv1beta1.ServiceImport{}}
+	c, err := newClient(cfg)
+	if err != nil {
+		v.err = err
+		return v
+	}
+	exports := &mcsv1beta1.ServiceExportList{}
+	imports := &mcsv1beta1.ServiceImportList{}
+	slices := &discoveryv1.EndpointSliceList{}
+	nodes := &corev1.NodeList{}
+	for _, l := range []struct {
+		list client.ObjectList
+		opts []client.ListOption
+	}{{exports, nil}, {imports, []client.ListOption{client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}}}, {slices, nil}, {nodes, nil}} {
+		if err := c.List(ctx, l.list, l.opts...); err != nil {
+			v.err = fmt.Errorf("listing %T: %w", l.list, err)
+			return v
+		}
+	}
+	byService := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
+	imported := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
+	for _, s := range slices.Items {
+		if s.Labels[discoveryv1.LabelManagedBy] == serviceexport.ManagedBy {
+			k := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[mcsv1beta1.LabelServiceName]}
+			imported[k] = append(imported[k], s)
+		} else if svc := s.Labels[discoveryv1.LabelServiceName]; svc != "" {
+			k := types.NamespacedName{Namespace: s.Namespace, Name: svc}
+			byService[k] = append(byService[k], s)
+		}
+	}
+	for i := range exports.Items {
+		exp := &exports.Items[i]
+		k := client.ObjectKeyFromObject(exp)
+		svc := &corev1.Service{}
+		if err := c.Get(ctx, k, svc); err != nil {
+			svc = nil
+		}
+		v.exporters[k] = exporter(id, exp, svc, byService[k], nodes.Items)
+	}
+	for i := range imports.Items {
+		imp := &imports.Items[i]
+		k := client.ObjectKeyFromObject(imp)
+		v.imports[k] = imp
+		v.importers[k] = importer(id, imp, imported[k])
+	}
+	return v
+}
+
+func exporter(id string, exp *mcsv1beta1.ServiceExport, svc *corev1.Service, slices []discoveryv1.EndpointSlice, nodes []corev1.Node) Exporter {
+	e := Exporter{Cluster: id, Valid: conditionWord(exp, mcsv1beta1.ServiceExportConditionValid),
+		Ready: conditionWord(exp, mcsv1beta1.ServiceExportConditionReady), Conflict: conditionWord(exp, mcsv1beta1.ServiceExportConditionConflict)}
+	if c := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionConflict)); c != nil && c.Status == metav1.ConditionTrue {
+		e.ConflictMessage = c.Message
+	}
+	if c := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionReady)); c != nil {
+		e.Message = c.Message
+	}
+	if svc == nil {
+		return e
+	}
+	x, validity := serviceexport.FromCluster(id, exp, svc, slices, nodes)
+	if !validity.Valid {
+		e.ServiceType = string(svc.Spec.Type)
+		return e
+	}
+	e.ServiceType, e.AddressType, e.Ports = string(x.ServiceType), string(x.Addresses.Type), x.Addresses.Ports
+	if x.Headless {
+		e.ServiceType += " (headless)"
+	}
+	for _, ep := range x.Addresses.Endpoints {
+		if ep.Ready {
+			e.Addresses = append(e.Addresses, ep.Address)
+		}
+	}
+	return e
+}
+
+func importer(id string, imp *mcsv1beta1.ServiceImport, slices []discoveryv1.EndpointSlice) Importer {
+	i := Importer{Cluster: id, IPs: imp.Spec.IPs}
+	for _, c := range imp.Status.Clusters {
+		i.Sources = append(i.Sources, c.Cluster)
+	}
+	for _, s := range slices {
+		for _, ep := range s.Endpoints {
+			if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
+				i.Endpoints++
+			}
+		}
+	}
+	return i
+}
+
+// conditionWord is "True", "False (Reason)" or "" when the condition is absent.
+func conditionWord(exp *mcsv1beta1.ServiceExport, t mcsv1beta1.ServiceExportConditionType) string {
+	c := meta.FindStatusCondition(exp.Status.Conditions, string(t))
+	if c == nil {
+		return ""
+	}
+	if c.Status == metav1.ConditionTrue && t != mcsv1beta1.ServiceExportConditionConflict {
+		return string(c.Status)
+	}
+	return fmt.Sprintf("%s (%s)", c.Status, c.Reason)
+}
+
+func orUnnamed(name string) string {
+	if name == "" {
+		return "(unnamed)"
+	}
+	return name
+}
+
+func sortedIDs(m map[string]*memberView) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

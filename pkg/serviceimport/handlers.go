@@ -1,0 +1,202 @@
+package serviceimport
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/serviceexport"
+)
+
+// eventType is the kind of an informer event.
+type eventType int
+
+const (
+	added eventType = iota
+	updated
+	deleted
+)
+
+// handler turns every event into a call of f with its type, the object,
+// and the old object for an update.
+func handler(f func(ev eventType, obj, old client.Object)) toolscache.ResourceEventHandlerFuncs {
+	return toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(o any) { call(f, added, o, nil) },
+		UpdateFunc: func(old, o any) { call(f, updated, o, old) },
+		DeleteFunc: func(o any) { call(f, deleted, o, nil) },
+	}
+}
+
+func call(f func(eventType, client.Object, client.Object), ev eventType, o, old any) {
+	if t, ok := o.(toolscache.DeletedFinalStateUnknown); ok {
+		o = t.Obj
+	}
+	obj, ok := o.(client.Object)
+	if !ok {
+		return
+	}
+	oldObj, _ := old.(client.Object)
+	f(ev, obj, oldObj)
+}
+
+// ours tells whether a leader wrote the object.
+func ours(o client.Object) bool { return o.GetLabels()[names.ManagedByLabel] == names.ManagedBy }
+
+// importKey is the exported name an object written by a leader belongs to.
+func importKey(o client.Object) types.NamespacedName {
+	return types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetLabels()[mcsv1beta1.LabelServiceName]}
+}
+
+// sourceHandler maps the events of one member's informer to exported names.
+// Objects a leader wrote matter only in the led member; the member's own
+// Services and EndpointSlices only when the member exports them.
+func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, kind client.Object) toolscache.ResourceEventHandlerFuncs {
+	led := id == r.m.ClusterID
+	enqueueIfExported := func(k types.NamespacedName) {
+		if r.exported(ctx, cl, k) {
+			r.queue.Add(k)
+		}
+	}
+	switch kind.(type) {
+	case *mcsv1beta1.ServiceExport:
+		return handler(func(ev eventType, o, old client.Object) {
+			if ev != updated || !statusOnly(old, o) {
+				r.queue.Add(client.ObjectKeyFromObject(o))
+			}
+		})
+	case *corev1.Service:
+		return handler(func(ev eventType, o, _ client.Object) {
+			if ours(o) {
+				// A leader's own creates and updates need no look; a deletion
+				// by someone else is repaired at once, other changes at resync.
+				if led && ev == deleted {
+					r.queue.Add(importKey(o))
+				}
+				return
+			}
+			enqueueIfExported(client.ObjectKeyFromObject(o))
+		})
+	case *discoveryv1.EndpointSlice:
+		return handler(func(ev eventType, o, _ client.Object) {
+			if o.GetLabels()[discoveryv1.LabelManagedBy] == serviceexport.ManagedBy {
+				if led && ev == deleted {
+					r.queue.Add(importKey(o))
+				}
+				return
+			}
+			if svc := o.GetLabels()[discoveryv1.LabelServiceName]; svc != "" {
+				enqueueIfExported(types.NamespacedName{Namespace: o.GetNamespace(), Name: svc})
+			}
+		})
+	default: // nodes: what NodePort exports offer
+		return handler(func(ev eventType, o, old client.Object) {
+			if ev == updated && !nodeChanged(old, o) {
+				return
+			}
+			r.enqueueExports(ctx, cl, "")
+		})
+	}
+}
+
+// ledHandler maps the led member's ServiceImports and namespaces to names.
+func (r *run) ledHandler(ctx context.Context, kind client.Object) toolscache.ResourceEventHandlerFuncs {
+	if _, ok := kind.(*corev1.Namespace); ok {
+		return handler(func(ev eventType, o, old client.Object) {
+			if ev != updated || o.(*corev1.Namespace).Status.Phase != old.(*corev1.Namespace).Status.Phase {
+				for _, mi := range r.liveMembers() {
+					r.enqueueExports(ctx, mi.Cluster, o.GetName())
+				}
+			}
+		})
+	}
+	return handler(func(ev eventType, o, _ client.Object) {
+		if ours(o) && ev == deleted {
+			r.queue.Add(client.ObjectKeyFromObject(o))
+		}
+	})
+}
+
+// statusOnly tells whether an update changed only an export's status (the
+// conditions the member controller and the leaders write), which the merge
+// does not read.
+func statusOnly(old, o client.Object) bool {
+	return old.GetGeneration() == o.GetGeneration() && maps.Equal(old.GetAnnotations(), o.GetAnnotations()) &&
+		old.GetDeletionTimestamp().Equal(o.GetDeletionTimestamp())
+}
+
+// exported tells whether the member has an export of the name.
+func (r *run) exported(ctx context.Context, cl cluster.Cluster, k types.NamespacedName) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return cl.GetCache().Get(ctx, k, &mcsv1beta1.ServiceExport{}) == nil
+}
+
+// enqueueExports enqueues every export of a member (in namespace ns, or all).
+func (r *run) enqueueExports(ctx context.Context, cl cluster.Cluster, ns string) {
+	list := &mcsv1beta1.ServiceExportList{}
+	if err := cl.GetCache().List(ctx, list, client.InNamespace(ns)); err != nil {
+		return
+	}
+	for _, e := range list.Items {
+		r.queue.Add(client.ObjectKeyFromObject(&e))
+	}
+}
+
+// enqueueAll enqueues every name exported by a readable member or imported
+// into the led member.
+func (r *run) enqueueAll(ctx context.Context) {
+	for _, mi := range r.liveMembers() {
+		r.enqueueExports(ctx, mi.Cluster, "")
+	}
+	c := r.m.Cluster.GetCache()
+	sel := client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}
+	imports := &mcsv1beta1.ServiceImportList{}
+	if err := c.List(ctx, imports, sel); err == nil {
+		importsGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(imports.Items)))
+		for i := range imports.Items {
+			r.queue.Add(importKey(&imports.Items[i]))
+		}
+	}
+	slices := &discoveryv1.EndpointSliceList{}
+	if err := c.List(ctx, slices, sel); err == nil {
+		for i := range slices.Items {
+			r.queue.Add(importKey(&slices.Items[i]))
+		}
+	}
+	svcs := &corev1.ServiceList{}
+	if err := c.List(ctx, svcs, sel); err == nil {
+		for i := range svcs.Items {
+			r.queue.Add(importKey(&svcs.Items[i]))
+		}
+	}
+}
+
+// nodeChanged tells whether a node update changes what it offers.
+func nodeChanged(old, o client.Object) bool {
+	a, okA := old.(*corev1.Node)
+	b, okB := o.(*corev1.Node)
+	if !okA || !okB {
+		return true
+	}
+	return !equality.Semantic.DeepEqual(a.Status.Addresses, b.Status.Addresses) || nodeReady(a) != nodeReady(b) ||
+		a.Spec.Unschedulable != b.Spec.Unschedulable || a.Labels[corev1.LabelTopologyZone] != b.Labels[corev1.LabelTopologyZone]
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package serviceimport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/serviceexport"
+)
+
+// reconcile makes the led member's import of one name what the exports of
+// every member ask for, and sets the Conflict condition of its own export.
+func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
+	imported, err := r.importedSlices(ctx, k)
+	if err != nil {
+		return err
+	}
+	exports, own, err := r.collect(ctx, k, imported)
+	if err != nil {
+		return err
+	}
+	result, ok := serviceexport.Merge(exports)
+	active, err := r.namespaceActive(ctx, k.Namespace)
+	if err != nil {
+		return err
+	}
+	// The import and the own export's condition are independent: written together.
+	var wg sync.WaitGroup
+	var conflictErr error
+	if own != nil {
+		wg.Go(func() { conflictErr = r.applyConflict(ctx, own, result, ok) })
+	}
+	switch {
+	case active && ok:
+		err = r.applyImport(ctx, k, result, imported)
+	case active:
+		err = r.withdraw(ctx, k, imported)
+	}
+	wg.Wait()
+	return errors.Join(err, conflictErr)
+}
+
+// collect gathers the valid exports of a name: read from every live
+// member, rebuilt from the imported slices for kept members and for
+// clusters missing from this manager's view but still registered, nothing
+// from withdrawn members. own is the led member's export, if any.
+func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[string][]discoveryv1.EndpointSlice) ([]serviceexport.Export, *mcsv1beta1.ServiceExport, error) {
+	var exports []serviceexport.Export
+	var own *mcsv1beta1.ServiceExport
+	seen := map[string]bool{}
+	for _, mi := range r.m.Federation.Members() {
+		seen[mi.ClusterID] = true
+		switch r.state(mi) {
+		case withdrawn:
+		case kept:
+			if e, ok := serviceexport.ExportFromSlices(mi.ClusterID, imported[mi.ClusterID]); ok {
+				exports = append(exports, e)
+			}
+		case live:
+			exp, e, valid, err := readExport(ctx, mi.Cluster, mi.ClusterID, k)
+			if err != nil {
+				return nil, nil, err
+			}
+			if valid {
+				exports = append(exports, e)
+			}
+			if mi.ClusterID == r.m.ClusterID {
+				own = exp
+			}
+		}
+	}
+	for _, cluster := range sortedKeys(imported) {
+		if seen[cluster] || !r.stillRegistered(ctx, cluster) {
+			continue
+		}
+		if e, ok := serviceexport.ExportFromSlices(cluster, imported[cluster]); ok {
+			exports = append(exports, e)
+		}
+	}
+	return exports, own, nil
+}
+
+// readExport reads one member's export of a name from its cache.
+func readExport(ctx context.Context, cl cluster.Cluster, id string, k types.NamespacedName) (*mcsv1beta1.ServiceExport, serviceexport.Export, bool, error) {
+	c := cl.GetCache()
+	exp := &mcsv1beta1.ServiceExport{}
+	if err := c.Get(ctx, k, exp); apierrors.IsNotFound(err) {
+		return nil, serviceexport.Export{}, false, nil
+	} else if err != nil {
+		return nil, serviceexport.Export{}, false, fmt.Errorf("reading the export %s of %s: %w", k, id, err)
+	}
+	var svc *corev1.Service
+	s := &corev1.Service{}
+	if err := c.Get(ctx, k, s); err == nil {
+		svc = s
+	} else if !apierrors.IsNotFound(err) {
+		return nil, serviceexport.Export{}, false, fmt.Errorf("reading the Service %s of %s: %w", k, id, err)
+	}
+	slices := &discoveryv1.EndpointSliceList{}
+	nodes := &corev1.NodeList{}
+	if svc != nil {
+		if err := c.List(ctx, slices, client.InNamespace(k.Namespace), client.MatchingLabels{discoveryv1.LabelServiceName: k.Name}); err != nil {
+			return nil, serviceexport.Export{}, false, fmt.Errorf("listing the EndpointSlices of %s in %s: %w", k, id, err)
+		}
+		if serviceexport.NeedsNodes(exp, svc) {
+			if err := c.List(ctx, nodes); err != nil {
+				return nil, serviceexport.Export{}, false, fmt.Errorf("listing the nodes of %s: %w", id, err)
+			}
+		}
+	}
+	e, v := serviceexport.FromCluster(id, exp, svc, slices.Items, nodes.Items)
+	return exp, e, v.Valid, nil
+}
+
+// importedSlices are the led member's imported slices of a name, by source cluster.
+func (r *run) importedSlices(ctx context.Context, k types.NamespacedName) (map[string][]discoveryv1.EndpointSlice, error) {
+	list := &discoveryv1.EndpointSliceList{}
+	err := r.m.Cluster.GetCache().List(ctx, list, client.InNamespace(k.Namespace), client.MatchingLabels{
+		names.ManagedByLabel: names.ManagedBy, mcsv1beta1.LabelServiceName: k.Name})
+	if err != nil {
+		return nil, fmt.Errorf("listing the imported slices of %s: %w", k, err)
+	}
+	out := map[string][]discoveryv1.EndpointSlice{}
+	for _, s := range list.Items {
+		src := s.Labels[mcsv1beta1.LabelSourceCluster]
+		out[src] = append(out[src], s)
+	}
+	return out, nil
+}
+
+// namespaceActive tells whether the namespace exists in the led member and
+// is not being deleted: imports are written only there.
+func (r *run) namespaceActive(ctx context.Context, ns string) (bool, error) {
+	n := &corev1.Namespace{}
+	if err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKey{Name: ns}, n); apierrors.IsNotFound(err) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("reading namespace %s: %w", ns, err)
+	}
+	return n.DeletionTimestamp.IsZero() && n.Status.Phase != corev1.NamespaceTerminating, nil
+}

@@ -1,0 +1,235 @@
+package serviceimport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"sort"
+	"strconv"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/serviceexport"
+)
+
+// applyImport writes the derived Service, the ServiceImport and the
+// imported slices of a merged name, each only when it differs.
+func (r *run) applyImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, imported map[string][]discoveryv1.EndpointSlice) error {
+	var ips []string
+	derived := types.NamespacedName{Namespace: k.Namespace, Name: serviceexport.DerivedServiceName(k.Name)}
+	if result.Type == mcsv1beta1.ClusterSetIP {
+		svc, err := r.applyDerivedService(ctx, k, result)
+		if err != nil {
+			return err
+		}
+		if svc != nil {
+			ips = svc.Spec.ClusterIPs
+		}
+	} else if err := r.deleteIfOurs(ctx, derived, &corev1.Service{}); err != nil {
+		return err
+	}
+	imp, writeStatus, err := r.applyServiceImport(ctx, k, result, ips)
+	if err != nil || imp == nil {
+		return err
+	}
+	// The import's status and its slices are independent writes: made together.
+	var wg sync.WaitGroup
+	var statusErr error
+	wg.Go(func() { statusErr = writeStatus() })
+	slicesErr := r.applySlices(ctx, result, imp, imported)
+	wg.Wait()
+	return errors.Join(statusErr, slicesErr)
+}
+
+func (r *run) applyDerivedService(ctx context.Context, k types.NamespacedName, result serviceexport.Result) (*corev1.Service, error) {
+	want := serviceexport.DerivedService(k.Namespace, k.Name, result)
+	have := &corev1.Service{}
+	err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKeyFromObject(want), have)
+	switch {
+	case apierrors.IsNotFound(err):
+		return want, r.write("Service", "create", want, func() error { return r.writer.Create(ctx, want) })
+	case err != nil:
+		return nil, fmt.Errorf("reading the derived Service %s: %w", want.Name, err)
+	case !ours(have):
+		r.log.Info("The derived Service's name is taken by a Service the federation does not manage: the import gets no cluster-set IP",
+			"service", client.ObjectKeyFromObject(want))
+		return nil, nil
+	case serviceexport.ServiceMatches(have, want):
+		return have, nil
+	}
+	upd := have.DeepCopy()
+	upd.Labels, upd.Annotations = want.Labels, withAnnotations(upd.Annotations, want.Annotations)
+	upd.Spec.Selector, upd.Spec.Ports = nil, want.Spec.Ports
+	upd.Spec.SessionAffinity, upd.Spec.SessionAffinityConfig = want.Spec.SessionAffinity, want.Spec.SessionAffinityConfig
+	return upd, r.write("Service", "update", upd, func() error { return r.writer.Update(ctx, upd) })
+}
+
+// applyServiceImport writes the ServiceImport's metadata and spec, and
+// returns the write of its status, to be made next.
+func (r *run) applyServiceImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, ips []string) (*mcsv1beta1.ServiceImport, func() error, error) {
+	want := serviceexport.DesiredImport(k.Namespace, k.Name, result, ips)
+	have := &mcsv1beta1.ServiceImport{}
+	err := r.m.Cluster.GetCache().Get(ctx, k, have)
+	switch {
+	case apierrors.IsNotFound(err):
+		have = want.DeepCopy()
+		if err := r.write("ServiceImport", "create", have, func() error { return r.writer.Create(ctx, have) }); err != nil {
+			return nil, nil, err
+		}
+	case err != nil:
+		return nil, nil, fmt.Errorf("reading the ServiceImport %s: %w", k, err)
+	case !ours(have):
+		r.log.Info("A ServiceImport the federation does not manage has the exported name: left alone", "import", k)
+		return nil, nil, nil
+	case !serviceexport.ImportSpecMatches(have, want):
+		upd := have.DeepCopy()
+		upd.Labels, upd.Annotations, upd.Spec = want.Labels, withAnnotations(upd.Annotations, want.Annotations), want.Spec
+		if err := r.write("ServiceImport", "update", upd, func() error { return r.writer.Update(ctx, upd) }); err != nil {
+			return nil, nil, err
+		}
+		have = upd
+	}
+	if serviceexport.ImportStatusMatches(have, want) {
+		return have, func() error { return nil }, nil
+	}
+	upd := have.DeepCopy()
+	upd.Status.Clusters = want.Status.Clusters
+	return have, func() error {
+		return r.write("ServiceImport", "status", nil, func() error { return r.writer.Status().Update(ctx, upd) })
+	}, nil
+}
+
+// applySlices writes the desired slices and deletes the imported slices of
+// the name that are no longer desired.
+func (r *run) applySlices(ctx context.Context, result serviceexport.Result, imp *mcsv1beta1.ServiceImport, imported map[string][]discoveryv1.EndpointSlice) error {
+	have := map[string]discoveryv1.EndpointSlice{}
+	for _, slices := range imported {
+		for _, s := range slices {
+			have[s.Name] = s
+		}
+	}
+	for _, want := range serviceexport.DesiredSlices(imp.Namespace, imp.Name, result, serviceexport.ImportOwner(imp)) {
+		h, ok := have[want.Name]
+		delete(have, want.Name)
+		switch {
+		case !ok:
+			if err := r.write("EndpointSlice", "create", want, func() error { return r.writer.Create(ctx, want) }); err != nil {
+				return err
+			}
+		case !serviceexport.SliceMatches(&h, want):
+			upd := h.DeepCopy()
+			upd.Labels, upd.Annotations, upd.OwnerReferences = want.Labels, withAnnotations(upd.Annotations, want.Annotations), want.OwnerReferences
+			upd.Ports, upd.Endpoints = want.Ports, want.Endpoints
+			if err := r.write("EndpointSlice", "update", upd, func() error { return r.writer.Update(ctx, upd) }); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range sortedKeys(have) {
+		s := have[name]
+		if err := r.delete(ctx, &s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withdraw deletes everything written for a name no export backs any more.
+func (r *run) withdraw(ctx context.Context, k types.NamespacedName, imported map[string][]discoveryv1.EndpointSlice) error {
+	var slices []discoveryv1.EndpointSlice
+	for _, ss := range imported {
+		slices = append(slices, ss...)
+	}
+	sort.Slice(slices, func(i, j int) bool { return slices[i].Name < slices[j].Name })
+	for i := range slices {
+		if err := r.delete(ctx, &slices[i]); err != nil {
+			return err
+		}
+	}
+	if err := r.deleteIfOurs(ctx, k, &mcsv1beta1.ServiceImport{}); err != nil {
+		return err
+	}
+	return r.deleteIfOurs(ctx, types.NamespacedName{Namespace: k.Namespace, Name: serviceexport.DerivedServiceName(k.Name)}, &corev1.Service{})
+}
+
+// applyConflict sets the Conflict condition of the led member's own export.
+func (r *run) applyConflict(ctx context.Context, own *mcsv1beta1.ServiceExport, result serviceexport.Result, merged bool) error {
+	want := serviceexport.NoConflictCondition(own.Generation)
+	if _, in := result.Export(r.m.ClusterID); merged && in {
+		want = result.Conflict
+		want.ObservedGeneration = own.Generation
+	}
+	upd := own.DeepCopy()
+	if !serviceexport.SetConditions(&upd.Status.Conditions, want) {
+		return nil
+	}
+	// The update carries the resourceVersion read: it fails, and is retried,
+	// if the member controller wrote its conditions meanwhile.
+	return r.write("ServiceExport", "status", nil, func() error {
+		if err := r.writer.Status().Update(ctx, upd); !apierrors.IsNotFound(err) {
+			return err
+		}
+		return nil // unexported meanwhile
+	})
+}
+
+func (r *run) deleteIfOurs(ctx context.Context, k types.NamespacedName, obj client.Object) error {
+	if err := r.m.Cluster.GetCache().Get(ctx, k, obj); apierrors.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("reading %s: %w", k, err)
+	}
+	if !ours(obj) {
+		return nil
+	}
+	return r.delete(ctx, obj)
+}
+
+// delete deletes an object, only the very one read (UID precondition).
+func (r *run) delete(ctx context.Context, obj client.Object) error {
+	uid := obj.GetUID()
+	return r.write(reflect.TypeOf(obj).Elem().Name(), "delete", nil, func() error {
+		err := r.writer.Delete(ctx, obj, client.Preconditions{UID: &uid})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return err
+	})
+}
+
+// write makes one write if the election still allows it, stamping the
+// leader's term on the object (when given) and counting it.
+func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
+	term, ok := r.m.Fence.Check()
+	if !ok || term != r.m.Term {
+		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
+		return errFenced
+	}
+	if stamp != nil {
+		stamp.SetAnnotations(withAnnotations(stamp.GetAnnotations(), map[string]string{names.LeaderTermAnnotation: strconv.Itoa(int(term))}))
+	}
+	if err := do(); err != nil {
+		return fmt.Errorf("%s of a %s in %s: %w", verb, kind, r.m.ClusterID, err)
+	}
+	writes.WithLabelValues(r.m.ClusterID, kind, verb).Inc()
+	return nil
+}
+
+// withAnnotations returns a copy of have with the annotations of want set.
+func withAnnotations(have, want map[string]string) map[string]string {
+	out := maps.Clone(have)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, want)
+	return out
+}
