@@ -1,0 +1,20 @@
+// Package importcache keeps, in memory, the slim copies of a member's
+// imports that its DNS server answers from: ServiceImports
+// (multicluster.x-k8s.io/v1beta1, the stored version) and the EndpointSlices
+// labelled multicluster.kubernetes.io/service-name, plus the member's
+// federation ID read from its ClusterMembership.
+//
+// Only what DNS needs is kept (names, type, IPs, ports, ready endpoints'
+// addresses and hostnames), in the style of CoreDNS's kubernetes plugin, so
+// that ten thousand imported Services stay small. The Index is pure (no I/O)
+// and is tested with tables; the Watcher fills it from an API server and
+// keeps serving its last state when the API server goes away.
+//
+// # Usage
+//
+//	w, err := importcache.NewWatcher(restConfig, importcache.WatcherOptions{})
+//	w.Start()                         // informers run until Stop
+//	w.WaitSynced(5 * time.Second)
+//	svc := w.Index().Service("demo", "web")
+//	fed := w.FederationID()           // "" until the ClusterMembership is read
+package importcache

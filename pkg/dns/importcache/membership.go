@@ -1,0 +1,85 @@
+package importcache
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+)
+
+// membershipResource is the ClusterMembership resource: one object per
+// cluster, named cluster.clusterset.k8s.io (KEP-2149).
+var membershipResource = federationv1alpha1.GroupVersion.WithResource("clustermemberships")
+
+// membership holds the member's federation ID: fixed, or read from its
+// ClusterMembership and kept up to date.
+type membership struct {
+	id         atomic.Pointer[string]
+	controller cache.Controller
+}
+
+func newMembership(cfg *rest.Config, fixed string) (*membership, error) {
+	m := &membership{}
+	if fixed != "" {
+		m.id.Store(&fixed)
+		return m, nil
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating the dynamic client: %w", err)
+	}
+	res := dyn.Resource(membershipResource)
+	only := fields.OneTermEqualSelector("metadata.name", federationv1alpha1.MembershipName).String()
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			o.FieldSelector = only
+			return res.List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.FieldSelector = only
+			return res.Watch(ctx, o)
+		},
+	}
+	_, m.controller = cache.NewInformerWithOptions(cache.InformerOptions{
+		ListerWatcher: lw,
+		ObjectType:    &unstructured.Unstructured{},
+		Handler: cache.ResourceEventHandlerFuncs{
+			AddFunc:    m.set,
+			UpdateFunc: func(_, obj any) { m.set(obj) },
+			// A member that leaves its federation answers no federation
+			// names until it joins again.
+			DeleteFunc: func(any) { m.id.Store(nil) },
+		},
+	})
+	return m, nil
+}
+
+func (m *membership) set(obj any) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	var cm federationv1alpha1.ClusterMembership
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &cm); err != nil {
+		return
+	}
+	id := cm.Spec.FederationID
+	m.id.Store(&id)
+}
+
+func (m *membership) federationID() string {
+	if p := m.id.Load(); p != nil {
+		return *p
+	}
+	return ""
+}

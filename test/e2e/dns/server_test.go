@@ -1,0 +1,242 @@
+package dns
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/miekg/dns"
+)
+
+// corefile is the configuration each test server runs: the federation
+// plugin in front of the stock kubernetes plugin, both reading member-1.
+var corefile = template.Must(template.New("Corefile").Parse(`clusterset.local cluster.local in-addr.arpa ip6.arpa {
+    bind {{.Addr}}
+    ready {{.Addr}}:{{.ReadyPort}}
+    errors
+    {{- if not .Stock}}
+    federation cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig {{.Kubeconfig}} {{.Context}}
+        {{- if .FederationID}}
+        federation_id {{.FederationID}}
+        {{- end}}
+    }
+    {{- end}}
+    kubernetes clusterset.local {
+        kubeconfig {{.Kubeconfig}} {{.Context}}
+        multicluster clusterset.local
+        labels multicluster.kubernetes.io/service-name
+    }
+}
+`))
+
+type serverConfig struct {
+	Addr, Kubeconfig, Context, FederationID string
+	Port, ReadyPort                         int
+	// Stock leaves the federation plugin out: stock CoreDNS's chain.
+	Stock bool
+}
+
+// server is one running CoreDNS process of this repository's build.
+type server struct {
+	cfg serverConfig
+	cmd *exec.Cmd
+	log *bytes.Buffer
+}
+
+// startServer starts the CoreDNS build on a loopback address of its own
+// and waits until it is ready (every informer listed). An empty
+// federationID makes it read the ClusterMembership.
+func startServer(t *testing.T, federationID string) *server {
+	t.Helper()
+	return start(t, serverConfig{FederationID: federationID})
+}
+
+// startStock starts the same binary with the kubernetes plugin alone.
+func startStock(t *testing.T) *server {
+	t.Helper()
+	return start(t, serverConfig{Stock: true})
+}
+
+func start(t *testing.T, cfg serverConfig) *server {
+	t.Helper()
+	bin := buildCoreDNS(t)
+	cfg.Addr, cfg.Port, cfg.ReadyPort = freeAddr(t)
+	cfg.Kubeconfig, cfg.Context = clusters.Sandbox.KubeconfigPath(), member
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := corefile.Execute(&b, cfg); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "Corefile")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{cfg: cfg, log: &bytes.Buffer{}}
+	s.cmd = exec.Command(bin, "-conf", path, "-dns.port", strconv.Itoa(cfg.Port))
+	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		_ = s.cmd.Wait()
+		if t.Failed() {
+			t.Logf("CoreDNS output:\n%s", s.log.String())
+		}
+	})
+	s.waitReady(t)
+	return s
+}
+
+func (s *server) waitReady(t *testing.T) {
+	t.Helper()
+	url := fmt.Sprintf("http://%s:%d/ready", s.cfg.Addr, s.cfg.ReadyPort)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get(url); err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("CoreDNS not ready within 20s:\n%s", s.log.String())
+}
+
+// exchange asks one question over proto ("udp" or "tcp").
+func (s *server) exchange(proto, name string, qtype uint16) (*dns.Msg, error) {
+	c := &dns.Client{Net: proto, Timeout: 2 * time.Second}
+	m := new(dns.Msg)
+	m.SetQuestion(dns.Fqdn(name), qtype)
+	r, _, err := c.Exchange(m, net.JoinHostPort(s.cfg.Addr, strconv.Itoa(s.cfg.Port)))
+	return r, err
+}
+
+// answer is the outcome of a query: the rcode and the answer section's
+// records without their headers, sorted.
+type answer struct {
+	rcode int
+	data  []string
+}
+
+func (a answer) String() string { return fmt.Sprintf("%s %v", dns.RcodeToString[a.rcode], a.data) }
+
+func toAnswer(m *dns.Msg) answer {
+	a := answer{rcode: m.Rcode}
+	for _, rr := range m.Answer {
+		a.data = append(a.data, strings.TrimPrefix(rr.String(), rr.Header().String()))
+	}
+	slices.Sort(a.data)
+	return a
+}
+
+// check asks over UDP and over TCP and compares both answers with want.
+func (s *server) check(name string, qtype uint16, rcode int, want ...string) error {
+	slices.Sort(want)
+	exp := answer{rcode: rcode, data: want}
+	for _, proto := range []string{"udp", "tcp"} {
+		m, err := s.exchange(proto, name, qtype)
+		if err != nil {
+			return fmt.Errorf("%s %s over %s: %w", dns.TypeToString[qtype], name, proto, err)
+		}
+		if got := toAnswer(m); got.String() != exp.String() {
+			return fmt.Errorf("%s %s over %s: got %s, want %s", dns.TypeToString[qtype], name, proto, got, exp)
+		}
+	}
+	return nil
+}
+
+// expect waits until the server gives the answer (the informers may lag an API write).
+func (s *server) expect(t *testing.T, name string, qtype uint16, rcode int, want ...string) {
+	t.Helper()
+	eventually(t, func() error { return s.check(name, qtype, rcode, want...) })
+}
+
+func eventually(t *testing.T, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// buildCoreDNS builds cmd/coredns once per test process.
+func buildCoreDNS(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		repo := filepath.Join(filepath.Dir(file), "..", "..", "..")
+		binary = filepath.Join(clusters.Sandbox.Dir(), "bin", "coredns")
+		cmd := exec.Command("go", "build", "-o", binary, "./cmd/coredns")
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building cmd/coredns: %w\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+// freeAddr picks a loopback address of 127.53.0.0/16 and two ports free on
+// it: the DNS port (UDP and TCP) and the ready port.
+func freeAddr(t *testing.T) (string, int, int) {
+	t.Helper()
+	for range 100 {
+		addr := fmt.Sprintf("127.53.%d.%d", rand.IntN(250)+1, rand.IntN(250)+1)
+		port, ready := 20000+rand.IntN(10000), 20000+rand.IntN(10000)
+		if port != ready && free(addr, port, true) && free(addr, ready, false) {
+			return addr, port, ready
+		}
+	}
+	t.Fatal("no free loopback address and ports")
+	return "", 0, 0
+}
+
+func free(addr string, port int, udp bool) bool {
+	hp := net.JoinHostPort(addr, strconv.Itoa(port))
+	l, err := net.Listen("tcp", hp)
+	if err != nil {
+		return false
+	}
+	_ = l.Close()
+	if !udp {
+		return true
+	}
+	p, err := net.ListenPacket("udp", hp)
+	if err != nil {
+		return false
+	}
+	_ = p.Close()
+	return true
+}
