@@ -1,0 +1,172 @@
+// Command cloud-controller imports cloud VMs, their network interfaces and
+// cloud-native services into the cluster it runs against: it polls every
+// CloudProviderAccount's regions through the account's provider (AWS or
+// Azure), keeps VirtualMachine, NetworkInterface and CloudNativeService
+// objects in the namespace of the account's CloudEntitySelector in step
+// with the cloud, and (unless --externalentity-controller=false) keeps one
+// Antrea ExternalEntity per interface and service.
+//
+//	cloud-controller --kubeconfig ~/.kube/config --context member-1 --metrics-bind-address :8082
+//
+// Metrics (controller-runtime's, and antreaplus_cloud_controller_api_writes_total)
+// are served on --metrics-bind-address; 0 disables them.
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/textlogger"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"antreaplus.io/antreaplus/pkg/cloudcontroller"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
+	"antreaplus.io/antreaplus/pkg/externalentity"
+	"antreaplus.io/antreaplus/pkg/scheme"
+)
+
+type flags struct {
+	kubeconfig, context     string
+	metricsAddr, probeAddr  string
+	pprofAddr               string
+	qps                     float64
+	burst                   int
+	leaderElect             bool
+	leaderElectionNamespace string
+	caFile                  string
+	externalEntities        bool
+	agentlessNode           string
+	opts                    cloudcontroller.Options
+}
+
+func parseFlags() *flags {
+	f := &flags{}
+	// Our own flag set: controller-runtime registers --kubeconfig on the global one.
+	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of the cluster to import into (default: in-cluster)")
+	fs.StringVar(&f.context, "context", "", "context of the kubeconfig to use")
+	fs.StringVar(&f.metricsAddr, "metrics-bind-address", "0", "address of the Prometheus metrics endpoint; 0 disables it")
+	fs.StringVar(&f.probeAddr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
+	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "0", "address of Go's /debug/pprof endpoints; 0 disables them")
+	fs.Float64Var(&f.qps, "kube-api-qps", 500, "queries per second to the API server")
+	fs.IntVar(&f.burst, "kube-api-burst", 1000, "burst of queries to the API server")
+	fs.BoolVar(&f.leaderElect, "leader-elect", false, "run only while holding a Lease, so that replicas can stand by")
+	fs.StringVar(&f.leaderElectionNamespace, "leader-election-namespace", "kube-system", "namespace of the Lease of --leader-elect")
+	fs.StringVar(&f.caFile, "cloud-ca-file", "", "PEM file of CAs to trust for cloud endpoints besides the system's (e.g. the development emulator's)")
+	fs.BoolVar(&f.opts.Provider.AllowCrossNamespaceSecrets, "allow-cross-namespace-secrets", false, "let an account use a Secret outside its own namespace")
+	fs.DurationVar(&f.opts.Sync.MinPollInterval, "min-poll-interval", 30*time.Second, "shortest poll interval an account may ask for")
+	fs.DurationVar(&f.opts.Sync.PollIntervalOverride, "poll-interval-override", 0, "poll every account at this interval, whatever it asks (development and tests only)")
+	fs.DurationVar(&f.opts.Sync.PollTimeout, "poll-timeout", 5*time.Minute, "longest one poll of one region may take")
+	fs.IntVar(&f.opts.Sync.Workers, "write-workers", 16, "API writes one poll sends at a time")
+	fs.IntVar(&f.opts.Sync.Concurrency, "poll-concurrency", 4, "regions polled at a time")
+	fs.DurationVar(&f.opts.Heartbeat, "status-heartbeat", 10*time.Minute, "how stale an account's lastSuccessfulPollTime may get before it is written on its own")
+	fs.BoolVar(&f.externalEntities, "externalentity-controller", true, "also run the ExternalEntity controller")
+	fs.StringVar(&f.agentlessNode, "agentless-node", "antreaplus-cloud-controller", "externalNode of the ExternalEntities of agentless VMs and services")
+	klog.InitFlags(fs)
+	_ = fs.Parse(os.Args[1:])
+	return f
+}
+
+func main() {
+	f := parseFlags()
+	logger := textlogger.NewLogger(textlogger.NewConfig())
+	ctrl.SetLogger(logger)
+	klog.SetLogger(logger)
+	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
+		logger.Error(err, "cloud-controller failed")
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, f *flags) error {
+	cfg, err := restConfig(f.kubeconfig, f.context)
+	if err != nil {
+		return err
+	}
+	cfg.QPS, cfg.Burst = float32(f.qps), f.burst
+	if f.opts.Provider.RootCAs, err = rootCAs(f.caFile); err != nil {
+		return err
+	}
+	sch, err := scheme.New()
+	if err != nil {
+		return err
+	}
+	counter := apiwrites.NewCounter()
+	metrics.Registry.MustRegister(counter)
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:    sch,
+		NewClient: counter.NewClient,
+		// The cache holds every imported object: without managedFields it
+		// holds them in about half the memory.
+		Cache:                   cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
+		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
+		HealthProbeBindAddress:  f.probeAddr,
+		PprofBindAddress:        f.pprofAddr,
+		LeaderElection:          f.leaderElect,
+		LeaderElectionID:        "antreaplus-cloud-controller",
+		LeaderElectionNamespace: f.leaderElectionNamespace,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the controller manager: %w", err)
+	}
+	if err := cloudcontroller.SetupWithManager(ctx, mgr, f.opts); err != nil {
+		return err
+	}
+	if f.externalEntities {
+		if err := externalentity.SetupWithManager(mgr, externalentity.Options{AgentlessNode: f.agentlessNode}); err != nil {
+			return fmt.Errorf("setting up the ExternalEntity controller: %w", err)
+		}
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+		return err
+	}
+	ctrl.Log.Info("Starting the cloud controller", "minPollInterval", f.opts.Sync.MinPollInterval,
+		"pollIntervalOverride", f.opts.Sync.PollIntervalOverride, "externalEntities", f.externalEntities)
+	return mgr.Start(ctx)
+}
+
+func restConfig(kubeconfig, context string) (*rest.Config, error) {
+	if kubeconfig == "" && context == "" {
+		return ctrl.GetConfig()
+	}
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig %s (context %q): %w", kubeconfig, context, err)
+	}
+	return cfg, nil
+}
+
+// rootCAs is the system's CAs plus those of file; nil (the system's) when
+// file is empty.
+func rootCAs(file string) (*x509.CertPool, error) {
+	if file == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading --cloud-ca-file: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--cloud-ca-file %s holds no PEM certificate", file)
+	}
+	return pool, nil
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// endpoints are where the emulator serves, and the Azure identities.
+type endpoints struct {
+	aws, azure           string
+	caFile               string
+	tenant, subscription string
+}
+
+// renderManifests is a namespace, and for each served cloud a Secret, an
+// account and a selector importing every seeded VM: the prod network
+// agentless, the dev network agented.
+func renderManifests(e endpoints, f flags) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Written by cloud-emulator (development only): accounts pointing at the local emulator.\n")
+	fmt.Fprintf(&b, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %s\n", f.namespace)
+	if e.aws != "" {
+		fmt.Fprintf(&b, `---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: aws-emulator-credentials
+  namespace: %[1]s
+stringData:
+  accessKeyID: %[2]s
+  secretAccessKey: %[3]s
+---
+apiVersion: cloud.antreaplus.io/v1alpha1
+kind: CloudProviderAccount
+metadata:
+  name: aws-emulator
+  namespace: %[1]s
+spec:
+  provider: AWS
+  pollIntervalSeconds: %[5]d
+  aws:
+    regions: [%[6]s]
+    endpoint: %[4]s
+    credentials:
+      secretRef:
+        name: aws-emulator-credentials
+`, f.namespace, awsAccessKeyID, awsSecretAccessKey, e.aws, f.pollSeconds, awsRegion)
+		b.WriteString(selectorYAML(f.namespace, "aws-emulator"))
+	}
+	if e.azure != "" {
+		fmt.Fprintf(&b, `---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: azure-emulator-credentials
+  namespace: %[1]s
+stringData:
+  subscriptionID: %[2]s
+  tenantID: %[3]s
+  clientID: %[4]s
+  clientSecret: %[5]s
+---
+apiVersion: cloud.antreaplus.io/v1alpha1
+kind: CloudProviderAccount
+metadata:
+  name: azure-emulator
+  namespace: %[1]s
+spec:
+  provider: Azure
+  pollIntervalSeconds: %[7]d
+  azure:
+    regions: [%[8]s]
+    endpoint: %[6]s
+    authorityHost: %[6]s
+    credentials:
+      secretRef:
+        name: azure-emulator-credentials
+`, f.namespace, e.subscription, e.tenant, azureClientID, azureClientSecret, e.azure, f.pollSeconds, azureRegion)
+		b.WriteString(selectorYAML(f.namespace, "azure-emulator"))
+	}
+	return b.String()
+}
+
+func selectorYAML(ns, account string) string {
+	return fmt.Sprintf(`---
+apiVersion: cloud.antreaplus.io/v1alpha1
+kind: CloudEntitySelector
+metadata:
+  name: %[2]s
+  namespace: %[1]s
+spec:
+  accountRef:
+    name: %[2]s
+  virtualMachines:
+  - vpcMatch:
+      names: [prod]
+    enforcementMode: Agentless
+  - vpcMatch:
+      names: [dev]
+    enforcementMode: Agented
+`, ns, account)
+}

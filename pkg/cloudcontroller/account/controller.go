@@ -1,0 +1,167 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+)
+
+// Reconciler reconciles CloudProviderAccounts.
+type Reconciler struct {
+	// Client reads from the manager's cache and writes status.
+	Client client.Client
+	// APIReader reads Secrets without caching them.
+	APIReader client.Reader
+	// Providers receives each account's provider.
+	Providers *accountprovider.Set
+	// Status holds the outcome of the last poll of each region.
+	Status *pollstatus.Store
+	// ProviderOptions tune the providers built.
+	ProviderOptions accountprovider.Options
+	// Heartbeat is how stale lastSuccessfulPollTime may get before it is
+	// written again on its own; 0 refreshes it only with another change.
+	Heartbeat time.Duration
+	// Recorder, if set, gets an event when the account's readiness changes.
+	Recorder record.EventRecorder
+}
+
+// SetupWithManager registers the reconciler with mgr; AddIndex must have
+// been called, and binding.AddIndex.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	toAccount := handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
+		return []reconcile.Request{{NamespacedName: binding.AccountKey(o.(*v1alpha1.CloudEntitySelector))}}
+	})
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("cloud-account").
+		For(&v1alpha1.CloudProviderAccount{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.secretAccounts)).
+		Watches(&v1alpha1.CloudEntitySelector{}, toAccount).
+		WatchesRawSource(source.Channel(r.Status.AccountEvents(), &handler.EnqueueRequestForObject{})).
+		Complete(r)
+}
+
+// Reconcile builds the account's provider and writes its status.
+func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	acct := &v1alpha1.CloudProviderAccount{}
+	if err := r.Client.Get(ctx, req.NamespacedName, acct); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.Providers.Remove(req.NamespacedName)
+			r.Status.Forget(req.NamespacedName)
+			return reconcile.Result{}, nil
+		}
+		return reconcile.Result{}, err
+	}
+	if acct.DeletionTimestamp != nil {
+		r.Providers.Remove(req.NamespacedName)
+		return reconcile.Result{}, nil
+	}
+	in, err := r.observe(ctx, acct)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	status := computeStatus(acct, in, r.Heartbeat)
+	if equality.Semantic.DeepEqual(status, acct.Status) {
+		return reconcile.Result{}, nil
+	}
+	updated := acct.DeepCopy()
+	updated.Status = status
+	if err := r.Client.Status().Patch(ctx, updated, client.MergeFrom(acct)); err != nil {
+		return reconcile.Result{}, fmt.Errorf("writing the status of CloudProviderAccount %s: %w", req.NamespacedName, err)
+	}
+	r.announce(ctx, acct, updated)
+	return reconcile.Result{}, nil
+}
+
+// observe reads the Secret, builds the provider and gathers what the
+// status is computed from.
+func (r *Reconciler) observe(ctx context.Context, acct *v1alpha1.CloudProviderAccount) (observed, error) {
+	key := types.NamespacedName{Namespace: acct.Namespace, Name: acct.Name}
+	var in observed
+	cfg, err := accountprovider.Read(ctx, r.APIReader, acct, r.ProviderOptions)
+	var cerr *accountprovider.ConfigError
+	switch {
+	case errors.As(err, &cerr):
+		r.Providers.Remove(key)
+		in.configErr = cerr
+	case err != nil:
+		return in, err
+	default:
+		entry, changed, err := r.Providers.Ensure(key, cfg)
+		if err != nil {
+			r.Providers.Remove(key)
+			in.configErr = &accountprovider.ConfigError{Reason: ReasonInvalidConfiguration, Message: err.Error()}
+			break
+		}
+		if changed {
+			log.FromContext(ctx).Info("Built the account's provider", "provider", acct.Spec.Provider, "generation", entry.Generation)
+		}
+		in.results = current(r.Status.Regions(key), entry.Generation)
+	}
+	sels, err := binding.Selectors(ctx, r.Client, key)
+	if err != nil {
+		return in, err
+	}
+	in.bound = binding.Resolve(acct, sels).Bound
+	return in, nil
+}
+
+// current keeps the results of polls made with the provider of generation
+// gen; older ones were made with other credentials.
+func current(results map[string]pollstatus.Result, gen int64) map[string]pollstatus.Result {
+	for region, res := range results {
+		if res.ProviderGeneration != gen {
+			delete(results, region)
+		}
+	}
+	return results
+}
+
+// secretAccounts maps a Secret to the accounts that use it.
+func (r *Reconciler) secretAccounts(ctx context.Context, o client.Object) []reconcile.Request {
+	var list v1alpha1.CloudProviderAccountList
+	if err := r.Client.List(ctx, &list, client.MatchingFields{IndexSecret: o.GetNamespace() + "/" + o.GetName()}); err != nil {
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(list.Items))
+	for _, a := range list.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Namespace, Name: a.Name}})
+	}
+	return reqs
+}
+
+// announce records an event when readiness changed.
+func (r *Reconciler) announce(ctx context.Context, before, after *v1alpha1.CloudProviderAccount) {
+	was, is := condition(before.Status.Conditions, v1alpha1.ConditionReady), condition(after.Status.Conditions, v1alpha1.ConditionReady)
+	if is == nil || (was != nil && was.Status == is.Status && was.Reason == is.Reason) {
+		return
+	}
+	log.FromContext(ctx).Info("Account readiness changed", "ready", is.Status, "reason", is.Reason, "message", is.Message)
+	if r.Recorder == nil {
+		return
+	}
+	kind := corev1.EventTypeNormal
+	if is.Status != "True" {
+		kind = corev1.EventTypeWarning
+	}
+	r.Recorder.Event(after, kind, is.Reason, is.Message)
+}

@@ -1,0 +1,197 @@
+package account
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+)
+
+// Condition reasons besides the API's.
+const (
+	// ReasonInvalidConfiguration: the provider refused its options.
+	ReasonInvalidConfiguration = "InvalidConfiguration"
+	// ReasonPending: no poll has told yet.
+	ReasonPending = "Pending"
+	// ReasonVerified: a poll got through with the credentials.
+	ReasonVerified = "Verified"
+	// ReasonReady: credentials work and every region was polled.
+	ReasonReady = "Ready"
+)
+
+// maxRegionMessage bounds the part of a message about one region.
+const maxRegionMessage = 1024
+
+// observed is what an account's status is computed from.
+type observed struct {
+	// configErr is why no provider could be built, if so.
+	configErr *accountprovider.ConfigError
+	// results are the last polls, with the current provider, per region.
+	results map[string]pollstatus.Result
+	// bound is the selector bound to the account.
+	bound *types.NamespacedName
+}
+
+// computeStatus is the account's status: a pure function of the stored
+// status, what was observed and the heartbeat.
+func computeStatus(acct *v1alpha1.CloudProviderAccount, in observed, heartbeat time.Duration) v1alpha1.CloudProviderAccountStatus {
+	st := *acct.Status.DeepCopy()
+	st.ObservedGeneration = acct.Generation
+	st.Selector = nil
+	if in.bound != nil {
+		st.Selector = &v1alpha1.NamespacedObjectReference{Namespace: in.bound.Namespace, Name: in.bound.Name}
+	}
+	creds := credentials(in)
+	polled := inventoryPolled(acct, in)
+	if in.configErr == nil && len(in.results) == 0 {
+		// Just started, or credentials just changed: what the status says
+		// stays until the first poll tells otherwise, rather than flapping.
+		creds = stored(st.Conditions, creds)
+		polled = stored(st.Conditions, polled)
+	}
+	changed := false
+	for _, c := range []metav1.Condition{creds, polled, ready(creds, polled)} {
+		c.ObservedGeneration = acct.Generation
+		if meta.SetStatusCondition(&st.Conditions, c) {
+			changed = true
+		}
+	}
+	if last := lastSuccess(acct, in); last != nil {
+		old := st.LastSuccessfulPollTime
+		if old == nil || (changed && !last.Equal(old)) || (heartbeat > 0 && last.Sub(old.Time) >= heartbeat) {
+			st.LastSuccessfulPollTime = last
+		}
+	}
+	return st
+}
+
+func credentials(in observed) metav1.Condition {
+	c := metav1.Condition{Type: v1alpha1.AccountConditionCredentialsValid}
+	if in.configErr != nil {
+		c.Status, c.Reason, c.Message = metav1.ConditionFalse, in.configErr.Reason, in.configErr.Message
+		return c
+	}
+	for _, region := range sortedRegions(in.results) {
+		if r := in.results[region]; r.Reason == v1alpha1.AccountReasonAuthenticationFailed {
+			c.Status, c.Reason, c.Message = metav1.ConditionFalse, r.Reason, clip(r.Message)
+			return c
+		}
+	}
+	for _, r := range in.results {
+		if r.Succeeded() || r.Reason == v1alpha1.AccountReasonThrottled {
+			c.Status, c.Reason, c.Message = metav1.ConditionTrue, ReasonVerified, "the cloud accepted the credentials"
+			return c
+		}
+	}
+	c.Status, c.Reason, c.Message = metav1.ConditionUnknown, ReasonPending, "no poll has got through with these credentials yet"
+	return c
+}
+
+func inventoryPolled(acct *v1alpha1.CloudProviderAccount, in observed) metav1.Condition {
+	c := metav1.Condition{Type: v1alpha1.AccountConditionInventoryPolled}
+	if in.configErr != nil {
+		c.Status, c.Reason, c.Message = metav1.ConditionFalse, in.configErr.Reason, "not polled: "+in.configErr.Message
+		return c
+	}
+	regions := inventorysync.Regions(acct)
+	var failed, pending []string
+	reason := ""
+	for _, region := range regions {
+		r, ok := in.results[region]
+		switch {
+		case !ok:
+			pending = append(pending, region)
+		case !r.Succeeded():
+			if reason == "" {
+				reason = r.Reason
+			}
+			failed = append(failed, fmt.Sprintf("%s: %s", region, clip(r.Message)))
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		c.Status, c.Reason = metav1.ConditionFalse, reason
+		c.Message = strings.Join(failed, "; ") + "; imported objects are kept as of the last successful poll"
+	case len(pending) > 0:
+		c.Status, c.Reason, c.Message = metav1.ConditionUnknown, ReasonPending, "not polled yet: "+strings.Join(pending, ", ")
+	default:
+		c.Status, c.Reason = metav1.ConditionTrue, v1alpha1.AccountReasonPolled
+		c.Message = fmt.Sprintf("the last poll of each of the %d regions succeeded", len(regions))
+		if in.bound == nil {
+			c.Message += "; no CloudEntitySelector is bound, so nothing is imported and polls wait for one"
+		}
+	}
+	return c
+}
+
+func ready(creds, polled metav1.Condition) metav1.Condition {
+	c := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonReady,
+		Message: "the credentials work and every region was polled"}
+	for _, dep := range []metav1.Condition{creds, polled} {
+		if dep.Status != metav1.ConditionTrue {
+			c.Status, c.Reason, c.Message = metav1.ConditionFalse, dep.Reason, dep.Type+": "+dep.Message
+			if dep.Status == metav1.ConditionUnknown {
+				c.Status = metav1.ConditionUnknown
+			}
+			return c
+		}
+	}
+	return c
+}
+
+// lastSuccess is the oldest last success of the account's regions, nil
+// unless each has one.
+func lastSuccess(acct *v1alpha1.CloudProviderAccount, in observed) *metav1.Time {
+	var oldest time.Time
+	for _, region := range inventorysync.Regions(acct) {
+		r, ok := in.results[region]
+		if !ok || r.LastSuccess.IsZero() {
+			return nil
+		}
+		if oldest.IsZero() || r.LastSuccess.Before(oldest) {
+			oldest = r.LastSuccess
+		}
+	}
+	if oldest.IsZero() {
+		return nil
+	}
+	t := metav1.NewTime(oldest.Truncate(time.Second))
+	return &t
+}
+
+// stored is the stored condition of c's type, or c when there is none.
+func stored(conds []metav1.Condition, c metav1.Condition) metav1.Condition {
+	if have := meta.FindStatusCondition(conds, c.Type); have != nil {
+		return *have
+	}
+	return c
+}
+
+func condition(conds []metav1.Condition, typ string) *metav1.Condition {
+	return meta.FindStatusCondition(conds, typ)
+}
+
+func sortedRegions(results map[string]pollstatus.Result) []string {
+	out := make([]string, 0, len(results))
+	for r := range results {
+		out = append(out, r)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func clip(s string) string {
+	if len(s) <= maxRegionMessage {
+		return s
+	}
+	return s[:maxRegionMessage] + "..."
+}

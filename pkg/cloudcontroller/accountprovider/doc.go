@@ -1,0 +1,22 @@
+// Package accountprovider turns a CloudProviderAccount and its Secret into a
+// provider.Provider, and keeps the live provider of every account. The
+// provider is picked by an explicit switch on spec.provider (aws.New or
+// azure.New); there is no registry.
+//
+// # Usage
+//
+//	cfg, err := accountprovider.Read(ctx, apiReader, account, opts)
+//	var cerr *accountprovider.ConfigError
+//	if errors.As(err, &cerr) { /* cerr.Reason: SecretNotFound, SecretKeyMissing, ... */ }
+//	entry, changed, err := providers.Ensure(key, cfg) // builds only when the config changed
+//	p := entry.Provider
+//
+// # Secrets
+//
+// Credential values are read from the Secret into memory only: they never
+// appear in errors, logs, events or status, and a Config prints without
+// them. A Secret in another namespace than the account's is refused unless
+// Options.AllowCrossNamespaceSecrets is set, so that a tenant cannot use
+// another tenant's credentials through the controller. Changing the Secret
+// changes the Config's fingerprint, and Ensure builds a new provider.
+package accountprovider

@@ -1,0 +1,145 @@
+package accountprovider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+)
+
+const secretValue = "s3cr3t-value-never-shown"
+
+func awsAccount(mods ...func(*v1alpha1.AWSAccountConfig)) *v1alpha1.CloudProviderAccount {
+	a := &v1alpha1.CloudProviderAccount{
+		ObjectMeta: metav1.ObjectMeta{Name: "acct", Namespace: "tenant-a"},
+		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, AWS: &v1alpha1.AWSAccountConfig{
+			Regions: []string{"us-east-1"}, Endpoint: "http://127.0.0.1:1",
+			Credentials: v1alpha1.AWSCredentials{SecretRef: v1alpha1.SecretReference{Name: "creds"}},
+		}},
+	}
+	for _, m := range mods {
+		m(a.Spec.AWS)
+	}
+	return a
+}
+
+func secretOf(ns, name string, data map[string]string) *corev1.Secret {
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Data: map[string][]byte{}}
+	for k, v := range data {
+		s.Data[k] = []byte(v)
+	}
+	return s
+}
+
+func TestRead(t *testing.T) {
+	good := map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secretValue}
+	for _, tc := range []struct {
+		name    string
+		account *v1alpha1.CloudProviderAccount
+		secret  *corev1.Secret
+		opts    Options
+		reason  string // "" for success
+		message string
+	}{
+		{"good", awsAccount(), secretOf("tenant-a", "creds", good), Options{}, "", ""},
+		{"missing secret", awsAccount(), nil, Options{}, "SecretNotFound", "Secret tenant-a/creds not found"},
+		{"missing key", awsAccount(), secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIA"}), Options{}, "SecretKeyMissing", `no key "secretAccessKey"`},
+		{"renamed key", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretAccessKeyKey = "key" }),
+			secretOf("tenant-a", "creds", good), Options{}, "SecretKeyMissing", `no key "key"`},
+		{"session token key", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SessionTokenKey = "token" }),
+			secretOf("tenant-a", "creds", good), Options{}, "SecretKeyMissing", `no key "token"`},
+		{"other namespace refused", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
+			secretOf("tenant-b", "creds", good), Options{}, ReasonSecretNamespaceNotAllowed, "outside the account's namespace"},
+		{"other namespace allowed", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
+			secretOf("tenant-b", "creds", good), Options{AllowCrossNamespaceSecrets: true}, "", ""},
+		{"assume role", awsAccount(func(c *v1alpha1.AWSAccountConfig) {
+			c.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x"}
+		}), secretOf("tenant-a", "creds", good), Options{}, ReasonUnsupported, "assumeRole"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := fake.NewClientBuilder().WithScheme(scheme.Scheme)
+			if tc.secret != nil {
+				b = b.WithObjects(tc.secret)
+			}
+			cfg, err := Read(context.Background(), b.Build(), tc.account, tc.opts)
+			var cerr *ConfigError
+			switch {
+			case tc.reason == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case tc.reason != "" && (!errors.As(err, &cerr) || cerr.Reason != tc.reason || !strings.Contains(cerr.Message, tc.message)):
+				t.Fatalf("error = %v; want %s with %q", err, tc.reason, tc.message)
+			}
+			for _, s := range []string{fmt.Sprint(err), cfg.String(), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg.AWS)} {
+				if strings.Contains(s, secretValue) {
+					t.Errorf("secret shown in %q", s)
+				}
+			}
+		})
+	}
+}
+
+func TestEnsureRebuildsOnlyOnChange(t *testing.T) {
+	set := NewSet()
+	key := types.NamespacedName{Namespace: "tenant-a", Name: "acct"}
+	read := func(secret string) Config {
+		t.Helper()
+		cl := fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(
+			secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secret})).Build()
+		cfg, err := Read(context.Background(), cl, awsAccount(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	e1, changed, err := set.Ensure(key, read("one"))
+	if err != nil || !changed {
+		t.Fatalf("first Ensure: changed=%v err=%v", changed, err)
+	}
+	if e2, changed, _ := set.Ensure(key, read("one")); changed || e2.Generation != e1.Generation {
+		t.Fatal("same credentials rebuilt the provider")
+	}
+	if e3, changed, _ := set.Ensure(key, read("two")); !changed || e3.Generation == e1.Generation {
+		t.Fatal("rotated secret did not rebuild the provider")
+	}
+	if !set.Remove(key) || set.Remove(key) {
+		t.Fatal("Remove")
+	}
+	if n := len(set.Events()); n != 3 {
+		t.Fatalf("%d events; want 3 (built, rebuilt, removed)", n)
+	}
+}
+
+func TestReadAzure(t *testing.T) {
+	acct := &v1alpha1.CloudProviderAccount{
+		ObjectMeta: metav1.ObjectMeta{Name: "acct", Namespace: "tenant-a"},
+		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAzure, Azure: &v1alpha1.AzureAccountConfig{
+			Regions: []string{"eastus"}, Endpoint: "https://127.0.0.1:1", AuthorityHost: "https://127.0.0.1:1",
+			Credentials: v1alpha1.AzureCredentials{SecretRef: v1alpha1.SecretReference{Name: "creds"}},
+		}},
+	}
+	data := map[string]string{"subscriptionID": "sub", "tenantID": "tenant", "clientID": "app"}
+	cl := fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(secretOf("tenant-a", "creds", data)).Build()
+	_, err := Read(context.Background(), cl, acct, Options{})
+	var cerr *ConfigError
+	if !errors.As(err, &cerr) || cerr.Reason != v1alpha1.AccountReasonSecretKeyMissing || !strings.Contains(cerr.Message, `"clientSecret"`) {
+		t.Fatalf("error %v; want SecretKeyMissing naming clientSecret", err)
+	}
+	data["clientSecret"] = secretValue
+	cl = fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(secretOf("tenant-a", "creds", data)).Build()
+	cfg, err := Read(context.Background(), cl, acct, Options{})
+	if err != nil || cfg.Azure.ClientSecret != secretValue || strings.Contains(cfg.String(), secretValue) {
+		t.Fatalf("config %s, error %v", cfg, err)
+	}
+	if _, err := New(cfg); err != nil {
+		t.Fatalf("building the Azure provider: %v", err)
+	}
+}

@@ -1,0 +1,200 @@
+package inventorysync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/cloud/inventory"
+	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+)
+
+// Key is the unit of work: one region of one account.
+type Key = pollstatus.Key
+
+// Reconciler polls one region of one account per reconcile.
+type Reconciler struct {
+	// Client reads from the manager's cache and writes to the API server.
+	Client client.Client
+	// Providers holds each account's provider.
+	Providers *accountprovider.Set
+	// Status receives the outcome of every poll.
+	Status *pollstatus.Store
+	Options
+}
+
+// SetupWithManager registers the poll loop with mgr.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.Options = r.withDefaults()
+	return builder.TypedControllerManagedBy[Key](mgr).
+		Named("cloud-inventorysync").
+		Watches(&v1alpha1.CloudProviderAccount{}, handler.TypedEnqueueRequestsFromMapFunc(r.accountRegions),
+			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&v1alpha1.CloudEntitySelector{}, handler.TypedEnqueueRequestsFromMapFunc(r.selectorRegions),
+			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		WatchesRawSource(source.TypedChannel(r.Providers.Events(), handler.TypedEnqueueRequestsFromMapFunc(r.accountRegions))).
+		WithOptions(controller.TypedOptions[Key]{MaxConcurrentReconciles: r.Concurrency}).
+		Complete(r)
+}
+
+// accountRegions maps an account to its regions, reading it from the cache
+// when the event carries only its name.
+func (r *Reconciler) accountRegions(ctx context.Context, o client.Object) []Key {
+	key := types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
+	acct, ok := o.(*v1alpha1.CloudProviderAccount)
+	if !ok || Regions(acct) == nil {
+		acct = &v1alpha1.CloudProviderAccount{}
+		if err := r.Client.Get(ctx, key, acct); err != nil {
+			return nil
+		}
+	}
+	var keys []Key
+	for _, region := range Regions(acct) {
+		keys = append(keys, Key{Account: key, Region: region})
+	}
+	return keys
+}
+
+func (r *Reconciler) selectorRegions(ctx context.Context, o client.Object) []Key {
+	key := binding.AccountKey(o.(*v1alpha1.CloudEntitySelector))
+	acct := &v1alpha1.CloudProviderAccount{}
+	acct.Name, acct.Namespace = key.Name, key.Namespace
+	return r.accountRegions(ctx, acct)
+}
+
+// Reconcile polls the region and makes the imported objects follow it.
+func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error) {
+	logger := log.FromContext(ctx).WithValues("account", key.Account, "region", key.Region)
+	ctx = log.IntoContext(ctx, logger)
+	acct := &v1alpha1.CloudProviderAccount{}
+	if err := r.Client.Get(ctx, key.Account, acct); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.Status.Forget(key.Account)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	if !slices.Contains(Regions(acct), key.Region) {
+		r.Status.Forget(key.Account, Regions(acct)...)
+		return ctrl.Result{}, nil
+	}
+	entry, ok := r.Providers.Get(key.Account)
+	if !ok {
+		return ctrl.Result{}, nil // the account reconciler announces its provider
+	}
+	sel, _, err := binding.Bound(ctx, r.Client, key.Account, acct)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if sel == nil {
+		r.checkCredentials(ctx, key, entry)
+		return ctrl.Result{}, nil
+	}
+	interval := r.Interval(acct)
+	snap, err := r.poll(ctx, entry.Provider, key.Region)
+	if ctx.Err() != nil {
+		return ctrl.Result{}, ctx.Err()
+	}
+	out := pollstatus.Outcome{Selector: types.NamespacedName{Namespace: sel.Namespace, Name: sel.Name}, ProviderGeneration: entry.Generation}
+	if err != nil {
+		out.Reason, out.Message = Classify(err)
+		res := r.Status.Record(key, out, time.Now())
+		logger.Info("Poll failed; imported objects kept as they are", "reason", out.Reason, "error", err.Error(), "failures", res.Failures)
+		return ctrl.Result{RequeueAfter: Backoff(interval, res.Failures)}, nil
+	}
+	out.Reason = v1alpha1.AccountReasonPolled
+	writes, err := r.sync(ctx, acct, sel, snap)
+	out.Writes = writes
+	if err != nil {
+		out.ApplyError = err.Error()
+	}
+	r.Status.Record(key, out, time.Now())
+	if writes > 0 {
+		logger.V(1).Info("Imported objects updated", "writes", writes, "vms", len(snap.VMs))
+	}
+	if err != nil {
+		// Not returned as an error: its fast retries would poll the cloud
+		// again each time. The next poll retries the writes.
+		logger.Error(err, "Writing the imported objects failed", "writes", writes)
+	}
+	return ctrl.Result{RequeueAfter: interval}, nil
+}
+
+// checkCredentials polls a region of an account without a selector once
+// per provider, so that its status says whether the credentials work.
+func (r *Reconciler) checkCredentials(ctx context.Context, key Key, entry accountprovider.Entry) {
+	if res, ok := r.Status.Get(key); ok && res.ProviderGeneration == entry.Generation && res.Selector.Name == "" {
+		return
+	}
+	_, err := r.poll(ctx, entry.Provider, key.Region)
+	if ctx.Err() != nil {
+		return
+	}
+	out := pollstatus.Outcome{Reason: v1alpha1.AccountReasonPolled, ProviderGeneration: entry.Generation}
+	if err != nil {
+		out.Reason, out.Message = Classify(err)
+	}
+	r.Status.Record(key, out, time.Now())
+}
+
+func (r *Reconciler) poll(ctx context.Context, p provider.Provider, region string) (*provider.Snapshot, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.PollTimeout)
+	defer cancel()
+	return p.Inventory(ctx, region)
+}
+
+// sync makes the objects of the snapshot's region what the snapshot says.
+func (r *Reconciler) sync(ctx context.Context, acct *v1alpha1.CloudProviderAccount, sel *v1alpha1.CloudEntitySelector, snap *provider.Snapshot) (int, error) {
+	desired := inventory.Desired(inventory.Input{
+		Selector:  sel,
+		Account:   v1alpha1.CloudProviderAccountReference{Name: acct.Name, Namespace: acct.Namespace},
+		Snapshots: []*provider.Snapshot{snap},
+	})
+	existing, err := ListImported(ctx, r.Client, sel.Namespace, SelectorLabels(sel, acct))
+	if err != nil {
+		return 0, err
+	}
+	plan := inventory.Diff(desired, inRegion(existing, snap.Region), nil)
+	if plan.Writes() == 0 {
+		return 0, nil
+	}
+	return apply(ctx, r.Client, sel, plan, r.Workers)
+}
+
+// Classify turns a provider error into an account condition reason and the
+// cloud's message.
+func Classify(err error) (reason, message string) {
+	switch {
+	case errors.Is(err, provider.ErrAuthentication):
+		reason = v1alpha1.AccountReasonAuthenticationFailed
+	case errors.Is(err, provider.ErrRegionUnavailable):
+		reason = v1alpha1.AccountReasonRegionUnavailable
+	case errors.Is(err, provider.ErrThrottled):
+		reason = v1alpha1.AccountReasonThrottled
+	default:
+		reason = v1alpha1.AccountReasonPollFailed
+	}
+	return reason, requestID.ReplaceAllString(fmt.Sprint(err), "")
+}
+
+// requestID matches the request id AWS errors carry, different on every
+// call: left in, every failed poll would change the account's status.
+var requestID = regexp.MustCompile(`RequestID: [^,]*, `)

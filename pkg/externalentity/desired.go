@@ -1,0 +1,129 @@
+package externalentity
+
+import (
+	"maps"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/ptr"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	"antreaplus.io/antreaplus/pkg/cloud/inventory"
+)
+
+// Labels of an ExternalEntity, besides the tag labels.
+const (
+	LabelPrefix           = "cloud.antreaplus.io/"
+	LabelKind             = LabelPrefix + "kind"
+	LabelName             = LabelPrefix + "name"
+	LabelNamespace        = LabelPrefix + "namespace"
+	LabelVPC              = LabelPrefix + "vpc"
+	LabelRegion           = LabelPrefix + "region"
+	LabelNetworkInterface = LabelPrefix + "network-interface"
+	LabelServiceKind      = LabelPrefix + "service-kind"
+)
+
+// Kinds of entity, the values of LabelKind.
+const (
+	KindVirtualMachine     = "VirtualMachine"
+	KindCloudNativeService = "CloudNativeService"
+)
+
+// maxEndpoints is the API's limit of endpoints of one ExternalEntity.
+const maxEndpoints = 64
+
+// NameForInterface is the name of a NetworkInterface's ExternalEntity.
+func NameForInterface(nic string) string { return "nic-" + nic }
+
+// NameForService is the name of a CloudNativeService's ExternalEntity.
+func NameForService(svc string) string { return "svc-" + svc }
+
+// ForNetworkInterface is the ExternalEntity of an interface of vm (nil when
+// it is not known yet).
+func ForNetworkInterface(nic *v1alpha1.NetworkInterface, vm *v1alpha1.VirtualMachine, agentlessNode string) *crdv1alpha2.ExternalEntity {
+	tags := map[string]string{}
+	node := agentlessNode
+	if vm != nil {
+		maps.Copy(tags, vm.Spec.Tags)
+		if vm.Spec.EnforcementMode == v1alpha1.EnforcementAgented {
+			node = vm.Name
+		}
+	}
+	maps.Copy(tags, nic.Spec.Tags)
+	labels := entityLabels(&nic.ObjectMeta, tags, KindVirtualMachine, nic.Spec.VirtualMachine, nic.Spec.VPCID, nic.Spec.Region)
+	labels[LabelNetworkInterface] = nic.Name
+	ee := &crdv1alpha2.ExternalEntity{
+		ObjectMeta: metav1.ObjectMeta{Name: NameForInterface(nic.Name), Namespace: nic.Namespace, Labels: labels,
+			OwnerReferences: []metav1.OwnerReference{owner("NetworkInterface", nic.Name, &nic.ObjectMeta)}},
+		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: endpoints(nic.Name, nic.Spec.PrivateIPs, nic.Spec.PublicIPs), ExternalNode: node},
+	}
+	return ee
+}
+
+// ForCloudNativeService is the ExternalEntity of a cloud-native service.
+func ForCloudNativeService(svc *v1alpha1.CloudNativeService, agentlessNode string) *crdv1alpha2.ExternalEntity {
+	labels := entityLabels(&svc.ObjectMeta, svc.Spec.Tags, KindCloudNativeService, svc.Name, svc.Spec.VPCID, svc.Spec.Region)
+	labels[LabelServiceKind] = string(svc.Spec.Kind)
+	ee := &crdv1alpha2.ExternalEntity{
+		ObjectMeta: metav1.ObjectMeta{Name: NameForService(svc.Name), Namespace: svc.Namespace, Labels: labels,
+			OwnerReferences: []metav1.OwnerReference{owner("CloudNativeService", svc.Name, &svc.ObjectMeta)}},
+		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: endpoints(svc.Name, svc.Spec.PrivateIPs, svc.Spec.PublicIPs), ExternalNode: agentlessNode},
+	}
+	for _, p := range svc.Spec.Ports {
+		np := crdv1alpha2.NamedPort{Protocol: corev1.Protocol(p.Protocol), Port: p.Port}
+		if np.Protocol == "" {
+			np.Protocol = corev1.ProtocolTCP
+		}
+		if len(validation.IsValidPortName(p.Name)) == 0 {
+			np.Name = p.Name
+		}
+		ee.Spec.Ports = append(ee.Spec.Ports, np)
+	}
+	return ee
+}
+
+func entityLabels(src *metav1.ObjectMeta, tags map[string]string, kind, name, vpc, region string) map[string]string {
+	labels, _ := inventory.TagLabels(tags)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	for _, k := range []string{v1alpha1.LabelAccountName, v1alpha1.LabelAccountNamespace, v1alpha1.LabelSelectorName} {
+		if v, ok := src.Labels[k]; ok {
+			labels[k] = v
+		}
+	}
+	labels[LabelKind] = kind
+	labels[LabelName] = name
+	labels[LabelNamespace] = src.Namespace
+	labels[LabelRegion] = inventory.LabelValue(region)
+	if vpc != "" {
+		// AWS: the VPC id. Azure: the VNet's name and a hash of its id,
+		// as its ARM id is no label value.
+		labels[LabelVPC] = inventory.ObjectName(vpc, "")
+	}
+	return labels
+}
+
+func endpoints(name string, private, public []string) []crdv1alpha2.Endpoint {
+	var out []crdv1alpha2.Endpoint
+	for _, ip := range append(append([]string(nil), private...), public...) {
+		if len(out) == maxEndpoints {
+			break
+		}
+		out = append(out, crdv1alpha2.Endpoint{IP: ip, Name: name})
+	}
+	return out
+}
+
+func owner(kind, name string, m *metav1.ObjectMeta) metav1.OwnerReference {
+	return metav1.OwnerReference{APIVersion: v1alpha1.GroupVersion.String(), Kind: kind, Name: name, UID: m.UID,
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}
+}
+
+// isManaged reports whether this controller owns a label.
+func isManaged(key string) bool {
+	return strings.HasPrefix(key, LabelPrefix) || strings.HasPrefix(key, inventory.TagLabelPrefix)
+}

@@ -1,0 +1,83 @@
+package cloud
+
+import (
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
+	"antreaplus.io/antreaplus/pkg/externalentity"
+)
+
+// TestExternalEntitiesOfServices runs the ExternalEntity controller on a
+// CloudNativeService as the cloud controller would import it (the
+// emulators hold no load balancers or databases yet).
+func TestExternalEntitiesOfServices(t *testing.T) {
+	c, ns := kube(t), clusters.Namespace(t, "member-1")
+	startController(t, controllerOptions{}, ns)
+	svc := &v1alpha1.CloudNativeService{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-lb-1a2b3c4d", Labels: map[string]string{v1alpha1.LabelSelectorName: "sel"}},
+		Spec: v1alpha1.CloudNativeServiceSpec{Provider: v1alpha1.ProviderAWS, Kind: v1alpha1.ServiceKindAWSLoadBalancer,
+			AccountRef: v1alpha1.CloudProviderAccountReference{Name: "aws", Namespace: ns},
+			CloudID:    "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/web-lb/1a2b", CloudName: "web-lb",
+			Region: awsRegion, VPCID: "vpc-0a1b", PrivateIPs: []string{"10.10.0.50", "10.10.1.50"},
+			Ports: []v1alpha1.ServicePort{{Name: "https", Protocol: "TCP", Port: 443}}, Tags: map[string]string{"app": "web"}},
+	}
+	create(t, c, svc)
+	name := externalentity.NameForService(svc.Name)
+	e := waitEntity(t, c, ns, name, func(e entity) bool { return len(e.Spec.Endpoints) == 2 })
+	if len(e.Spec.Ports) != 1 || e.Spec.Ports[0].Port != 443 || e.Spec.Ports[0].Name != "https" ||
+		e.Labels[externalentity.LabelKind] != "CloudNativeService" || e.Labels["tag.cloud.antreaplus.io/app"] != "web" ||
+		e.Labels[externalentity.LabelServiceKind] != "AWSLoadBalancer" || e.Spec.ExternalNode == "" {
+		t.Errorf("entity %+v", e)
+	}
+	if o := metav1.GetControllerOf(&e); o == nil || o.Kind != "CloudNativeService" || o.UID != svc.UID {
+		t.Errorf("owner %v", o)
+	}
+
+	changed := svc.DeepCopy()
+	changed.Spec.PrivateIPs = []string{"10.10.2.50"}
+	if err := c.Patch(t.Context(), changed, client.MergeFrom(svc)); err != nil {
+		t.Fatal(err)
+	}
+	waitEntity(t, c, ns, name, func(e entity) bool { return len(e.Spec.Endpoints) == 1 && e.Spec.Endpoints[0].IP == "10.10.2.50" })
+
+	if err := c.Delete(t.Context(), changed); err != nil {
+		t.Fatal(err)
+	}
+	waitImported(t, c, ns, 0, 0, 0)
+}
+
+// TestAzureInventory imports VMs from the ARM emulator through the Azure
+// SDK and checks their entities' labels.
+func TestAzureInventory(t *testing.T) {
+	c, ns := kube(t), clusters.Namespace(t, "member-1")
+	cloud := newAzure(t)
+	for _, name := range []string{"web-1", "web-2"} {
+		if _, err := cloud.emu.AddVM(azureemu.VMSpec{VNetID: cloud.vnet, Name: name, PublicIP: true,
+			Tags: map[string]string{"role": "web", "Cost Center": "R&D / 42"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startController(t, controllerOptions{roots: cloud.roots}, ns)
+	acct := azureAccount(ns, "azure", cloud)
+	create(t, c, secret(ns, "azure-credentials", azureSecretData(cloud)), acct, selectorFor(ns, "azure", "azure", vmsNamed("web-1", "web-2")))
+	waitImported(t, c, ns, 2, 2, 2)
+	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	for _, e := range entities(t, c, ns, "tag.cloud.antreaplus.io/role", "web") {
+		if len(e.Spec.Endpoints) != 2 || e.Labels[externalentity.LabelRegion] != azureRegion || e.Labels[externalentity.LabelVPC] == "" {
+			t.Errorf("entity %s: endpoints %v labels %v", e.Name, e.Spec.Endpoints, e.Labels)
+		}
+		for k, v := range e.Labels {
+			if len(validation.IsQualifiedName(k)) > 0 || len(validation.IsValidLabelValue(v)) > 0 {
+				t.Errorf("entity %s: label %s=%s is not valid", e.Name, k, v)
+			}
+		}
+	}
+	if n := len(entities(t, c, ns, "tag.cloud.antreaplus.io/role", "web")); n != 2 {
+		t.Errorf("%d entities selected by role=web; want 2", n)
+	}
+}
