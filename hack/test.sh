@@ -21,8 +21,8 @@ step "golangci-lint"
 "$ANTREAPLUS_TOOLS_DIR/golangci-lint" run --allow-parallel-runners ./...
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
-# Packages that start clusters run two at a time; each has its own sandbox.
-go test -count=1 -p 2 -timeout 20m ./... 2>&1 | tee "${TMPDIR:-/tmp}/antreaplus-test.log" | grep -v '^\(=== \|--- PASS\|PASS$\)' || {
+# Packages that start clusters run three at a time (they mostly wait); each has its own sandbox.
+go test -count=1 -p 3 -timeout 25m ./... 2>&1 | tee "${TMPDIR:-/tmp}/antreaplus-test.log" | grep -v '^\(=== \|--- PASS\|PASS$\)' || {
   status=$?
   hack/reap-test-sandboxes.sh || true
   exit $status
