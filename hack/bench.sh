@@ -16,7 +16,19 @@ echo "[bench] federation: failover, balance, manager cost (real clusters and man
 go run ./test/bench/federationbench -runs "${BENCH_RUNS:-3}" -json "$out/federation.json"
 
 echo
+echo "[bench] DNS: our CoreDNS build vs stock CoreDNS from a zone file (real cluster, 10k services)"
+go run ./test/bench/dnsbench -services 10000 -runs "${BENCH_RUNS:-3}" -json "$out/dns.json"
+
+echo
+echo "[bench] cloud inventory: 10k VMs through the real SDK against the local EC2 emulator"
+go run ./test/bench/cloudbench -vms 10000 -runs 1 -json "$out/cloud.json"
+
+echo
+echo "[bench] federated Services: export-to-import convergence (3 members)"
+ANTREAPLUS_BENCH_JSON="$repo/$out/services.json" go test -run '^$' -bench Convergence -benchtime 1x ./test/e2e/services/ | grep -v '^\(goos\|goarch\|cpu\|pkg\)'
+
+echo
 echo "[bench] Go benchmarks"
-go test -run '^$' -bench . -benchmem -benchtime "${BENCH_TIME:-1x}" ./... | tee "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|goos|pkg)' || true
+go test -run '^$' -bench . -benchmem -benchtime "${BENCH_TIME:-1x}" $(go list ./... | grep -v /test/e2e/services) | tee "$out/go-bench.txt" | grep -E '^(Benchmark|ok|FAIL|goos|pkg)' || true
 echo
 echo "[bench] results in $out/"
