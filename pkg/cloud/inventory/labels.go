@@ -71,14 +71,30 @@ func LabelName(s string) string {
 // LabelValue returns s if it is a valid label value, else its normalised
 // form as TagLabels describes.
 func LabelValue(s string) string {
-	if s == "" || len(validation.IsValidLabelValue(s)) == 0 {
+	if s == "" || isLabelToken(s) {
 		return s
 	}
 	return normalise(s)
 }
 
-func isLabelName(s string) bool {
-	return s != "" && len(validation.IsQualifiedName(s)) == 0 && !strings.Contains(s, "/")
+func isLabelName(s string) bool { return isLabelToken(s) }
+
+// isLabelToken reports whether s is a valid label name without prefix, and
+// so a valid non-empty label value: at most 63 characters of [A-Za-z0-9-_.],
+// beginning and ending with an alphanumeric. It is what
+// validation.IsQualifiedName and IsValidLabelValue check, without building
+// their error messages, which every poll would otherwise do for every
+// invalid tag of every VM.
+func isLabelToken(s string) bool {
+	if s == "" || len(s) > maxLabel || !isAlphanumeric(s[0]) || !isAlphanumeric(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isLabelChar(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // normalise makes s a valid label name and value with a hash of s appended.
@@ -97,6 +113,21 @@ func normalise(s string) string {
 		return "h" + shortHash(s)
 	}
 	return base + "-" + shortHash(s)
+}
+
+// isDNSLabel is validation.IsDNS1123Label without its error messages: at
+// most 63 characters of [a-z0-9-], beginning and ending with one of [a-z0-9].
+func isDNSLabel(s string) bool {
+	lowerAlnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	if s == "" || len(s) > validation.DNS1123LabelMaxLength || !lowerAlnum(s[0]) || !lowerAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !lowerAlnum(s[i]) && s[i] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 func shortHash(s string) string {
@@ -120,7 +151,7 @@ func isLabelChar(c byte) bool {
 // the SHA-256 of the lowercased id: stable across polls, and the same for
 // ids that differ only in case, as Azure's do.
 func ObjectName(id, name string) string {
-	if len(validation.IsDNS1123Label(id)) == 0 {
+	if isDNSLabel(id) {
 		return id
 	}
 	lower := strings.ToLower(id)

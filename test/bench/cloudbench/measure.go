@@ -186,7 +186,8 @@ func (e *env) steady(ctx context.Context, s settings, ctl *controllerProc) (serv
 // waitPolls waits until n more polls have started (one DescribeVpcs each).
 func (e *env) waitPolls(n int, interval time.Duration) error {
 	target := e.emu.Calls("DescribeVpcs") + n
-	deadline := time.Now().Add(time.Duration(n+2)*interval + time.Minute)
+	// A poll of 10k VMs takes seconds of its own on top of the interval.
+	deadline := time.Now().Add(time.Duration(n)*(interval+time.Minute) + 2*time.Minute)
 	for e.emu.Calls("DescribeVpcs") < target {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("%d polls did not happen", n)
