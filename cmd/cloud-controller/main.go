@@ -20,8 +20,6 @@ import (
 	"os"
 	"time"
 
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -33,6 +31,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
 	"antreaplus.io/antreaplus/pkg/externalentity"
+	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
@@ -90,7 +89,7 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	cfg, err := restConfig(f.kubeconfig, f.context)
+	cfg, err := restconfig.Load(f.kubeconfig, f.context)
 	if err != nil {
 		return err
 	}
@@ -137,18 +136,6 @@ func run(ctx context.Context, f *flags) error {
 	ctrl.Log.Info("Starting the cloud controller", "minPollInterval", f.opts.Sync.MinPollInterval,
 		"pollIntervalOverride", f.opts.Sync.PollIntervalOverride, "externalEntities", f.externalEntities)
 	return mgr.Start(ctx)
-}
-
-func restConfig(kubeconfig, context string) (*rest.Config, error) {
-	if kubeconfig == "" && context == "" {
-		return ctrl.GetConfig()
-	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig %s (context %q): %w", kubeconfig, context, err)
-	}
-	return cfg, nil
 }
 
 // rootCAs is the system's CAs plus those of file; nil (the system's) when

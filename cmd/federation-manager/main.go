@@ -14,7 +14,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -26,6 +25,7 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
+	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceimport"
 )
@@ -72,7 +72,7 @@ func run(ctx context.Context, f *flags) error {
 		return fmt.Errorf("--renew-deadline (%s) must be shorter than --lease-duration (%s): otherwise two supervisors could lead a member at once",
 			f.opts.Election.RenewDeadline, f.opts.Election.LeaseDuration)
 	}
-	cfg, err := restConfig(f.kubeconfig, f.context)
+	cfg, err := restconfig.Load(f.kubeconfig, f.context)
 	if err != nil {
 		return err
 	}
@@ -108,18 +108,6 @@ func run(ctx context.Context, f *flags) error {
 		return err
 	}
 	return mgr.Start(ctx)
-}
-
-func restConfig(kubeconfig, context string) (*rest.Config, error) {
-	if kubeconfig == "" && context == "" {
-		return ctrl.GetConfig()
-	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig %s (context %q): %w", kubeconfig, context, err)
-	}
-	return cfg, nil
 }
 
 // waitForIdentity reads this cluster's ClusterMembership until it says the

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"os"
 
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -19,6 +17,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
 )
@@ -55,7 +54,7 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	cfg, err := restConfig(f.kubeconfig, f.context)
+	cfg, err := restconfig.Load(f.kubeconfig, f.context)
 	if err != nil {
 		return err
 	}
@@ -84,16 +83,4 @@ func run(ctx context.Context, f *flags) error {
 	}
 	ctrl.Log.Info("Starting the member controller", "server", cfg.Host)
 	return mgr.Start(ctx)
-}
-
-func restConfig(kubeconfig, context string) (*rest.Config, error) {
-	if kubeconfig == "" && context == "" {
-		return ctrl.GetConfig()
-	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig %s (context %q): %w", kubeconfig, context, err)
-	}
-	return cfg, nil
 }

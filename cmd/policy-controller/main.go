@@ -18,8 +18,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -29,6 +27,7 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
+	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
@@ -78,7 +77,7 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	cfg, err := restConfig(f.kubeconfig, f.context)
+	cfg, err := restconfig.Load(f.kubeconfig, f.context)
 	if err != nil {
 		return err
 	}
@@ -136,16 +135,4 @@ func certificate(f *flags) (tls.Certificate, error) {
 		return cert, nil
 	}
 	return controlplane.EnsureServingCert(f.certDir, strings.Split(f.sans, ","))
-}
-
-func restConfig(kubeconfig, context string) (*rest.Config, error) {
-	if kubeconfig == "" && context == "" {
-		return ctrl.GetConfig()
-	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig %s (context %q): %w", kubeconfig, context, err)
-	}
-	return cfg, nil
 }
