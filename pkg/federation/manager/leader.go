@@ -57,7 +57,8 @@ func (m *Manager) Members() []MemberInfo {
 	var out []MemberInfo
 	for _, s := range m.snapshot() {
 		in := m.statusInput(s, now)
-		info := MemberInfo{ClusterID: s.clusterID, Supervisor: s.spec.Supervisor, Cluster: s.member, Reachable: in.reachable}
+		member, _ := s.currentMember()
+		info := MemberInfo{ClusterID: s.clusterID, Supervisor: s.spec.Supervisor, Cluster: member, Reachable: in.reachable}
 		if v := health.Assess(in.views, now, in.grace, in.registered); v.Unreachable {
 			since := v.LastSeen
 			info.UnreachableSince = &since
@@ -77,9 +78,26 @@ type LeaderController interface {
 	Run(ctx context.Context, m Member) error
 }
 
-// lead runs every leader controller until leadership ends.
+// lead runs every leader controller until leadership ends. When the
+// member's cache is replaced the controllers are restarted on the new one,
+// leadership kept.
 func (s *session) lead(ctx context.Context, term int32) {
-	m := Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: s.member, Fence: s.elector.Fence(), Federation: s.m}
+	for ctx.Err() == nil {
+		member, swapped := s.currentMember()
+		runCtx, cancel := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-swapped:
+				cancel()
+			case <-runCtx.Done():
+			}
+		}()
+		s.runLeaderControllers(runCtx, Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: member, Fence: s.elector.Fence(), Federation: s.m})
+		cancel()
+	}
+}
+
+func (s *session) runLeaderControllers(ctx context.Context, m Member) {
 	var wg sync.WaitGroup
 	for _, c := range s.m.opts.LeaderControllers {
 		wg.Add(1)

@@ -69,7 +69,8 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 // readReports reads the supervisor's registry status of every member.
 func (s *session) readReports(ctx context.Context) {
 	list := &federationv1alpha1.MemberClusterList{}
-	if err := s.member.GetAPIReader().List(ctx, list, client.InNamespace(names.Namespace)); err != nil {
+	member, _ := s.currentMember()
+	if err := member.GetAPIReader().List(ctx, list, client.InNamespace(names.Namespace)); err != nil {
 		return
 	}
 	reports := make(map[string]health.View, len(list.Items))

@@ -36,9 +36,16 @@ type session struct {
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
 	elector *election.Elector
-	member  cluster.Cluster
 	probe   probe
 	peer    peerView
+
+	// cache is the member's client and informers; it is replaced when the
+	// member comes back from an outage (see refreshAfterOutage).
+	cacheMu     sync.Mutex
+	watchCfg    *rest.Config
+	member      cluster.Cluster
+	stopMember  context.CancelFunc
+	memberSwaps chan struct{}
 }
 
 func newSession(m *Manager, mc *federationv1alpha1.MemberCluster, key string) *session {
@@ -70,22 +77,22 @@ func (s *session) start(c credentials) error {
 	if err != nil {
 		return err
 	}
-	watchCfg := rest.CopyConfig(cfg)
-	watchCfg.Timeout = 0
-	member, err := cluster.New(watchCfg, func(o *cluster.Options) { o.Scheme = sch })
+	s.watchCfg = rest.CopyConfig(cfg)
+	s.watchCfg.Timeout = 0
+	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
 	}
-	s.member = member
 	leases := &probingLeases{c: cs.CoordinationV1().Leases(names.Namespace), name: names.LeaderLease, probe: &s.probe}
 	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead)
 
 	// The session outlives the reconcile that starts it: it gets its own logger and context.
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), ctrl.Log.WithName("member").WithValues("member", s.clusterID)))
 	s.cancel = cancel
+	s.useMember(ctx, member)
 	s.goRun(func() { s.elector.Run(ctx) })
-	s.goRun(func() { _ = member.Start(ctx) })
 	s.goRun(func() { s.watchExports(ctx) })
+	s.goRun(func() { s.refreshAfterOutage(ctx) })
 	if s.spec.Supervisor && s.clusterID != s.m.me {
 		s.goRun(func() { s.peerLoop(ctx, cs) })
 	}
@@ -106,20 +113,100 @@ func (s *session) stop() {
 	s.done.Wait()
 }
 
+// useMember makes member the session's client and cache of the member,
+// starts it, and stops the one it replaces.
+func (s *session) useMember(ctx context.Context, member cluster.Cluster) {
+	mctx, stop := context.WithCancel(ctx)
+	s.cacheMu.Lock()
+	oldStop, oldSwaps := s.stopMember, s.memberSwaps
+	s.member, s.stopMember, s.memberSwaps = member, stop, make(chan struct{})
+	s.cacheMu.Unlock()
+	s.goRun(func() { _ = member.Start(mctx) })
+	if oldStop != nil {
+		close(oldSwaps)
+		oldStop()
+	}
+}
+
+// currentMember is the member's client and cache now, and a channel closed
+// when they are replaced.
+func (s *session) currentMember() (cluster.Cluster, <-chan struct{}) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	return s.member, s.memberSwaps
+}
+
+// refreshAfterOutage replaces the member's cache when the member answers
+// again after an outage. client-go's reflectors back off exponentially (up
+// to a minute with jitter) while an API server is down, so after a restart
+// the old informers may stay blind for a minute or more; fresh ones list at once.
+func (s *session) refreshAfterOutage(ctx context.Context) {
+	var outage outageTracker
+	t := time.NewTicker(s.m.opts.Election.RetryPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		_, lastTime, lastErr := s.probe.get()
+		if lastTime.IsZero() || !outage.observe(lastTime, lastErr, refreshAfter) {
+			continue
+		}
+		sch, err := scheme.New()
+		if err != nil {
+			continue
+		}
+		member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
+		if err != nil {
+			klog.FromContext(ctx).Info("Cannot reconnect to the member", "err", err)
+			continue
+		}
+		klog.FromContext(ctx).Info("Member answers again after an outage: reconnecting its informers", "outage", outage.last.Round(time.Millisecond))
+		cacheRefreshes.WithLabelValues(s.clusterID).Inc()
+		s.useMember(ctx, member)
+	}
+}
+
+// refreshAfter is the shortest outage after which the member's informers
+// are replaced: shorter ones are within the reflectors' first back-offs.
+const refreshAfter = 3 * time.Second
+
+// outageTracker follows a member's probe results; it is pure but for its state.
+type outageTracker struct {
+	since time.Time // first failed probe of the current outage; zero when none
+	last  time.Duration
+}
+
+// observe records a probe at t with err, and tells whether an outage of at
+// least min just ended.
+func (o *outageTracker) observe(t time.Time, err error, min time.Duration) bool {
+	if err != nil {
+		if o.since.IsZero() {
+			o.since = t
+		}
+		return false
+	}
+	if o.since.IsZero() {
+		return false
+	}
+	o.last = t.Sub(o.since)
+	o.since = time.Time{}
+	return o.last >= min
+}
+
 // watchExports keeps an informer on the member's ServiceExports, so that
 // any supervisor can take the member over with its exports already known.
 func (s *session) watchExports(ctx context.Context) {
-	inf, err := s.member.GetCache().GetInformer(ctx, &mcsv1beta1.ServiceExport{}, cache.BlockUntilSynced(false))
-	if err != nil {
-		klog.FromContext(ctx).V(2).Info("Cannot watch exports", "err", err)
-		return
-	}
 	t := time.NewTicker(s.m.opts.StatusPeriod)
 	defer t.Stop()
 	for {
-		if inf.HasSynced() {
+		member, _ := s.currentMember()
+		inf, err := member.GetCache().GetInformer(ctx, &mcsv1beta1.ServiceExport{}, cache.BlockUntilSynced(false))
+		if err == nil && inf.HasSynced() {
 			list := &mcsv1beta1.ServiceExportList{}
-			if err := s.member.GetCache().List(ctx, list); err == nil {
+			if err := member.GetCache().List(ctx, list); err == nil {
 				exportsObserved.WithLabelValues(s.clusterID).Set(float64(len(list.Items)))
 			}
 		}

@@ -66,9 +66,18 @@ func TestExporterAPIServerDownWithdrawnOnlyAfterGrace(t *testing.T) {
 
 	// Back: its export is imported again.
 	restartCluster(t, f)
+	back := time.Now()
 	waitImported(t, 90*time.Second, ns, "web", clusters.Names, func(_ string, i imported) error {
 		return checkClusterSetImport(i, "http 80/TCP", "member-1", exporter3)
 	})
+	// Every supervisor reconnects its informers of member-3 at once: a new
+	// export there is imported without waiting out client-go's back-off
+	// (which reaches a minute after an outage this long).
+	exportLB(t, exporter3, ns, "fresh", "203.0.113.64")
+	waitImported(t, 30*time.Second, ns, "fresh", clusters.Names, func(_ string, i imported) error {
+		return checkClusterSetImport(i, "http 80/TCP", exporter3)
+	})
+	t.Logf("a new export of member-3 imported everywhere %s after its API server came back", time.Since(back).Round(100*time.Millisecond))
 }
 
 var restartOnce sync.Mutex
