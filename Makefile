@@ -44,7 +44,7 @@ bench: tools ## Run the benchmarks; prints tables and writes JSON under _output/
 	@hack/bench.sh
 
 .PHONY: demo
-demo: tools build ## Start a 3-cluster sandbox and show it.
+demo: tools build ## Start a federated 3-cluster sandbox: failover, a federated Service, DNS.
 	@hack/demo.sh
 
 .PHONY: clean

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# `make demo`: starts a 3-cluster sandbox and shows what it holds.
+# `make demo`: starts a federated 3-cluster sandbox and shows failover and a federated Service resolved by DNS.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 antreaplus="$repo/bin/antreaplus"
 kubectl="$(hack/tools.sh dir)/kubectl"
+FEDERATION_ID=sandbox
+hack/ensure-packages.sh bind9-dnsutils  # dig, for the DNS answers
+dig=$(command -v dig)
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "Starting three real clusters (etcd, kube-apiserver, controller-manager, scheduler, kwok each),"
-say "federated with member-1 and member-2 as supervisors, each running a federation manager"
+say "federated with member-1 and member-2 as supervisors, each running a federation manager,"
+say "and in every member a member controller and a DNS server (our CoreDNS build)"
 start=$SECONDS
 "$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}"
 echo "(took $((SECONDS - start))s)"
@@ -75,6 +79,43 @@ wait_led none
 for _ in $(seq 1 60); do leaders | grep -q "by member-2" && break; sleep 0.5; done
 "$antreaplus" federation status || true
 
+say "A federated Service: 'web' exported as a NodePort from member-1 and as a LoadBalancer from member-2"
+for ctx in member-1 member-2 member-3; do
+  "$kubectl" --context "$ctx" create namespace shop >/dev/null 2>&1 || true
+done
+web() { # type [nodePort]
+  printf 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec:\n  type: %s\n  selector: {app: web}\n  ports:\n  - {name: http, protocol: TCP, port: 80, targetPort: 8080%s}\n' \
+    "$1" "${2:+, nodePort: $2}"
+}
+web NodePort 31080 | "$kubectl" --context member-1 apply -f - >/dev/null
+web LoadBalancer | "$kubectl" --context member-2 apply -f - >/dev/null
+# No cloud load balancer here: give member-2's Service the ingress IP one would.
+"$kubectl" --context member-2 -n shop patch service web --subresource=status --type=merge \
+  -p '{"status":{"loadBalancer":{"ingress":[{"ip":"203.0.113.20"}]}}}' >/dev/null
+echo "  antreaplus service export web -n shop --context member-1"
+"$antreaplus" service export web -n shop --context member-1 | sed 's/^/  /'
+echo "  antreaplus service export web -n shop --context member-2"
+"$antreaplus" service export web -n shop --context member-2 | sed 's/^/  /'
+
+dns3=$("$antreaplus" sandbox status -o json | sed -n 's/.*"address": "\(127\.0\.53\.3:[0-9]*\)".*/\1/p' | head -1)
+dig3() { "$dig" @"${dns3%:*}" -p "${dns3#*:}" +short "$@"; }
+for _ in $(seq 1 100); do [ -n "$(dig3 web.shop.svc.clusterset.local)" ] && break; sleep 0.2; done
+
+say "antreaplus service list"
+"$antreaplus" service list
+
+say "member-3 exports nothing, yet its DNS server ($dns3) resolves the federated Service"
+for q in "web.shop.svc.clusterset.local" \
+         "web.shop.${FEDERATION_ID}.svc.cluster.local" \
+         "web.shop.member-1.${FEDERATION_ID}.svc.cluster.local" \
+         "web.shop.member-2.${FEDERATION_ID}.svc.cluster.local"; do
+  printf '  dig %-50s -> %s\n' "$q" "$(dig3 "$q" | tr '\n' ' ')"
+done
+printf '  dig %-50s -> %s\n' "SRV _http._tcp.web.shop.member-1.${FEDERATION_ID}.svc.cluster.local" \
+  "$(dig3 SRV "_http._tcp.web.shop.member-1.${FEDERATION_ID}.svc.cluster.local" | head -1)"
+echo "  (clusterset.local: the ServiceImport's cluster-set IP; the federation names: what each"
+echo "   exporter offers from outside: member-1's nodes on NodePort 31080, member-2's load balancer)"
+
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
 say "kill -9 the federation manager of $victim, which leads:"
 leaders | grep "by $victim" || true
@@ -97,7 +138,8 @@ Try it yourself:
   $kubectl --context member-3 get nodes,crd
   $antreaplus sandbox status
   $antreaplus federation status
-Manager logs: $(dirname "$KUBECONFIG")/managers/
+  dig @${dns3%:*} -p ${dns3#*:} web.shop.svc.clusterset.local
+Manager logs: $(dirname "$KUBECONFIG")/managers/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/
 Stop everything with:
   $antreaplus sandbox down
 NEXT

@@ -29,6 +29,9 @@ func (s *Sandbox) Down(ctx context.Context) error {
 		tools = toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	}
 	var errs []error
+	if err := s.stopMemberServices(); err != nil {
+		errs = append(errs, err)
+	}
 	for _, name := range s.managerClusters() {
 		if err := s.StopManager(name, syscall.SIGTERM); err != nil {
 			errs = append(errs, err)

@@ -137,3 +137,28 @@ func ephemeralRange() (lo, hi int, ok bool) {
 	hi, err2 := strconv.Atoi(f[1])
 	return lo, hi, err1 == nil && err2 == nil
 }
+
+// checkListen fails if endpoint (host:port) cannot be listened on with network (tcp or udp).
+func checkListen(network, endpoint string) error {
+	var err error
+	if network == "udp" {
+		var pc net.PacketConn
+		if pc, err = net.ListenPacket(network, endpoint); err == nil {
+			return pc.Close()
+		}
+	} else {
+		var l net.Listener
+		if l, err = net.Listen(network, endpoint); err == nil {
+			return l.Close()
+		}
+	}
+	owner := ""
+	if _, port, perr := net.SplitHostPort(endpoint); perr == nil && network == "tcp" {
+		if n, aerr := strconv.Atoi(port); aerr == nil {
+			if o := portOwner(n); o != "" {
+				owner = " by " + o
+			}
+		}
+	}
+	return fmt.Errorf("%s %s is in use%s (%w): stop that process or choose other ports with --api-port-base", network, endpoint, owner, err)
+}

@@ -24,6 +24,24 @@ type ClusterPlan struct {
 	// are fixed by the plan because kwokctl's own choice races when several
 	// clusters start at once.
 	ComponentPorts ComponentPorts `json:"componentPorts"`
+	// DNS is where the member's DNS server of a federated sandbox listens.
+	DNS DNSPlan `json:"dns"`
+}
+
+// DNSPlan is the address of a member's DNS server: a loopback address of
+// its own (127.0.53.i) and the same ports for every member.
+type DNSPlan struct {
+	Addr netip.Addr `json:"addr"`
+	// Port serves DNS (UDP and TCP).
+	Port int `json:"port"`
+	// ReadyPort serves /ready, MetricsPort /metrics.
+	ReadyPort   int `json:"readyPort"`
+	MetricsPort int `json:"metricsPort"`
+}
+
+// Endpoint is host:port of the DNS service.
+func (d DNSPlan) Endpoint() string {
+	return netip.AddrPortFrom(d.Addr, uint16(d.Port)).String()
 }
 
 // ComponentPorts are the loopback ports of a cluster's components other than the API server.
@@ -47,15 +65,20 @@ func (p ClusterPlan) All() []int {
 // ClusterName is the name of the i-th cluster (from 1).
 func ClusterName(i int) string { return fmt.Sprintf("member-%d", i) }
 
+// dnsPortOffset puts the DNS ports above every API server and component
+// port of the largest sandbox.
+const dnsPortOffset = MaxClusters * (1 + componentPortCount)
+
 // Plan lays out n clusters: member-i gets Pod CIDR 10.(100+i).0.0/16,
-// Service CIDR 10.(200+i).0.0/16, API server port apiPortBase+i-1, and five
-// component ports above the API server ports of the largest sandbox, so no
-// two clusters overlap and the layout is the same on every run.
+// Service CIDR 10.(200+i).0.0/16, API server port apiPortBase+i-1, five
+// component ports above the API server ports of the largest sandbox, and a
+// DNS server on 127.0.53.i, ports apiPortBase+300..302, so no two clusters
+// overlap and the layout is the same on every run.
 func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 	if n < 1 || n > MaxClusters {
 		return nil, fmt.Errorf("a sandbox runs 1 to %d clusters, not %d", MaxClusters, n)
 	}
-	last := apiPortBase + MaxClusters + n*componentPortCount - 1
+	last := apiPortBase + dnsPortOffset + 2
 	if apiPortBase < 1 || last > 65535 {
 		return nil, fmt.Errorf("ports %d..%d are not valid TCP ports: choose a lower base port", apiPortBase, last)
 	}
@@ -70,6 +93,8 @@ func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 		}
 		c := apiPortBase + MaxClusters + (i-1)*componentPortCount
 		plans[i-1].ComponentPorts = ComponentPorts{Etcd: c, EtcdPeer: c + 1, ControllerManager: c + 2, Scheduler: c + 3, Kwok: c + 4}
+		d := apiPortBase + dnsPortOffset
+		plans[i-1].DNS = DNSPlan{Addr: netip.AddrFrom4([4]byte{127, 0, 53, byte(i)}), Port: d, ReadyPort: d + 1, MetricsPort: d + 2}
 	}
 	return plans, nil
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,8 @@ func TestPlan(t *testing.T) {
 		{name: "too many clusters", n: MaxClusters + 1, base: 16443, wantErr: "1 to 50 clusters"},
 		{name: "ports past 65535", n: 3, base: 65534, wantErr: "not valid TCP ports"},
 		{name: "component ports past 65535", n: 3, base: 65535 - MaxClusters - 10, wantErr: "not valid TCP ports"},
+		{name: "DNS ports past 65535", n: 1, base: 65535 - dnsPortOffset - 1, wantErr: "not valid TCP ports"},
+		{name: "highest base", n: MaxClusters, base: 65535 - dnsPortOffset - 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,7 +42,13 @@ func TestPlan(t *testing.T) {
 				if p.Name != ClusterName(i+1) || p.Index != i+1 {
 					t.Errorf("plan %d is named %q index %d", i, p.Name, p.Index)
 				}
+				if p.DNS.Addr.String() != fmt.Sprintf("127.0.53.%d", i+1) || p.DNS.Port <= p.ComponentPorts.Kwok && p.DNS.Port >= p.APIServerPort {
+					t.Errorf("%s: DNS at %s overlaps the cluster's ports", p.Name, p.DNS.Endpoint())
+				}
 				for _, port := range p.All() {
+					if port >= p.DNS.Port && port <= p.DNS.MetricsPort {
+						t.Errorf("%s: port %d is also a DNS port", p.Name, port)
+					}
 					if other, ok := seenPorts[port]; ok {
 						t.Errorf("port %d used by %s and %s", port, other, p.Name)
 					}

@@ -33,8 +33,10 @@ func newCLI(t *testing.T) *cli {
 	}
 	_, file, _, _ := runtime.Caller(0)
 	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	bin := filepath.Join(t.TempDir(), "antreaplus")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/antreaplus")
+	// The programs 'sandbox up --supervisors' runs are found next to antreaplus.
+	binDir := t.TempDir()
+	bin := filepath.Join(binDir, "antreaplus")
+	build := exec.Command("go", "build", "-o", binDir+"/", "./cmd/antreaplus", "./cmd/federation-manager", "./cmd/member-controller", "./cmd/coredns")
 	build.Dir = repo
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building antreaplus: %v\n%s", err, out)
@@ -52,9 +54,11 @@ func (c *cli) in(t *testing.T) *cli {
 	return &cc
 }
 
-// run runs antreaplus with --dir set and returns its combined output.
+// run runs antreaplus (with --dir set for sandbox commands) and returns its combined output.
 func (c *cli) run(args ...string) (string, error) {
-	args = append(args, "--dir", c.dir)
+	if args[0] == "sandbox" {
+		args = append(args, "--dir", c.dir)
+	}
 	cmd := exec.Command(c.bin, args...)
 	cmd.Env = append(os.Environ(), toolchain.DirEnv+"="+c.tools.Dir)
 	var out bytes.Buffer

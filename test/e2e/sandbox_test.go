@@ -76,15 +76,15 @@ func TestSandboxLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, err := c.run("sandbox", "status")
-		if err == nil || !strings.Contains(out, "member-3") || !strings.Contains(out, "1 of 3 clusters are not ready") {
+		if err == nil || !strings.Contains(out, "member-3") || !strings.Contains(out, "1 clusters or processes are not ready") {
 			t.Fatalf("status after killing member-3's API server: err=%v\n%s", err, out)
 		}
 		c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
-		var statuses []sandbox.ClusterStatus
-		if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &statuses); err != nil {
+		var status sandboxStatus
+		if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &status); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range statuses {
+		for _, s := range status.Clusters {
 			if !s.Ready {
 				t.Errorf("%s not ready after up: %s", s.Name, s.Error)
 			}
@@ -109,6 +109,10 @@ func TestSandboxLifecycle(t *testing.T) {
 		}
 	})
 
+	t.Run("federated: a Service exported with two types resolves in the third member", func(t *testing.T) {
+		testFederatedSandbox(t, c.in(t), apiPortBase)
+	})
+
 	t.Run("down leaves no process and no port", func(t *testing.T) {
 		c := c.in(t)
 		var pids []int
@@ -118,6 +122,10 @@ func TestSandboxLifecycle(t *testing.T) {
 		}
 		if len(pids) < 15 {
 			t.Fatalf("found %d component pids, want 5 per cluster", len(pids))
+		}
+		services, _ := filepath.Glob(filepath.Join(c.dir, "*", "*.pid"))
+		for _, f := range services {
+			pids = append(pids, readPid(t, f))
 		}
 		c.mustRun("sandbox", "down")
 		for _, pid := range pids {
@@ -137,6 +145,12 @@ func TestSandboxLifecycle(t *testing.T) {
 			t.Errorf("sandbox directory %s still exists", c.dir)
 		}
 	})
+}
+
+// sandboxStatus is the JSON of 'antreaplus sandbox status -o json'.
+type sandboxStatus struct {
+	Clusters []sandbox.ClusterStatus `json:"clusters"`
+	Services []sandbox.ServiceStatus `json:"services"`
 }
 
 func readPid(t *testing.T, path string) int {

@@ -22,6 +22,7 @@ type sandboxFlags struct {
 	supervisors  int
 	federationID string
 	managerArgs  []string
+	memberSvcs   bool
 	apiPortBase  int
 	nodes        int
 	output       string
@@ -79,6 +80,11 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				}); err != nil {
 					return err
 				}
+				if f.memberSvcs {
+					if err := startMemberServices(ctx, sb); err != nil {
+						return err
+					}
+				}
 				defer fmt.Fprintf(out, "\nFederation %q: see it with 'antreaplus federation status'.\n", f.federationID)
 			}
 			fmt.Fprintf(out, "Kubeconfig: %s\n\nUse it with:\n  export KUBECONFIG=%s\n", st.Kubeconfig, st.Kubeconfig)
@@ -95,7 +101,21 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().IntVar(&f.supervisors, "supervisors", 0, "form a federation of all clusters with the first K as supervisors, each running a federation manager (0: no federation)")
 	c.Flags().StringVar(&f.federationID, "federation-id", "sandbox", "ID of the sandbox's federation")
 	c.Flags().StringSliceVar(&f.managerArgs, "manager-arg", nil, "extra flag for every federation manager, e.g. --manager-arg=--unreachable-grace=20s")
+	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
+}
+
+// startMemberServices runs every member's member controller and DNS server.
+func startMemberServices(ctx context.Context, sb *sandbox.Sandbox) error {
+	var opts sandbox.MemberServicesOptions
+	var err error
+	if opts.MemberController, err = sb.FindBinary(ctx, "member-controller"); err != nil {
+		return err
+	}
+	if opts.CoreDNS, err = sb.FindBinary(ctx, "coredns"); err != nil {
+		return err
+	}
+	return sb.StartMemberServices(ctx, opts)
 }
 
 func sandboxDown(f *sandboxFlags, errOut io.Writer) *cobra.Command {
@@ -123,10 +143,17 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			services, err := sb.Services(cmd.Context())
+			if err != nil {
+				return err
+			}
 			if f.output == "json" {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(statuses)
+				return enc.Encode(struct {
+					Clusters []sandbox.ClusterStatus `json:"clusters"`
+					Services []sandbox.ServiceStatus `json:"services"`
+				}{statuses, services})
 			}
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "CLUSTER\tAPI SERVER\tREADY\tPOD CIDR\tSERVICE CIDR")
@@ -139,6 +166,17 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 				}
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Server, ready, s.PodCIDR, s.ServiceCIDR)
 			}
+			if len(services) > 0 {
+				fmt.Fprintln(w, "\nCLUSTER\tPROCESS\tPID\tADDRESS\tREADY")
+				for _, s := range services {
+					ready := "yes"
+					if !s.Ready {
+						ready = "NO"
+						problems = append(problems, fmt.Sprintf("%s: the %s is not ready (log: %s)", s.Cluster, s.Kind, s.Log))
+					}
+					fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", s.Cluster, s.Kind, s.Pid, s.Address, ready)
+				}
+			}
 			if err := w.Flush(); err != nil {
 				return err
 			}
@@ -148,7 +186,7 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 			}
 			if notReady := len(problems); notReady > 0 {
 				fmt.Fprintln(out)
-				return fmt.Errorf("%d of %d clusters are not ready: 'antreaplus sandbox up' restarts them; their logs are listed above", notReady, len(statuses))
+				return fmt.Errorf("%d clusters or processes are not ready: 'antreaplus sandbox up' (with the same flags) restarts them; their logs are listed above", notReady)
 			}
 			return nil
 		},

@@ -1,0 +1,442 @@
+// Command servicesbench measures how fast a federated Service converges in
+// a sandbox federation of real clusters, with everything the sandbox runs:
+// federation managers in the supervisors, and a member controller and a DNS
+// server (our CoreDNS build) in every member.
+//
+// For each member count it exports Services (NodePort, from member-1 and
+// member-2 in turn), one every -interval and then all at once, and takes,
+// per Service, the time from the ServiceExport's creation until, in every
+// member, the ServiceImport has its IP, an imported EndpointSlice has an
+// endpoint, and the member's DNS server answers the clusterset.local name
+// with that IP. The baseline, measured in the same run, is the time until
+// the exporting member's own API server reports the ServiceExport on a
+// watch: the floor under any controller.
+//
+//	go run ./test/bench/servicesbench -members 3,10 -services 100 -json _output/bench/services.json
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/miekg/dns"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/watch"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/sandbox"
+	"antreaplus.io/antreaplus/pkg/scheme"
+	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/bench/benchtable"
+	"antreaplus.io/antreaplus/test/bench/procstat"
+)
+
+const namespace = "bench"
+
+type settings struct {
+	members     []int
+	supervisors int
+	services    int
+	interval    time.Duration
+	base        int
+	logs        string
+}
+
+func main() {
+	var s settings
+	members := flag.String("members", "3,10", "member counts to measure, comma-separated")
+	flag.IntVar(&s.supervisors, "supervisors", 2, "supervisors of each federation")
+	flag.IntVar(&s.services, "services", 100, "Services exported per mode")
+	flag.DurationVar(&s.interval, "interval", 100*time.Millisecond, "time between exports of the steady mode")
+	flag.IntVar(&s.base, "api-port-base", 12443, "API server port of member-1")
+	flag.StringVar(&s.logs, "logs", "", "copy the managers', member controllers' and DNS servers' logs into this directory")
+	out := flag.String("json", "", "write the figures as JSON to this file")
+	flag.Parse()
+	for _, m := range strings.Split(*members, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(m))
+		if err != nil || n < 3 {
+			fmt.Fprintf(os.Stderr, "servicesbench: -members wants counts of at least 3, not %q\n", m)
+			os.Exit(2)
+		}
+		s.members = append(s.members, n)
+	}
+	if err := run(s, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "servicesbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(s settings, out string) error {
+	var figures []benchtable.Figure
+	for _, n := range s.members {
+		f, err := measureFederation(context.Background(), s, n)
+		if err != nil {
+			return fmt.Errorf("%d members: %w", n, err)
+		}
+		figures = append(figures, f...)
+	}
+	benchtable.Print(os.Stdout, fmt.Sprintf("federated Service convergence (%d Services, %d supervisors)", s.services, s.supervisors), figures)
+	return benchtable.WriteJSON(out, "services-convergence", map[string]any{
+		"members": s.members, "supervisors": s.supervisors, "services": s.services, "interval": s.interval.String(),
+	}, figures)
+}
+
+// member is one sandbox cluster as the bench sees it.
+type member struct {
+	name string
+	c    client.WithWatch
+	dns  string
+}
+
+func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Figure, error) {
+	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
+	if missing := tools.Missing(toolchain.SandboxTools()...); len(missing) > 0 {
+		return nil, fmt.Errorf("tools %v missing: run 'make tools'", missing)
+	}
+	dir, err := os.MkdirTemp("", "servicesbench-")
+	if err != nil {
+		return nil, err
+	}
+	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: s.base, NodesPerCluster: 2, Tools: &tools, Progress: os.Stderr})
+	defer func() {
+		if s.logs != "" {
+			dst := filepath.Join(s.logs, fmt.Sprintf("%d-members", n))
+			if err := os.MkdirAll(dst, 0o755); err == nil {
+				_ = exec.Command("cp", "-r", sb.ManagerDir(), sb.MemberDir(), dst).Run()
+				fmt.Fprintf(os.Stderr, "servicesbench: logs in %s\n", dst)
+			}
+		}
+		_ = sb.Down(context.Background())
+	}()
+	st, err := sb.Up(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	var opts sandbox.MemberServicesOptions
+	mgr, err := sb.FindBinary(ctx, "federation-manager")
+	if err != nil {
+		return nil, err
+	}
+	if opts.MemberController, err = sb.FindBinary(ctx, "member-controller"); err != nil {
+		return nil, err
+	}
+	if opts.CoreDNS, err = sb.FindBinary(ctx, "coredns"); err != nil {
+		return nil, err
+	}
+	if err := sb.Federate(ctx, sandbox.FederationOptions{FederationID: "bench", Supervisors: s.supervisors, ManagerBinary: mgr}); err != nil {
+		return nil, err
+	}
+	if err := sb.StartMemberServices(ctx, opts); err != nil {
+		return nil, err
+	}
+	sch, err := scheme.New()
+	if err != nil {
+		return nil, err
+	}
+	var members []member
+	for _, p := range st.Clusters {
+		cfg, err := sb.RESTConfig(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		cfg.QPS, cfg.Burst = 200, 400
+		c, err := client.NewWithWatch(cfg, client.Options{Scheme: sch})
+		if err != nil {
+			return nil, err
+		}
+		members = append(members, member{name: p.Name, c: c, dns: p.DNS.Endpoint()})
+	}
+	if err := waitLed(ctx, members, 2*time.Minute); err != nil {
+		return nil, err
+	}
+	for _, m := range members {
+		if err := m.c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}); err != nil {
+			return nil, fmt.Errorf("namespace in %s: %w", m.name, err)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "servicesbench: %d members federated, every member led; exporting\n", n)
+
+	var figures []benchtable.Figure
+	for _, mode := range []struct {
+		name     string
+		prefix   string
+		interval time.Duration
+	}{{fmt.Sprintf("1 per %s", s.interval), "steady", s.interval}, {"all at once", "burst", 0}} {
+		conv, base, err := measure(ctx, members, mode.prefix, s.services, mode.interval)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", mode.name, err)
+		}
+		label := fmt.Sprintf("%d members, %s", n, mode.name)
+		figures = append(figures, percentiles(label+": converged everywhere", conv)...)
+		figures = append(figures, percentiles("  baseline: export seen by exporter's watch", base)...)
+		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x",
+			Median: ratio(pct(conv, 0.5), pct(base, 0.5)), Min: ratio(pct(conv, 0.5), pct(base, 0.5)), Max: ratio(pct(conv, 0.5), pct(base, 0.5))})
+	}
+	var rss []float64
+	for _, p := range st.Clusters {
+		if pid := servicePid(sb, p.Name); pid != 0 {
+			rss = append(rss, procstat.RSSMiB(pid))
+		}
+	}
+	figures = append(figures, benchtable.Summarize(fmt.Sprintf("%d members: DNS server RSS (per member)", n), "MiB", rss))
+	return figures, nil
+}
+
+func servicePid(sb *sandbox.Sandbox, cluster string) int {
+	svcs, err := sb.Services(context.Background())
+	if err != nil {
+		return 0
+	}
+	for _, s := range svcs {
+		if s.Cluster == cluster && s.Kind == "dns" {
+			return s.Pid
+		}
+	}
+	return 0
+}
+
+func percentiles(name string, ms []float64) []benchtable.Figure {
+	f := benchtable.Summarize(name, "ms", ms)
+	p50, p99 := pct(ms, 0.5), pct(ms, 0.99)
+	return []benchtable.Figure{f,
+		{Name: "    p50", Unit: "ms", Median: p50, Min: p50, Max: p50},
+		{Name: "    p99", Unit: "ms", Median: p99, Min: p99, Max: p99}}
+}
+
+func pct(v []float64, p float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	i := int(p*float64(len(s))+0.5) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// waitLed waits until every member's leader Lease has a holder.
+func waitLed(ctx context.Context, members []member, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		unled := ""
+		for _, m := range members {
+			l := &coordinationv1.Lease{}
+			if err := m.c.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: names.LeaderLease}, l); err != nil || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
+				unled = m.name
+				break
+			}
+		}
+		if unled == "" {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s has no leader after %s", unled, timeout)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// observed is, per member and Service, when its import (with IP), an
+// imported slice with an endpoint, and the DNS answer were first seen.
+type observed struct {
+	mu   sync.Mutex
+	ip   map[string]map[string]string       // member -> name -> import IP
+	seen map[string]map[string][3]time.Time // member -> name -> [import, slice, dns]
+	// exported is when each export reached the exporter's watch (the baseline).
+	exported map[string]time.Time
+}
+
+func (o *observed) mark(member, name string, idx int, ip string) {
+	now := time.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	t := o.seen[member][name]
+	if t[idx].IsZero() {
+		t[idx] = now
+		o.seen[member][name] = t
+	}
+	if ip != "" {
+		o.ip[member][name] = ip
+	}
+}
+
+func measure(ctx context.Context, members []member, prefix string, n int, interval time.Duration) (conv, base []float64, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o := &observed{ip: map[string]map[string]string{}, seen: map[string]map[string][3]time.Time{}, exported: map[string]time.Time{}}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for _, m := range members {
+		o.ip[m.name], o.seen[m.name] = map[string]string{}, map[string][3]time.Time{}
+		for _, list := range []client.ObjectList{&mcsv1beta1.ServiceImportList{}, &discoveryv1.EndpointSliceList{}, &mcsv1beta1.ServiceExportList{}} {
+			w, err := m.c.Watch(ctx, list, client.InNamespace(namespace))
+			if err != nil {
+				return nil, nil, fmt.Errorf("watching %T in %s: %w", list, m.name, err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer w.Stop()
+				for ev := range w.ResultChan() {
+					if ev.Type != watch.Added && ev.Type != watch.Modified {
+						continue
+					}
+					switch x := ev.Object.(type) {
+					case *mcsv1beta1.ServiceImport:
+						if len(x.Spec.IPs) > 0 && strings.HasPrefix(x.Name, prefix) {
+							o.mark(m.name, x.Name, 0, x.Spec.IPs[0])
+						}
+					case *discoveryv1.EndpointSlice:
+						if name := x.Labels[mcsv1beta1.LabelServiceName]; len(x.Endpoints) > 0 && strings.HasPrefix(name, prefix) {
+							o.mark(m.name, name, 1, "")
+						}
+					case *mcsv1beta1.ServiceExport:
+						if ev.Type == watch.Added && strings.HasPrefix(x.Name, prefix) {
+							o.mu.Lock()
+							if _, ok := o.exported[x.Name]; !ok {
+								o.exported[x.Name] = time.Now()
+							}
+							o.mu.Unlock()
+						}
+					}
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pollDNS(ctx, o, m)
+		}()
+	}
+
+	exporters := members[:2]
+	name := func(i int) string { return fmt.Sprintf("%s-%03d", prefix, i) }
+	for i := range n {
+		svc := &corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name(i)},
+			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Selector: map[string]string{"app": name(i)},
+				Ports: []corev1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80, TargetPort: intstr.FromInt32(8080)}}},
+		}
+		if err := exporters[i%2].c.Create(ctx, svc); err != nil {
+			return nil, nil, err
+		}
+	}
+	time.Sleep(2 * time.Second) // the member controllers are done with the Services
+	starts := make([]time.Time, n)
+	for i := range n {
+		starts[i] = time.Now()
+		if err := exporters[i%2].c.Create(ctx, &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name(i)}}); err != nil {
+			return nil, nil, err
+		}
+		time.Sleep(interval)
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for i := 0; i < n; {
+		d, b, ok := o.latency(name(i), starts[i])
+		if ok {
+			conv, base = append(conv, float64(d.Microseconds())/1000), append(base, float64(b.Microseconds())/1000)
+			i++
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, nil, fmt.Errorf("%s did not converge in every member within 3 minutes: %s", name(i), o.missing(name(i)))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return conv, base, nil
+}
+
+// latency is the time from start until name converged in every member, and
+// until its export reached the exporter's watch; false if not yet.
+func (o *observed) latency(name string, start time.Time) (time.Duration, time.Duration, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	exp, ok := o.exported[name]
+	if !ok {
+		return 0, 0, false
+	}
+	var last time.Time
+	for _, byName := range o.seen {
+		for _, x := range byName[name] {
+			if x.IsZero() {
+				return 0, 0, false
+			}
+			if x.After(last) {
+				last = x
+			}
+		}
+	}
+	return last.Sub(start), exp.Sub(start), true
+}
+
+func (o *observed) missing(name string) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []string
+	for m, byName := range o.seen {
+		t := byName[name]
+		for i, what := range []string{"import", "slice", "dns"} {
+			if t[i].IsZero() {
+				out = append(out, m+" "+what)
+			}
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// pollDNS asks the member's DNS server, every 10 ms, for every name whose
+// import the member has and whose answer was not yet seen, and marks it
+// when the answer is the import's IP.
+func pollDNS(ctx context.Context, o *observed, m member) {
+	c := &dns.Client{Timeout: time.Second}
+	for ctx.Err() == nil {
+		o.mu.Lock()
+		pending := map[string]string{}
+		for name, ip := range o.ip[m.name] {
+			if o.seen[m.name][name][2].IsZero() {
+				pending[name] = ip
+			}
+		}
+		o.mu.Unlock()
+		for name, ip := range pending {
+			q := new(dns.Msg)
+			q.SetQuestion(name+"."+namespace+".svc.clusterset.local.", dns.TypeA)
+			r, _, err := c.ExchangeContext(ctx, q, m.dns)
+			if err != nil || r.Rcode != dns.RcodeSuccess {
+				continue
+			}
+			for _, rr := range r.Answer {
+				if a, ok := rr.(*dns.A); ok && a.A.String() == ip {
+					o.mark(m.name, name, 2, "")
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// testFederatedSandbox turns the running 3-cluster sandbox into a federation
+// with 'sandbox up --supervisors 2' and walks what 'make demo' shows: every
+// member runs a member controller and a DNS server; a Service exported as a
+// NodePort from member-1 and as a LoadBalancer from member-2 resolves, by
+// DNS, in member-3.
+func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) {
+	c.mustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
+
+	var status sandboxStatus
+	if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &status); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	dnsAddr := map[string]string{}
+	for _, s := range status.Services {
+		if !s.Ready || s.Pid == 0 {
+			t.Errorf("%s's %s is not ready (pid %d): see %s", s.Cluster, s.Kind, s.Pid, s.Log)
+		}
+		got = append(got, s.Cluster+"/"+s.Kind)
+		if s.Kind == "dns" {
+			dnsAddr[s.Cluster] = s.Address
+		}
+	}
+	want := []string{
+		"member-1/federation-manager", "member-1/member-controller", "member-1/dns",
+		"member-2/federation-manager", "member-2/member-controller", "member-2/dns",
+		"member-3/member-controller", "member-3/dns",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sandbox status lists %v, want %v", got, want)
+	}
+	if out := c.mustRun("sandbox", "status"); !strings.Contains(out, "127.0.53.3:") {
+		t.Errorf("sandbox status does not show member-3's DNS address:\n%s", out)
+	}
+
+	for _, m := range []string{"member-1", "member-2", "member-3"} {
+		c.kubectl("--context", m, "create", "namespace", "shop")
+	}
+	c.kubectl("--context", "member-1", "-n", "shop", "create", "service", "nodeport", "web", "--tcp=80:8080", "--node-port=31080")
+	c.kubectl("--context", "member-2", "-n", "shop", "create", "service", "loadbalancer", "web", "--tcp=80:8080")
+	c.kubectl("--context", "member-2", "-n", "shop", "patch", "service", "web", "--subresource=status", "--type=merge",
+		"-p", `{"status":{"loadBalancer":{"ingress":[{"ip":"203.0.113.20"}]}}}`)
+	kubeconfig := "--kubeconfig=" + filepath.Join(c.dir, "kubeconfig")
+	c.mustRun("service", "export", "web", "-n", "shop", "--context", "member-1", kubeconfig)
+	c.mustRun("service", "export", "web", "-n", "shop", "--context", "member-2", kubeconfig)
+
+	server := dnsAddr["member-3"]
+	// The cluster-set name gives the ServiceImport's IP; the per-cluster
+	// federation names give what each exporter offers: member-1's node
+	// addresses (NodePort), member-2's load balancer.
+	framework.Eventually(t, 60*time.Second, func() error {
+		for _, q := range []struct{ name, want string }{
+			{"web.shop.svc.clusterset.local.", "one cluster-set IP"},
+			{"web.shop.member-2.e2e-sandbox.svc.cluster.local.", "203.0.113.20"},
+			{"web.shop.member-1.e2e-sandbox.svc.cluster.local.", "172.31.1."},
+		} {
+			ips, err := lookupA(server, q.name)
+			if err != nil {
+				return fmt.Errorf("%s: %w", q.name, err)
+			}
+			ok := len(ips) == 1
+			if q.want != "one cluster-set IP" {
+				ok = len(ips) > 0 && strings.HasPrefix(ips[0], q.want)
+			}
+			if !ok {
+				return fmt.Errorf("%s answers %v, want %s", q.name, ips, q.want)
+			}
+		}
+		return nil
+	})
+	list := c.mustRun("service", "list", kubeconfig)
+	for _, w := range []string{"shop/web", "NodePort", "LoadBalancer"} {
+		if !strings.Contains(list, w) {
+			t.Errorf("service list lacks %q:\n%s", w, list)
+		}
+	}
+
+	// A killed DNS server is reported, and 'up' restarts it.
+	pid := readPid(t, filepath.Join(c.dir, "members", "member-3.dns.pid"))
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+	waitGone(t, pid)
+	if out, err := c.run("sandbox", "status"); err == nil || !strings.Contains(out, "member-3: the dns is not ready") {
+		t.Errorf("status after killing member-3's DNS server: err=%v\n%s", err, out)
+	}
+	c.mustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
+	if ips, err := lookupA(server, "web.shop.svc.clusterset.local."); err != nil || len(ips) != 1 {
+		t.Errorf("after up restarted it, member-3's DNS server answers %v %v", ips, err)
+	}
+}
+
+// lookupA asks server for name's A records.
+func lookupA(server, name string) ([]string, error) {
+	m := new(dns.Msg)
+	m.SetQuestion(name, dns.TypeA)
+	r, _, err := (&dns.Client{Timeout: 2 * time.Second}).Exchange(m, server)
+	if err != nil {
+		return nil, err
+	}
+	if r.Rcode != dns.RcodeSuccess {
+		return nil, fmt.Errorf("%s", dns.RcodeToString[r.Rcode])
+	}
+	var ips []string
+	for _, rr := range r.Answer {
+		if a, ok := rr.(*dns.A); ok {
+			ips = append(ips, a.A.String())
+		}
+	}
+	slices.Sort(ips)
+	return ips, nil
+}
+
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	for range 100 {
+		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
+			return
+		}
+		if raw, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); strings.Contains(string(raw), ") Z") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("process %d did not exit", pid)
+}
