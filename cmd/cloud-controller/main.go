@@ -8,8 +8,18 @@
 //
 //	cloud-controller --kubeconfig ~/.kube/config --context member-1 --metrics-bind-address :8082
 //
-// Metrics (controller-runtime's, and antreaplus_cloud_controller_api_writes_total)
-// are served on --metrics-bind-address; 0 disables them.
+// With --policy-server, it also enforces the rules of agentless VMs with
+// security groups: it watches the policy controller's agentless scope
+// (authenticating with the token in --policy-token-file, the token of the
+// Secret policy-distribution-agentless-consumer of the policy controller's
+// namespace) and keeps the groups named --agentless-group-prefix* in step.
+//
+//	cloud-controller --policy-server https://policy-controller:8443 \
+//	  --policy-token-file /var/run/antreaplus/agentless/token --policy-ca-file /var/run/antreaplus/agentless/ca.crt
+//
+// Metrics (controller-runtime's, antreaplus_cloud_controller_api_writes_total
+// and antreaplus_agentless_*) are served on --metrics-bind-address; 0
+// disables them.
 package main
 
 import (
@@ -29,8 +39,10 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/agentless"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
 	"antreaplus.io/antreaplus/pkg/externalentity"
+	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 )
@@ -46,6 +58,10 @@ type flags struct {
 	caFile                  string
 	externalEntities        bool
 	agentlessNode           string
+	policyServer            string
+	policyTokenFile         string
+	policyCAFile            string
+	agentless               agentless.Options
 	opts                    cloudcontroller.Options
 }
 
@@ -72,6 +88,11 @@ func parseFlags() *flags {
 	fs.DurationVar(&f.opts.Heartbeat, "status-heartbeat", 10*time.Minute, "how stale an account's lastSuccessfulPollTime may get before it is written on its own")
 	fs.BoolVar(&f.externalEntities, "externalentity-controller", true, "also run the ExternalEntity controller")
 	fs.StringVar(&f.agentlessNode, "agentless-node", "antreaplus-cloud-controller", "externalNode of the ExternalEntities of agentless VMs and services")
+	fs.StringVar(&f.policyServer, "policy-server", "", "URL of the policy controller's distribution API, https://host:port; enables agentless enforcement with security groups")
+	fs.StringVar(&f.policyTokenFile, "policy-token-file", "", "file holding the agentless consumer's token (the Secret policy-distribution-agentless-consumer of the policy controller)")
+	fs.StringVar(&f.policyCAFile, "policy-ca-file", "", "CA certificates of the policy controller's serving certificate (default: the system's)")
+	fs.StringVar(&f.agentless.Prefix, "agentless-group-prefix", "antreaplus-", "name prefix of the security groups agentless enforcement manages; no other group is changed")
+	fs.DurationVar(&f.agentless.Interval, "agentless-resync-interval", time.Minute, "how often every VPC's security groups are synced again, correcting drift")
 	klog.InitFlags(fs)
 	_ = fs.Parse(os.Args[1:])
 	return f
@@ -103,6 +124,15 @@ func run(ctx context.Context, f *flags) error {
 	}
 	counter := apiwrites.NewCounter()
 	metrics.Registry.MustRegister(counter)
+	if f.policyServer != "" {
+		c, err := consumer.New(consumer.Options{Server: f.policyServer, TokenFile: f.policyTokenFile, CAFile: f.policyCAFile,
+			Log: ctrl.Log.WithName("agentless")})
+		if err != nil {
+			return fmt.Errorf("agentless enforcement: %w", err)
+		}
+		f.agentless.Consumer, f.agentless.Metrics = c, agentless.NewMetrics(metrics.Registry)
+		f.opts.Agentless = &f.agentless
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:    sch,
 		NewClient: counter.NewClient,
@@ -134,7 +164,8 @@ func run(ctx context.Context, f *flags) error {
 		return err
 	}
 	ctrl.Log.Info("Starting the cloud controller", "minPollInterval", f.opts.Sync.MinPollInterval,
-		"pollIntervalOverride", f.opts.Sync.PollIntervalOverride, "externalEntities", f.externalEntities)
+		"pollIntervalOverride", f.opts.Sync.PollIntervalOverride, "externalEntities", f.externalEntities,
+		"policyServer", f.policyServer)
 	return mgr.Start(ctx)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/account"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
+	"antreaplus.io/antreaplus/pkg/cloudcontroller/agentless"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
@@ -24,10 +25,14 @@ type Options struct {
 	// Heartbeat is how stale an account's lastSuccessfulPollTime may get
 	// before it is written on its own; default 10m.
 	Heartbeat time.Duration
+	// Agentless, when set, enforces the rules of agentless VMs with
+	// security groups; its Reader, Providers and Log are filled in.
+	Agentless *agentless.Options
 }
 
 // SetupWithManager registers the account, selector and inventory
-// reconcilers, and the indexes they need, with mgr.
+// reconcilers, and the indexes they need, with mgr; and the agentless
+// syncer when opts.Agentless is set.
 func SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if opts.Heartbeat == 0 {
 		opts.Heartbeat = 10 * time.Minute
@@ -54,6 +59,13 @@ func SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts Options) error
 	sync := &inventorysync.Reconciler{Client: mgr.GetClient(), Providers: providers, Status: store, Options: opts.Sync}
 	if err := sync.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the inventory sync: %w", err)
+	}
+	if opts.Agentless != nil {
+		o := *opts.Agentless
+		o.Reader, o.Providers, o.Log = mgr.GetClient(), providers, mgr.GetLogger().WithName("agentless")
+		if err := mgr.Add(agentless.New(o)); err != nil {
+			return fmt.Errorf("setting up the agentless syncer: %w", err)
+		}
 	}
 	return nil
 }

@@ -241,6 +241,19 @@ func (h *Hub) Endpoints(s Scope) []wire.Endpoint {
 	return out
 }
 
+// EachEndpoint calls fn with every endpoint the hub holds and its
+// externalNode, under the hub's lock: fn must be quick, must not call the
+// hub, and must not modify or keep ep beyond the call.
+func (h *Hub) EachEndpoint(fn func(node string, ep *wire.Endpoint)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for node, st := range h.nodes {
+		for _, ep := range st.endpoints {
+			fn(node, ep)
+		}
+	}
+}
+
 // ScopeGeneration returns the generation of the newest change of a scope
 // still in its history and when it was published (zero when none is).
 func (h *Hub) ScopeGeneration(s Scope) (uint64, time.Time) {

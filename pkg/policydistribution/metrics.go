@@ -29,7 +29,8 @@ type Metrics struct {
 	CompileSeconds prometheus.Histogram
 	// Generation is the newest generation published.
 	Generation prometheus.Gauge
-	// Reports counts agent reports, by result (ok, apply_error).
+	// Reports counts reports, by result: ok and apply_error (agents),
+	// agentless and agentless_findings (the agentless consumer).
 	Reports *prometheus.CounterVec
 }
 

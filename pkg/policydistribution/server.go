@@ -31,6 +31,8 @@ type ServerOptions struct {
 	CheckAgent AgentCheck
 	// OnAgentChange is told when an agent connects, disconnects or reports.
 	OnAgentChange func(vm types.NamespacedName)
+	// OnAgentlessReport is told when the agentless consumer reports.
+	OnAgentlessReport func()
 	// Heartbeat is the interval of Bookmark events on an idle stream
 	// (default 10 s); agents reconnect after three missed.
 	Heartbeat time.Duration
@@ -45,9 +47,10 @@ type ServerOptions struct {
 // VM agent its VM's rules, the agentless consumer the agentless VMs'
 // rules, and takes agents' reports.
 type Server struct {
-	hub    *Hub
-	opts   ServerOptions
-	agents *agentRegistry
+	hub       *Hub
+	opts      ServerOptions
+	agents    *agentRegistry
+	agentless agentlessRegistry
 }
 
 // NewServer returns a server of hub's rules.
@@ -64,11 +67,13 @@ func NewServer(hub *Hub, opts ServerOptions) *Server {
 	return &Server{hub: hub, opts: opts, agents: newAgentRegistry(opts.OnAgentChange)}
 }
 
-// Handler returns the API's handler: wire.PathWatch and wire.PathReport.
+// Handler returns the API's handler: wire.PathWatch, wire.PathReport and
+// wire.PathAgentlessReport.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+wire.PathWatch, s.serveWatch)
 	mux.HandleFunc("POST "+wire.PathReport, s.serveReport)
+	mux.HandleFunc("POST "+wire.PathAgentlessReport, s.serveAgentlessReport)
 	return mux
 }
 

@@ -140,6 +140,22 @@ func (c *Client) Report(ctx context.Context, rep wire.Report) (wire.ReportRespon
 	return out, nil
 }
 
+// ReportAgentless sends the agentless consumer's report.
+func (c *Client) ReportAgentless(ctx context.Context, rep wire.AgentlessReport) error {
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	resp, err := c.do(ctx, http.MethodPost, wire.PathAgentlessReport, nil, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
 // do sends an authenticated request and returns the response when its
 // status is 200; otherwise a *StatusError.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body io.Reader) (*http.Response, error) {

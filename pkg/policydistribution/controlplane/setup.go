@@ -24,6 +24,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/agentstatus"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/feeder"
+	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
 )
 
 // Options configure the policy controller's distribution.
@@ -64,7 +65,8 @@ func CacheOptions() cache.Options {
 }
 
 // Setup wires the distribution into mgr: the compiler's feeder, the HTTPS
-// server, the token and agent status reconcilers.
+// server, the token and agent status reconcilers, and the policy status
+// writer.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, error) {
 	log := mgr.GetLogger().WithName("policy-distribution")
 	metrics := policydistribution.NewMetrics(opts.Registry)
@@ -74,11 +76,17 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 		return nil, err
 	}
 	status := &agentstatus.Reconciler{Client: mgr.GetClient(), Started: time.Now()}
+	feed := feeder.New(feeder.Options{Cache: mgr.GetCache(), Hub: hub, WithoutPods: opts.WithoutPods, Metrics: metrics, Log: log})
+	policies := &policystatus.Writer{Client: mgr.GetClient(), Hub: hub, Compiler: feed, AgentlessNode: opts.AgentlessNode,
+		Log: log.WithName("policy-status")}
 	server := policydistribution.NewServer(hub, policydistribution.ServerOptions{
 		Authenticator: tokens, AgentlessNode: opts.AgentlessNode, CheckAgent: checkAgent(mgr.GetClient()),
-		OnAgentChange: status.Changed, Heartbeat: opts.Heartbeat, Metrics: metrics, Log: log,
+		OnAgentChange:     func(vm types.NamespacedName) { status.Changed(vm); policies.Changed() },
+		OnAgentlessReport: policies.Changed,
+		Heartbeat:         opts.Heartbeat, Metrics: metrics, Log: log,
 	})
 	status.Agents = server
+	policies.Reports = server
 	if opts.Registry != nil {
 		policydistribution.RegisterAgentsBehind(opts.Registry, server)
 	}
@@ -89,7 +97,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 		return nil, fmt.Errorf("setting up the agent token reconciler: %w", err)
 	}
 	runnables := []manager.Runnable{
-		feeder.New(feeder.Options{Cache: mgr.GetCache(), Hub: hub, WithoutPods: opts.WithoutPods, Metrics: metrics, Log: log}),
+		feed,
+		policies,
 		&httpsServer{addr: opts.ListenAddress, cert: opts.Certificate, handler: server.Handler()},
 		manager.RunnableFunc(func(ctx context.Context) error {
 			return ensureAgentless(ctx, mgr.GetClient(), opts.Namespace)

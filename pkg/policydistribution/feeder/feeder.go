@@ -47,7 +47,16 @@ type Feeder struct {
 
 	mu      sync.Mutex
 	pending []op
-	wake    chan struct{}
+	// enqueued is the generation of each policy last enqueued: an update
+	// of its status alone is not compiled again.
+	enqueued map[policycompiler.PolicyRef]int64
+	wake     chan struct{}
+
+	// compileMu guards the compiler and compiled between process and
+	// PolicyStatus.
+	compileMu sync.Mutex
+	// compiled is the generation of each policy the compiler holds.
+	compiled map[policycompiler.PolicyRef]int64
 }
 
 type op struct {
@@ -60,7 +69,8 @@ func New(opts Options) *Feeder {
 	if opts.Metrics == nil {
 		opts.Metrics = policydistribution.NewMetrics(nil)
 	}
-	return &Feeder{opts: opts, compiler: policycompiler.New(), addresses: map[string][]netip.Addr{}, wake: make(chan struct{}, 1)}
+	return &Feeder{opts: opts, compiler: policycompiler.New(), addresses: map[string][]netip.Addr{}, wake: make(chan struct{}, 1),
+		enqueued: map[policycompiler.PolicyRef]int64{}, compiled: map[policycompiler.PolicyRef]int64{}}
 }
 
 // kinds are the objects the compiler reads.
@@ -122,6 +132,16 @@ func (f *Feeder) enqueue(obj any, del bool) {
 		return
 	}
 	f.mu.Lock()
+	if ref, gen, ok := policyOf(converted); ok {
+		if last, seen := f.enqueued[ref]; !del && seen && gen != 0 && last == gen {
+			f.mu.Unlock()
+			return
+		}
+		f.enqueued[ref] = gen
+		if del {
+			delete(f.enqueued, ref)
+		}
+	}
 	f.pending = append(f.pending, op{obj: converted, delete: del})
 	f.mu.Unlock()
 	select {
@@ -141,8 +161,16 @@ func (f *Feeder) process() {
 		return
 	}
 	start := time.Now()
+	f.compileMu.Lock()
+	defer f.compileMu.Unlock()
 	moved := map[string]struct{}{}
 	for _, o := range ops {
+		if ref, gen, ok := policyOf(o.obj); ok {
+			f.compiled[ref] = gen
+			if o.delete {
+				delete(f.compiled, ref)
+			}
+		}
 		if ee, ok := o.obj.(*crdv1alpha2.ExternalEntity); ok {
 			f.trackAddresses(ee, o.delete, moved)
 		}
@@ -201,4 +229,25 @@ func (f *Feeder) trackAddresses(ee *crdv1alpha2.ExternalEntity, del bool, moved 
 		moved[key] = struct{}{}
 	}
 	f.addresses[key] = addrs
+}
+
+// PolicyStatus returns what the compiler says of a policy and the
+// generation of the policy it compiled, or false when it holds no such
+// policy.
+func (f *Feeder) PolicyStatus(ref policycompiler.PolicyRef) (policycompiler.PolicyStatus, int64, bool) {
+	f.compileMu.Lock()
+	defer f.compileMu.Unlock()
+	st, ok := f.compiler.PolicyStatus(ref)
+	return st, f.compiled[ref], ok
+}
+
+// policyOf returns the reference and generation of a policy object.
+func policyOf(obj any) (policycompiler.PolicyRef, int64, bool) {
+	switch o := obj.(type) {
+	case *crdv1beta1.NetworkPolicy:
+		return policycompiler.PolicyRef{Kind: policycompiler.KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name}, o.Generation, true
+	case *crdv1beta1.ClusterNetworkPolicy:
+		return policycompiler.PolicyRef{Kind: policycompiler.KindClusterNetworkPolicy, Name: o.Name}, o.Generation, true
+	}
+	return policycompiler.PolicyRef{}, 0, false
 }

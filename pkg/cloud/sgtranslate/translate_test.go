@@ -1,0 +1,192 @@
+package sgtranslate
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"testing"
+
+	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+)
+
+// compact writes security group rules as "tcp 80-80 10.0.0.0/8".
+func compact(rules []provider.Rule) []string {
+	out := make([]string, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, fmt.Sprintf("%s %d-%d %s", r.Protocol, r.FromPort, r.ToPort, r.CIDR))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// findingsOf writes findings as "Severity Reason rule".
+func findingsOf(fs []Finding) []string {
+	out := []string{}
+	for _, f := range fs {
+		out = append(out, string(f.Severity)+" "+f.Reason+" "+f.Rule)
+	}
+	return out
+}
+
+var (
+	allowAll    = []string{"all 0-0 0.0.0.0/0", "all 0-0 ::/0"}
+	allowAllV6  = "all 0-0 ::/0"
+	denyAllBase = rule(in, drop, named("deny-all"), baseline())
+)
+
+func TestTranslateRules(t *testing.T) {
+	cases := []struct {
+		name     string
+		rules    []wire.Rule
+		ingress  []string // sorted
+		egress   []string // nil: allow all
+		findings []string
+	}{{
+		name:    "allow rules without isolation: Antrea lets everything through",
+		rules:   []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(tcp(80)))},
+		ingress: allowAll,
+	}, {
+		name:    "allow then a baseline deny-all: an allow list",
+		rules:   []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(tcp(80), tcpRange(8000, 8080))), denyAllBase},
+		ingress: []string{"tcp 80-80 10.0.0.0/8", "tcp 8000-8080 10.0.0.0/8"},
+	}, {
+		name:     "a drop without isolation cannot be expressed",
+		rules:    []wire.Rule{rule(in, drop, named("no-ssh"), ports(tcp(22)))},
+		ingress:  allowAll,
+		findings: []string{"Unrealized DenyNotExpressible no-ssh"},
+	}, {
+		name: "a drop already decided by an earlier allow changes nothing",
+		rules: []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolTCP})),
+			rule(in, drop, peers("10.1.0.0/16"), ports(tcp(22)))},
+		ingress: allowAll,
+	}, {
+		name: "a drop on every port of an allow removes its peers exactly",
+		rules: []wire.Rule{rule(in, drop, peers("10.1.0.0/16"), ports(tcpRange(1, 1024))),
+			rule(in, allow, peers("10.0.0.0/14"), ports(tcp(80))), denyAllBase},
+		ingress: []string{"tcp 80-80 10.0.0.0/16", "tcp 80-80 10.2.0.0/15"},
+	}, {
+		name: "a drop on some ports of an allow: the shared peers are denied, reported",
+		rules: []wire.Rule{rule(in, drop, named("no-ssh"), peers("10.1.0.0/16"), ports(tcp(22))),
+			rule(in, allow, named("tcp"), peers("10.0.0.0/15"), ports(wire.Port{Protocol: policycompiler.ProtocolTCP})), denyAllBase},
+		ingress:  []string{"tcp 0-65535 10.0.0.0/16"},
+		findings: []string{"Unrealized AllowPartlyShadowed tcp"},
+	}, {
+		name:     "a reject deny-all is enforced as a drop",
+		rules:    []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(tcp(443))), rule(in, rej, named("reject-all"))},
+		ingress:  []string{"tcp 443-443 10.0.0.0/8"},
+		findings: []string{"Approximated RejectEnforcedAsDrop reject-all"},
+	}, {
+		name: "a pass that the baseline denies is exact",
+		rules: []wire.Rule{rule(in, pass, peers("10.1.0.0/16")), rule(in, allow, peers("10.0.0.0/15"), ports(tcp(80))),
+			rule(in, drop, baseline(), named("deny-all"))},
+		ingress: []string{"tcp 80-80 10.0.0.0/16"},
+	}, {
+		name: "a pass over a baseline allow is denied, reported",
+		rules: []wire.Rule{rule(in, pass, named("to-baseline"), peers("10.1.0.0/16")),
+			rule(in, allow, baseline(), peers("10.0.0.0/8"), ports(tcp(80))), denyAllBase},
+		ingress:  []string{"tcp 80-80 10.0.0.0/16", "tcp 80-80 10.128.0.0/9", "tcp 80-80 10.16.0.0/12", "tcp 80-80 10.2.0.0/15", "tcp 80-80 10.32.0.0/11", "tcp 80-80 10.4.0.0/14", "tcp 80-80 10.64.0.0/10", "tcp 80-80 10.8.0.0/13"},
+		findings: []string{"Unrealized PassNotExpressible to-baseline"},
+	}, {
+		name:     "a pass before an application-tier deny-all is reported",
+		rules:    []wire.Rule{rule(in, pass, named("p"), peers("10.1.0.0/16")), rule(in, drop, named("deny-all"))},
+		ingress:  []string{},
+		findings: []string{"Unrealized PassNotExpressible p"},
+	}, {
+		name: "ports a security group cannot hold are denied, reported",
+		rules: []wire.Rule{rule(in, allow, named("sctp"), peers("10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolSCTP, Port: 9})),
+			rule(in, allow, named("src"), peers("10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolUDP, Port: 53, SourcePort: 53})),
+			rule(in, drop, named("deny-all"))},
+		ingress:  []string{},
+		findings: []string{"Unrealized PortNotExpressible sctp", "Unrealized PortNotExpressible src"},
+	}, {
+		name:    "rules after a deny-all are never reached",
+		rules:   []wire.Rule{rule(in, drop), rule(in, allow, peers("10.0.0.0/8"))},
+		ingress: []string{},
+	}, {
+		name:    "IPv6 peers and ICMP",
+		rules:   []wire.Rule{rule(in, allow, peers("fd00::/8", "10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolICMP, ICMPType: 8, ICMPCode: -1})), rule(in, drop)},
+		ingress: []string{"icmp 8--1 10.0.0.0/8", "icmpv6 8--1 fd00::/8"},
+	}, {
+		name: "an IPv4-only deny-all leaves IPv6 open; its drop is not an IPv6 rule",
+		rules: []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(tcp(22))), rule(in, drop, peers("0.0.0.0/0")),
+			rule(out, allow, peers("10.0.0.0/8"), ports(tcp(53))), rule(out, drop, named("egress-deny"))},
+		ingress: []string{allowAllV6, "tcp 22-22 10.0.0.0/8"},
+		egress:  []string{"tcp 53-53 10.0.0.0/8"},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Translate("antreaplus-", []Endpoint{endpoint("ns/nic-eni-1", nic("eni-1", "vpc-1"), tc.rules...)})
+			spec := res.Specs[nic("eni-1", "vpc-1").Location]
+			if len(spec.Groups) != 1 {
+				t.Fatalf("groups = %+v; want one", spec.Groups)
+			}
+			g := spec.Groups[0]
+			if got := compact(g.Ingress); !slices.Equal(got, tc.ingress) {
+				t.Errorf("ingress = %q\nwant %q", got, tc.ingress)
+			}
+			wantEgress := tc.egress
+			if wantEgress == nil {
+				wantEgress = allowAll
+			}
+			if got := compact(g.Egress); !slices.Equal(got, wantEgress) {
+				t.Errorf("egress = %q\nwant %q", got, wantEgress)
+			}
+			want := tc.findings
+			if want == nil {
+				want = []string{}
+			}
+			if got := findingsOf(res.Findings); !slices.Equal(got, want) {
+				t.Errorf("findings = %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+func TestTranslateLayout(t *testing.T) {
+	isolated := []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(tcp(80))), rule(in, drop)}
+	res := Translate("antreaplus-", []Endpoint{
+		endpoint("b/nic-eni-2", nic("eni-2", "vpc-2"), isolated...),
+		endpoint("a/nic-eni-1", nic("eni-1", "vpc-1"), isolated...),
+		endpoint("a/nic-eni-3", nic("eni-3", "vpc-1")), // no rules: no group
+		{Name: "a/svc-db", Rules: isolated, Unplaced: "cloud-native services are not enforced agentless"},
+		endpoint("a/unused", nil), // no rules, no interface: nothing to say
+	})
+	if len(res.Specs) != 2 {
+		t.Fatalf("specs = %d; want 2 (one per VPC)", len(res.Specs))
+	}
+	vpc1 := res.Specs[nic("", "vpc-1").Location]
+	if vpc1.VPCID != "vpc-1" || vpc1.Prefix != "antreaplus-" || len(vpc1.Groups) != 1 || vpc1.Groups[0].Name != "antreaplus-a.nic-eni-1" {
+		t.Errorf("vpc-1 spec = %+v", vpc1)
+	}
+	if got := vpc1.Attachments; len(got) != 1 || !slices.Equal(got["eni-1"], []string{"antreaplus-a.nic-eni-1"}) {
+		t.Errorf("vpc-1 attachments = %v; want eni-1 only", got)
+	}
+	owners := res.Owners[nic("", "vpc-1").Location]
+	if owners["antreaplus-a.nic-eni-1"] != "a/nic-eni-1" || owners["eni-3"] != "a/nic-eni-3" {
+		t.Errorf("owners = %v", owners)
+	}
+	if got := findingsOf(res.Findings); !slices.Equal(got, []string{"Unrealized NotANetworkInterface "}) || res.Findings[0].Endpoint != "a/svc-db" {
+		t.Errorf("findings = %+v", res.Findings)
+	}
+}
+
+func TestGroupName(t *testing.T) {
+	if got := GroupName("antreaplus-", "ns/nic-eni-1"); got != "antreaplus-ns.nic-eni-1" {
+		t.Errorf("GroupName = %q", got)
+	}
+	long := GroupName("antreaplus-", "ns/"+strings.Repeat("x", 300))
+	if len(long) != maxGroupName || long == GroupName("antreaplus-", "ns/"+strings.Repeat("x", 301)) {
+		t.Errorf("long names must be cut to %d and stay distinct: %q", maxGroupName, long)
+	}
+}
+
+func TestSubtractPeers(t *testing.T) {
+	got := subtractPeers([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/30")}, []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")})
+	want := []string{"10.0.0.0/32", "10.0.0.2/31"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("subtract = %v; want %v", got, want)
+	}
+}

@@ -1,0 +1,120 @@
+package agentless
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	"antreaplus.io/antreaplus/pkg/cloud/sgtranslate"
+	"antreaplus.io/antreaplus/pkg/externalentity"
+	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+)
+
+// inventory is what a round reads of the imported objects: every network
+// interface, by "namespace/name".
+type inventory struct {
+	nics map[string]*v1alpha1.NetworkInterface
+}
+
+func readInventory(ctx context.Context, r client.Reader) (*inventory, error) {
+	var list v1alpha1.NetworkInterfaceList
+	if err := r.List(ctx, &list); err != nil {
+		return nil, fmt.Errorf("listing NetworkInterfaces: %w", err)
+	}
+	inv := &inventory{nics: make(map[string]*v1alpha1.NetworkInterface, len(list.Items))}
+	for i := range list.Items {
+		n := &list.Items[i]
+		inv.nics[n.Namespace+"/"+n.Name] = n
+	}
+	return inv, nil
+}
+
+// locations returns the location of every imported interface: the VPCs
+// whose managed groups the syncer owns.
+func (inv *inventory) locations() map[sgtranslate.Location]bool {
+	out := map[sgtranslate.Location]bool{}
+	for _, n := range inv.nics {
+		if loc, ok := locationOf(n); ok {
+			out[loc] = true
+		}
+	}
+	return out
+}
+
+// locationOf is where an interface's security groups live.
+func locationOf(n *v1alpha1.NetworkInterface) (sgtranslate.Location, bool) {
+	account := types.NamespacedName{Namespace: n.Labels[v1alpha1.LabelAccountNamespace], Name: n.Labels[v1alpha1.LabelAccountName]}
+	if account.Name == "" || account.Namespace == "" || n.Spec.VPCID == "" || n.Spec.Region == "" {
+		return sgtranslate.Location{}, false
+	}
+	return sgtranslate.Location{Account: account, Region: n.Spec.Region, VPC: n.Spec.VPCID}, true
+}
+
+// place returns the interface of an ExternalEntity, or why it has none.
+func place(ee *crdv1alpha2.ExternalEntity, nic *v1alpha1.NetworkInterface) (*sgtranslate.Interface, string) {
+	switch {
+	case ee == nil:
+		return nil, "the ExternalEntity is not in the cloud controller's cache yet"
+	case ee.Labels[externalentity.LabelKind] == externalentity.KindCloudNativeService:
+		return nil, unplacedService
+	case ee.Labels[externalentity.LabelNetworkInterface] == "":
+		return nil, "the ExternalEntity was not imported from a cloud network interface"
+	case nic == nil:
+		return nil, fmt.Sprintf("NetworkInterface %s/%s is not imported", ee.Namespace, ee.Labels[externalentity.LabelNetworkInterface])
+	case nic.Spec.CloudID == "":
+		return nil, fmt.Sprintf("NetworkInterface %s/%s has no cloud id", nic.Namespace, nic.Name)
+	}
+	loc, ok := locationOf(nic)
+	if !ok {
+		return nil, fmt.Sprintf("NetworkInterface %s/%s has no account, region or VPC", nic.Namespace, nic.Name)
+	}
+	return &sgtranslate.Interface{ID: nic.Spec.CloudID, Location: loc}, ""
+}
+
+// endpoints places every endpoint of the view.
+func (inv *inventory) endpoints(ctx context.Context, r client.Reader, view *wire.View) ([]sgtranslate.Endpoint, error) {
+	out := make([]sgtranslate.Endpoint, 0, len(view.Endpoints))
+	for _, name := range view.Names() {
+		ep := view.Endpoints[name]
+		te := sgtranslate.Endpoint{Name: name, Rules: make([]wire.Rule, 0, len(ep.Order))}
+		for _, id := range ep.Order {
+			te.Rules = append(te.Rules, ep.Rules[id])
+		}
+		key, err := splitName(name)
+		if err != nil {
+			return nil, err
+		}
+		var ee *crdv1alpha2.ExternalEntity
+		got := &crdv1alpha2.ExternalEntity{}
+		switch err := r.Get(ctx, key, got); {
+		case err == nil:
+			ee = got
+		case !apierrors.IsNotFound(err):
+			return nil, fmt.Errorf("reading ExternalEntity %s: %w", name, err)
+		}
+		var nic *v1alpha1.NetworkInterface
+		if ee != nil {
+			nic = inv.nics[ee.Namespace+"/"+ee.Labels[externalentity.LabelNetworkInterface]]
+		}
+		te.Interface, te.Unplaced = place(ee, nic)
+		out = append(out, te)
+	}
+	return out, nil
+}
+
+func splitName(name string) (types.NamespacedName, error) {
+	for i := range len(name) {
+		if name[i] == '/' {
+			return types.NamespacedName{Namespace: name[:i], Name: name[i+1:]}, nil
+		}
+	}
+	return types.NamespacedName{}, fmt.Errorf("endpoint %q is not namespace/name", name)
+}
+
+// unplacedService is why a cloud-native service has no interface.
+const unplacedService = "cloud-native services are not enforced agentless yet: their rules are not enforced"
