@@ -264,6 +264,9 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id Identity,
 		if err := rc.Flush(); err != nil {
 			return err
 		}
+		// The deadline bounds this write only: over HTTP/2 a deadline left
+		// set resets the idle stream when it passes, even between events.
+		_ = rc.SetWriteDeadline(time.Time{})
 		m := s.opts.Metrics
 		m.Events.WithLabelValues(string(ev.Type)).Inc()
 		m.EventBytes.Add(float64(cw.n))

@@ -6,11 +6,14 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"k8s.io/apimachinery/pkg/types"
 
+	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
+	"antreaplus.io/antreaplus/pkg/policydistribution/distributiontest"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 )
 
@@ -109,5 +112,25 @@ func TestReportsShowInAgentStatus(t *testing.T) {
 	}
 	if all := e.Server.Server.Agents(); len(all) != 1 || all[0].VirtualMachine != "a/vm-a" {
 		t.Errorf("Agents() = %+v", all)
+	}
+}
+
+// An idle stream outlives the server's write timeout: over HTTP/2 a write
+// deadline left set after an event resets the stream when it passes.
+func TestIdleWatchOutlivesTheWriteTimeout(t *testing.T) {
+	e := &env{Server: distributiontest.New(t, func(o *policydistribution.ServerOptions) {
+		o.Heartbeat, o.WriteTimeout = 400*time.Millisecond, 100*time.Millisecond
+	}), token: map[string]string{}}
+	e.token["vm-a"] = e.AgentToken("a", "vm-a")
+	e.Publish(update("a/nic-a", "vm-a", "10.0.0.1", 80))
+	a := e.watch(t, "vm-a", nil)
+	eventually(t, "the first view", func() bool { return a.last() != nil })
+	time.Sleep(1500 * time.Millisecond) // write timeouts pass between heartbeats
+	for _, kind := range []string{"resumed", "sync"} {
+		if got := testutil.ToFloat64(e.Metrics.Watches.WithLabelValues(kind)); kind == "resumed" && got != 0 || kind == "sync" && got != 1 {
+			a.mu.Lock()
+			t.Errorf("%s watches = %v after an idle 1.5 s: the stream was cut (%v)", kind, got, a.conns)
+			a.mu.Unlock()
+		}
 	}
 }

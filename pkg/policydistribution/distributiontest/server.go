@@ -36,12 +36,14 @@ type Server struct {
 	mu      sync.Mutex
 	denied  map[types.NamespacedName]bool
 	updates []policydistribution.Update
+	opts    []func(*policydistribution.ServerOptions)
 }
 
-// New starts a ready server with no rules; it stops with the test.
-func New(t testing.TB) *Server {
+// New starts a ready server with no rules; it stops with the test. opts
+// change the server's options (heartbeat 100 ms by default).
+func New(t testing.TB, opts ...func(*policydistribution.ServerOptions)) *Server {
 	t.Helper()
-	s := &Server{t: t, Tokens: policydistribution.NewTokens("system"), denied: map[types.NamespacedName]bool{}}
+	s := &Server{t: t, Tokens: policydistribution.NewTokens("system"), denied: map[types.NamespacedName]bool{}, opts: opts}
 	s.start("127.0.0.1:0")
 	t.Cleanup(s.Down)
 	return s
@@ -50,10 +52,14 @@ func New(t testing.TB) *Server {
 func (s *Server) start(addr string) {
 	s.Hub = policydistribution.NewHub()
 	s.Metrics = policydistribution.NewMetrics(nil)
-	s.Server = policydistribution.NewServer(s.Hub, policydistribution.ServerOptions{
+	o := policydistribution.ServerOptions{
 		Authenticator: s.Tokens, AgentlessNode: AgentlessNode, Heartbeat: 100 * time.Millisecond,
 		Metrics: s.Metrics, CheckAgent: s.check,
-	})
+	}
+	for _, f := range s.opts {
+		f(&o)
+	}
+	s.Server = policydistribution.NewServer(s.Hub, o)
 	var l net.Listener
 	var err error
 	for range 50 { // the old instance's port may take a moment to free
