@@ -79,6 +79,11 @@ func (s *session) start(c credentials) error {
 	}
 	s.watchCfg = rest.CopyConfig(cfg)
 	s.watchCfg.Timeout = 0
+	// The leader's controllers write every import of the federation into the
+	// member: a client-side limit of 50/s held a burst of 100 exports (about
+	// 5 writes each) for 8 s. The member's API server guards itself (priority
+	// and fairness); the elector keeps its own client and limit.
+	s.watchCfg.QPS, s.watchCfg.Burst = memberWriteQPS, memberWriteBurst
 	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
@@ -168,6 +173,11 @@ func (s *session) refreshAfterOutage(ctx context.Context) {
 		s.useMember(ctx, member)
 	}
 }
+
+const (
+	memberWriteQPS   = 500
+	memberWriteBurst = 1000
+)
 
 // refreshAfter is the shortest outage after which the member's informers
 // are replaced: shorter ones are within the reflectors' first back-offs.
