@@ -12,10 +12,11 @@ dig=$(command -v dig)
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "Starting three real clusters (etcd, kube-apiserver, controller-manager, scheduler, kwok each),"
+say "a local cloud (an AWS and Azure emulator, not the real clouds) imported into member-1,"
 say "federated with member-1 and member-2 as supervisors, each running a federation manager,"
 say "and in every member a member controller and a DNS server (our CoreDNS build)"
 start=$SECONDS
-"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}"
+"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud
 echo "(took $((SECONDS - start))s)"
 export KUBECONFIG=$("$antreaplus" sandbox kubeconfig)
 
@@ -116,6 +117,54 @@ printf '  dig %-50s -> %s\n' "SRV _http._tcp.web.shop.member-1.${FEDERATION_ID}.
 echo "  (clusterset.local: the ServiceImport's cluster-set IP; the federation names: what each"
 echo "   exporter offers from outside: member-1's nodes on NodePort 31080, member-2's load balancer)"
 
+say "The local cloud: accounts and a selector per cloud in member-1's namespace cloud-demo"
+for _ in $(seq 1 100); do
+  [ "$("$kubectl" --context member-1 -n cloud-demo get externalentities -o name 2>/dev/null | wc -l)" -ge 12 ] && break; sleep 0.3
+done
+"$kubectl" --context member-1 -n cloud-demo get cloudprovideraccounts,cloudentityselectors
+echo
+"$kubectl" --context member-1 -n cloud-demo get virtualmachines -l cloud.antreaplus.io/account-name=aws-emulator
+echo
+echo "  each VM network interface is an Antrea ExternalEntity, labelled with its cloud tags:"
+"$kubectl" --context member-1 -n cloud-demo get externalentities -l tag.cloud.antreaplus.io/role=web \
+  -o custom-columns=NAME:.metadata.name,ENDPOINTS:.spec.endpoints[*].ip,ENFORCED-BY:.spec.externalNode
+
+say "An Antrea NetworkPolicy on the agentless web VMs of AWS becomes security groups in the cloud"
+policy=$(cat <<'YAML'
+apiVersion: crd.antrea.io/v1beta1
+kind: NetworkPolicy
+metadata: {name: web-ingress, namespace: cloud-demo}
+spec:
+  priority: 5
+  appliedTo:
+  - externalEntitySelector:
+      matchLabels:
+        cloud.antreaplus.io/kind: VirtualMachine
+        cloud.antreaplus.io/account-name: aws-emulator
+        tag.cloud.antreaplus.io/role: web
+  ingress:
+  - action: Allow
+    from: [{ipBlock: {cidr: 10.0.0.0/8}}]
+    ports: [{protocol: TCP, port: 443}]
+  - action: Drop
+    from: [{ipBlock: {cidr: 0.0.0.0/0}}, {ipBlock: {cidr: "::/0"}}]
+YAML
+)
+echo "$policy" | sed 's/^/  /'
+echo "$policy" | "$kubectl" --context member-1 apply -f - >/dev/null
+for _ in $(seq 1 100); do
+  [ "$("$kubectl" --context member-1 -n cloud-demo get networkpolicies.crd.antrea.io web-ingress -o jsonpath='{.status.phase}')" = Realized ] && break; sleep 0.3
+done
+echo
+"$kubectl" --context member-1 -n cloud-demo get networkpolicies.crd.antrea.io web-ingress \
+  -o custom-columns='POLICY:.metadata.name,PHASE:.status.phase,REALIZED:.status.currentNodesRealized,DESIRED:.status.desiredNodesRealized,GENERATION:.status.observedGeneration'
+aws_ep=$(sed -n 's/^AWS .* endpoint \(http[^ ]*\) .*accessKeyID \([^ ]*\) *secretAccessKey \([^ ]*\).*/\1 \2:\3/p' "$(dirname "$KUBECONFIG")/cloud/cloud-emulator.log" | head -1)
+echo
+echo "  the emulator's EC2 API (DescribeSecurityGroups, signed with SigV4 by curl) now holds:"
+curl -s --aws-sigv4 "aws:amz:us-east-1:ec2" --user "${aws_ep#* }" -d "Action=DescribeSecurityGroups&Version=2016-11-15" "${aws_ep%% *}/" \
+  | grep -o '<groupName>antreaplus[^<]*</groupName>.\{0,400\}<cidrIp>[^<]*' \
+  | sed 's#<groupName>\([^<]*\)</groupName>.*<ipProtocol>\([a-z0-9-]*\)</ipProtocol><fromPort>\([0-9]*\)</fromPort>.*<cidrIp>\(.*\)#  \1: allow \2/\3 from \4 (all else denied)#'
+
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
 say "kill -9 the federation manager of $victim, which leads:"
 leaders | grep "by $victim" || true
@@ -139,7 +188,8 @@ Try it yourself:
   $antreaplus sandbox status
   $antreaplus federation status
   dig @${dns3%:*} -p ${dns3#*:} web.shop.svc.clusterset.local
-Manager logs: $(dirname "$KUBECONFIG")/managers/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/
+  $kubectl --context member-1 -n cloud-demo get virtualmachines,externalentities,networkpolicies.crd.antrea.io
+Manager logs: $(dirname "$KUBECONFIG")/managers/; cloud emulator and controllers: $(dirname "$KUBECONFIG")/cloud/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/
 Stop everything with:
   $antreaplus sandbox down
 NEXT

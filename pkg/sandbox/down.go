@@ -32,6 +32,9 @@ func (s *Sandbox) Down(ctx context.Context) error {
 	if err := s.stopMemberServices(); err != nil {
 		errs = append(errs, err)
 	}
+	if err := s.stopCloud(); err != nil {
+		errs = append(errs, err)
+	}
 	for _, name := range s.managerClusters() {
 		if err := s.StopManager(name, syscall.SIGTERM); err != nil {
 			errs = append(errs, err)

@@ -199,6 +199,17 @@ func (s *Sandbox) Services(ctx context.Context) ([]ServiceStatus, error) {
 		if len(out) > before {
 			out[len(out)-1].Address = c.DNS.Endpoint()
 		}
+		if st.Cloud != nil && st.Cloud.Cluster == c.Name {
+			add(c.Name, "cloud-emulator", s.cloudEmulator(), nil)
+			if len(out) > 0 && out[len(out)-1].Kind == "cloud-emulator" {
+				out[len(out)-1].Address = fmt.Sprintf("aws %s, azure %s", loopback(st.Cloud.Ports.AWS), loopback(st.Cloud.Ports.Azure))
+			}
+			add(c.Name, "policy-controller", s.policyController(), nil)
+			if len(out) > 0 && out[len(out)-1].Kind == "policy-controller" {
+				out[len(out)-1].Address = "https://" + loopback(st.Cloud.Ports.Policy)
+			}
+			add(c.Name, "cloud-controller", s.cloudController(), nil)
+		}
 	}
 	return out, nil
 }

@@ -78,7 +78,7 @@ func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 	if n < 1 || n > MaxClusters {
 		return nil, fmt.Errorf("a sandbox runs 1 to %d clusters, not %d", MaxClusters, n)
 	}
-	last := apiPortBase + dnsPortOffset + 2
+	last := apiPortBase + cloudPortOffset + cloudPorts - 1
 	if apiPortBase < 1 || last > 65535 {
 		return nil, fmt.Errorf("ports %d..%d are not valid TCP ports: choose a lower base port", apiPortBase, last)
 	}

@@ -20,7 +20,8 @@ func TestPlan(t *testing.T) {
 		{name: "ports past 65535", n: 3, base: 65534, wantErr: "not valid TCP ports"},
 		{name: "component ports past 65535", n: 3, base: 65535 - MaxClusters - 10, wantErr: "not valid TCP ports"},
 		{name: "DNS ports past 65535", n: 1, base: 65535 - dnsPortOffset - 1, wantErr: "not valid TCP ports"},
-		{name: "highest base", n: MaxClusters, base: 65535 - dnsPortOffset - 2},
+		{name: "cloud ports past 65535", n: 1, base: 65535 - cloudPortOffset - cloudPorts + 2, wantErr: "not valid TCP ports"},
+		{name: "highest base", n: MaxClusters, base: 65535 - cloudPortOffset - cloudPorts + 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,6 +39,13 @@ func TestPlan(t *testing.T) {
 				t.Fatalf("got %d plans, want %d", len(plans), tt.n)
 			}
 			seenPorts := map[int]string{}
+			c := PlanCloud(tt.base)
+			for _, port := range []int{c.AWS, c.Azure, c.Metrics, c.Health, c.Policy} {
+				if port <= plans[0].DNS.MetricsPort {
+					t.Errorf("cloud port %d is not above the DNS ports", port)
+				}
+				seenPorts[port] = "cloud"
+			}
 			for i, p := range plans {
 				if p.Name != ClusterName(i+1) || p.Index != i+1 {
 					t.Errorf("plan %d is named %q index %d", i, p.Name, p.Index)

@@ -43,6 +43,8 @@ type State struct {
 	FederationID string `json:"federationID,omitempty"`
 	// Supervisors are the clusters running a federation manager.
 	Supervisors []string `json:"supervisors,omitempty"`
+	// Cloud is set once the sandbox runs its local cloud.
+	Cloud *CloudState `json:"cloud,omitempty"`
 }
 
 // Sandbox is a set of local clusters living in one directory.
@@ -162,7 +164,7 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 
 	st := &State{Kubeconfig: s.KubeconfigPath(), Clusters: plans, StartedAt: start}
 	if prev, err := s.LoadState(); err == nil {
-		st.FederationID, st.Supervisors = prev.FederationID, prev.Supervisors
+		st.FederationID, st.Supervisors, st.Cloud = prev.FederationID, prev.Supervisors, prev.Cloud
 	}
 	if err := s.writeKubeconfig(plans); err != nil {
 		return nil, err

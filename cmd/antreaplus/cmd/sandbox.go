@@ -23,6 +23,8 @@ type sandboxFlags struct {
 	federationID string
 	managerArgs  []string
 	memberSvcs   bool
+	cloud        bool
+	cloudCluster string
 	apiPortBase  int
 	nodes        int
 	output       string
@@ -87,6 +89,12 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				}
 				defer fmt.Fprintf(out, "\nFederation %q: see it with 'antreaplus federation status'.\n", f.federationID)
 			}
+			if f.cloud {
+				if err := startCloud(ctx, sb, f.cloudCluster); err != nil {
+					return err
+				}
+				defer fmt.Fprintf(out, "\nLocal cloud (an emulator, not AWS or Azure) imported into %s: kubectl --context %s -n cloud-demo get cloudprovideraccounts,virtualmachines,externalentities\n", f.cloudCluster, f.cloudCluster)
+			}
 			fmt.Fprintf(out, "Kubeconfig: %s\n\nUse it with:\n  export KUBECONFIG=%s\n", st.Kubeconfig, st.Kubeconfig)
 			for _, p := range st.Clusters {
 				fmt.Fprintf(out, "  kubectl --context %s get nodes\n", p.Name)
@@ -101,8 +109,26 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().IntVar(&f.supervisors, "supervisors", 0, "form a federation of all clusters with the first K as supervisors, each running a federation manager (0: no federation)")
 	c.Flags().StringVar(&f.federationID, "federation-id", "sandbox", "ID of the sandbox's federation")
 	c.Flags().StringSliceVar(&f.managerArgs, "manager-arg", nil, "extra flag for every federation manager, e.g. --manager-arg=--unreachable-grace=20s")
+	c.Flags().BoolVar(&f.cloud, "cloud", false, "also run a local cloud: an AWS and Azure emulator with a few VMs, the cloud controller importing them into --cloud-cluster, and the policy controller, whose policies on agentless VMs become the emulator's security groups")
+	c.Flags().StringVar(&f.cloudCluster, "cloud-cluster", "member-1", "cluster the local cloud is imported into")
 	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
+}
+
+// startCloud runs the sandbox's local cloud and its cloud controller.
+func startCloud(ctx context.Context, sb *sandbox.Sandbox, cluster string) error {
+	opts := sandbox.CloudOptions{Cluster: cluster}
+	var err error
+	if opts.Emulator, err = sb.FindBinary(ctx, "cloud-emulator"); err != nil {
+		return err
+	}
+	if opts.Controller, err = sb.FindBinary(ctx, "cloud-controller"); err != nil {
+		return err
+	}
+	if opts.PolicyController, err = sb.FindBinary(ctx, "policy-controller"); err != nil {
+		return err
+	}
+	return sb.StartCloud(ctx, opts)
 }
 
 // startMemberServices runs every member's member controller and DNS server.
