@@ -1,7 +1,8 @@
-// Command cloud-emulator serves a local, in-memory AWS (EC2 Query API) and
-// Azure (ARM and Entra ID token endpoint, over TLS) for development, the
-// sandbox and demos. IT IS NOT A CLOUD and has nothing to do with real
-// accounts: it holds a few seeded VPCs/VNets and VMs and accepts only the
+// Command cloud-emulator serves a local, in-memory AWS (EC2, ELBv2, RDS and
+// STS Query APIs on one endpoint) and Azure (ARM and Entra ID token
+// endpoint, over TLS) for development, the sandbox and demos. IT IS NOT A
+// CLOUD and has nothing to do with real accounts: it holds a few seeded
+// VPCs/VNets, VMs, load balancers and databases and accepts only the
 // made-up credentials it prints.
 //
 //	cloud-emulator --aws-addr 127.0.0.1:18080 --azure-addr 127.0.0.1:18443 --state-dir /tmp/cloud-emulator
@@ -37,7 +38,11 @@ const (
 	azureClientID      = "antreaplus-emulator-app"
 	azureClientSecret  = "emulator-secret-not-a-real-secret"
 	awsRegion          = "us-east-1"
-	azureRegion        = "eastus"
+	// An IAM role the AWS credentials may assume with this external id
+	// (spec.aws.credentials.assumeRole).
+	awsRoleARN    = "arn:aws:iam::123456789012:role/antreaplus-emulator-reader"
+	awsExternalID = "antreaplus-emulator-external-id"
+	azureRegion   = "eastus"
 )
 
 type flags struct {
@@ -50,7 +55,7 @@ type flags struct {
 
 func main() {
 	var f flags
-	flag.StringVar(&f.awsAddr, "aws-addr", "127.0.0.1:18080", "address of the EC2 endpoint (plain HTTP); empty disables AWS")
+	flag.StringVar(&f.awsAddr, "aws-addr", "127.0.0.1:18080", "address of the AWS endpoint, EC2, ELBv2, RDS and STS (plain HTTP); empty disables AWS")
 	flag.StringVar(&f.azureAddr, "azure-addr", "127.0.0.1:18443", "address of the ARM and token endpoint (HTTPS); empty disables Azure")
 	flag.StringVar(&f.stateDir, "state-dir", filepath.Join(os.TempDir(), "antreaplus-cloud-emulator"), "where ca.pem and cloud.yaml are written")
 	flag.StringVar(&f.namespace, "namespace", "cloud-demo", "namespace of the objects in cloud.yaml")
@@ -78,7 +83,10 @@ func run(f flags) error {
 		errs    = make(chan error, 2)
 	)
 	if f.awsAddr != "" {
-		emu := awsemu.New(awsemu.Options{Credentials: []awsemu.Credential{{AccessKeyID: awsAccessKeyID, SecretAccessKey: awsSecretAccessKey}}})
+		emu := awsemu.New(awsemu.Options{
+			Credentials: []awsemu.Credential{{AccessKeyID: awsAccessKeyID, SecretAccessKey: awsSecretAccessKey}},
+			Roles:       []awsemu.Role{{ARN: awsRoleARN, ExternalID: awsExternalID, Trusted: []string{awsAccessKeyID}}},
+		})
 		if err := seedAWS(emu, f.vmsPerVPC); err != nil {
 			return err
 		}
@@ -145,7 +153,8 @@ func hostPort(l net.Listener) string {
 func printBanner(e endpoints, manifests string, f flags) {
 	fmt.Println("cloud-emulator: a LOCAL EMULATOR for development and tests, not AWS or Azure.")
 	if e.aws != "" {
-		fmt.Printf("AWS   EC2 endpoint %s  region %s  accessKeyID %s  secretAccessKey %s\n", e.aws, awsRegion, awsAccessKeyID, awsSecretAccessKey)
+		fmt.Printf("AWS   EC2, ELBv2, RDS and STS endpoint %s  region %s  accessKeyID %s  secretAccessKey %s\n", e.aws, awsRegion, awsAccessKeyID, awsSecretAccessKey)
+		fmt.Printf("AWS   assumable role %s  externalID %s\n", awsRoleARN, awsExternalID)
 	}
 	if e.azure != "" {
 		fmt.Printf("Azure ARM and authority host %s  location %s  subscriptionID %s  tenantID %s  clientID %s  clientSecret %s\n",

@@ -46,6 +46,8 @@ spec:
         name: aws-emulator-credentials
 `, f.namespace, awsAccessKeyID, awsSecretAccessKey, e.aws, f.pollSeconds, awsRegion)
 		b.WriteString(selectorYAML(f.namespace, "aws-emulator"))
+		// And the prod VPC's load balancers and databases.
+		b.WriteString("  cloudNativeServices:\n  - vpcMatch:\n      names: [prod]\n")
 	}
 	if e.azure != "" {
 		fmt.Fprintf(&b, `---

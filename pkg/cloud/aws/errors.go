@@ -27,22 +27,43 @@ var authCodes = map[string]bool{
 	"IncompleteSignature":        true,
 	"MissingAuthenticationToken": true,
 	"ExpiredToken":               true,
+	"ExpiredTokenException":      true,
 	"RequestExpired":             true,
 }
+
+// expiredCodes are the codes of calls signed with expired temporary
+// credentials: EC2's and the other services'.
+var expiredCodes = map[string]bool{"RequestExpired": true, "ExpiredToken": true, "ExpiredTokenException": true}
 
 // classify wraps err, from what of region, with the provider error it is.
 func (p *Provider) classify(err error, what, region string) error {
 	if err == nil {
 		return nil
 	}
-	err = fmt.Errorf("%s in %s: %w", what, region, err)
+	var role *AssumeRoleError
+	if errors.As(err, &role) {
+		// The SDK's text around it repeats the operation twice; the role's
+		// error says what matters.
+		err = fmt.Errorf("%s in %s: %w", what, region, role)
+	} else {
+		err = fmt.Errorf("%s in %s: %w", what, region, err)
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	var api smithy.APIError
 	if errors.As(err, &api) {
 		code, msg := api.ErrorCode(), api.ErrorMessage()
+		if expiredCodes[code] && role == nil {
+			// The cloud says the credentials expired while the cache
+			// thought them valid (a clock apart): fetch new ones next time.
+			p.creds.Invalidate()
+		}
 		switch {
+		case role != nil && isThrottle(code):
+			return fmt.Errorf("%w: %w", provider.ErrThrottled, err)
+		case role != nil:
+			return fmt.Errorf("%w: %w", provider.ErrAuthentication, err)
 		case code == "OptInRequired", authCodes[code] && strings.Contains(msg, "valid region"):
 			return fmt.Errorf("%w: %w", provider.ErrRegionUnavailable, err)
 		case authCodes[code]:

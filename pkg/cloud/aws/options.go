@@ -1,8 +1,11 @@
 package aws
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"time"
 )
@@ -14,9 +17,13 @@ type Options struct {
 	SecretAccessKey string
 	// SessionToken, for temporary credentials.
 	SessionToken string
+	// AssumeRole, if set, makes every call with the credentials of this IAM
+	// role, assumed through STS with the credentials above.
+	AssumeRole *AssumeRole
 
-	// Endpoint overrides the EC2 endpoint of every region (the SDK's
-	// BaseEndpoint), e.g. a VPC endpoint or a local emulator. Empty uses
+	// Endpoint overrides the endpoint of every service (EC2, ELBv2, RDS,
+	// STS) in every region (the SDK's BaseEndpoint), e.g. a local emulator.
+	// Empty uses the regional AWS endpoints, e.g.
 	// https://ec2.<region>.amazonaws.com.
 	Endpoint string
 	// HTTPClient sends the requests; default NewHTTPClient().
@@ -28,8 +35,13 @@ type Options struct {
 	// MaxBackoff caps the jittered exponential wait between attempts.
 	// Default 20s.
 	MaxBackoff time.Duration
-	// PageSize is the MaxResults of every describe, 5 to 1000. Default 1000.
+	// PageSize is the MaxResults of every EC2 describe, 5 to 1000. Default
+	// 1000. ELBv2 pages take at most 400, RDS pages 20 to 100.
 	PageSize int32
+
+	// Resolver resolves the endpoint names of RDS DB instances, which the
+	// RDS API gives without addresses; default net.DefaultResolver.
+	Resolver Resolver
 
 	// RulesPerGroup and GroupsPerInterface are the account's EC2 quotas
 	// (rules per security group and direction, security groups per network
@@ -39,10 +51,41 @@ type Options struct {
 	GroupsPerInterface int
 }
 
-// String never shows the secret parts, so Options can be logged.
+// AssumeRole is an IAM role to assume through STS AssumeRole.
+type AssumeRole struct {
+	// RoleARN is the role's ARN; required.
+	RoleARN string
+	// ExternalID is the external id the role's trust policy requires, if
+	// any.
+	ExternalID string
+	// SessionName is the role session name; default
+	// antreaplus-cloud-controller.
+	SessionName string
+	// Duration is the lifetime asked for the role's credentials; default
+	// 15 minutes (STS's minimum), at most the role's maximum session
+	// duration.
+	Duration time.Duration
+	// RefreshWindow: the role's credentials are renewed this long before
+	// they expire. Default 3 minutes; it must be shorter than Duration.
+	RefreshWindow time.Duration
+	// STSRegion is the region of the STS endpoint; default us-east-1.
+	STSRegion string
+}
+
+// Resolver resolves host names; *net.Resolver is one.
+type Resolver interface {
+	LookupHost(ctx context.Context, host string) ([]string, error)
+}
+
+// String never shows the secret parts (the secret access key, the session
+// token, the external id), so Options can be logged.
 func (o Options) String() string {
-	return fmt.Sprintf("{AccessKeyID:%s Endpoint:%q MaxAttempts:%d MaxBackoff:%s PageSize:%d}",
-		redact(o.AccessKeyID), o.Endpoint, o.MaxAttempts, o.MaxBackoff, o.PageSize)
+	role := ""
+	if o.AssumeRole != nil {
+		role = fmt.Sprintf(" AssumeRole:%s", o.AssumeRole.RoleARN)
+	}
+	return fmt.Sprintf("{AccessKeyID:%s%s Endpoint:%q MaxAttempts:%d MaxBackoff:%s PageSize:%d}",
+		redact(o.AccessKeyID), role, o.Endpoint, o.MaxAttempts, o.MaxBackoff, o.PageSize)
 }
 
 // GoString is String, for %#v.
@@ -81,6 +124,23 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = NewHTTPClient()
+	}
+	if o.Resolver == nil {
+		o.Resolver = net.DefaultResolver
+	}
+	if o.AssumeRole != nil {
+		r := *o.AssumeRole
+		if r.RoleARN == "" {
+			return o, errors.New("AWS provider: the role to assume has no ARN")
+		}
+		r.SessionName = cmp.Or(r.SessionName, "antreaplus-cloud-controller")
+		r.Duration = cmp.Or(r.Duration, 15*time.Minute)
+		r.RefreshWindow = cmp.Or(r.RefreshWindow, 3*time.Minute)
+		r.STSRegion = cmp.Or(r.STSRegion, "us-east-1")
+		if r.RefreshWindow >= r.Duration {
+			return o, fmt.Errorf("AWS provider: refresh window %s is not shorter than the role session's %s", r.RefreshWindow, r.Duration)
+		}
+		o.AssumeRole = &r
 	}
 	return o, nil
 }

@@ -8,55 +8,63 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
-// Provider reads one AWS account's inventory through the EC2 API.
+// Provider reads one AWS account's inventory through the EC2, ELBv2 and
+// RDS APIs.
 type Provider struct {
 	opts   Options
+	creds  *aws.CredentialsCache
 	client *ec2.Client
+	elb    *elasticloadbalancingv2.Client
+	rds    *rds.Client
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
 // New returns a provider for the account the options' credentials belong
 // to. It makes no call; the first Inventory tells whether the credentials
-// work.
+// (and the role they assume) work.
 func New(opts Options) (*Provider, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	ec2Opts := ec2.Options{
-		// Every call sets its own region; this one is never used.
-		Region:      "us-east-1",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(opts.AccessKeyID, opts.SecretAccessKey, opts.SessionToken)),
-		HTTPClient:  opts.HTTPClient,
-		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
+	retryer := func() aws.Retryer {
+		return retry.NewStandard(func(o *retry.StandardOptions) {
 			o.MaxAttempts = opts.MaxAttempts
 			o.MaxBackoff = opts.MaxBackoff
 			// The standard retryer's client-side retry quota would fail
 			// calls on its own after a burst of throttling; attempts are
 			// bounded by MaxAttempts and the next poll retries anyway.
 			o.RateLimiter = ratelimit.None
-		}),
+		})
 	}
+	p := &Provider{opts: opts, creds: credentialsOf(opts, retryer)}
+	var endpoint *string
 	if opts.Endpoint != "" {
-		ec2Opts.BaseEndpoint = aws.String(opts.Endpoint)
+		endpoint = aws.String(opts.Endpoint)
 	}
-	return &Provider{opts: opts, client: ec2.New(ec2Opts)}, nil
+	// Every call sets its own region; the clients' region is never used.
+	p.client = ec2.New(ec2.Options{Region: "us-east-1", Credentials: p.creds, HTTPClient: opts.HTTPClient, Retryer: retryer(), BaseEndpoint: endpoint})
+	p.elb = elasticloadbalancingv2.New(elasticloadbalancingv2.Options{Region: "us-east-1", Credentials: p.creds, HTTPClient: opts.HTTPClient, Retryer: retryer(), BaseEndpoint: endpoint})
+	p.rds = rds.New(rds.Options{Region: "us-east-1", Credentials: p.creds, HTTPClient: opts.HTTPClient, Retryer: retryer(), BaseEndpoint: endpoint})
+	return p, nil
 }
 
 // liveStates are the instance states worth importing; terminated instances
 // stay visible in EC2 for a while but are gone for every other purpose.
 var liveStates = []string{"pending", "running", "shutting-down", "stopping", "stopped"}
 
-// Inventory reads the region's VPCs, instances and network interfaces, each
-// through every page, concurrently.
+// Inventory reads the region's VPCs, instances, network interfaces, load
+// balancers and DB instances, each through every page, concurrently.
 func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
 	if err := checkRegion(region); err != nil {
 		return nil, err
@@ -67,14 +75,22 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 
 	var (
 		wg        sync.WaitGroup
-		errs      [3]error
+		errs      [5]error
 		vpcs      []types.Vpc
 		instances []types.Instance
 		enis      []types.NetworkInterface
+		lbs       []loadBalancer
+		dbs       []rdstypes.DBInstance
 	)
+	// A failure cancels the other reads, except a refusal of the
+	// credentials or the region: the others then fail as fast by
+	// themselves, and the error reported is the first read's, the same at
+	// every poll (EC2's AuthFailure rather than whichever service answered
+	// first), so the account's status does not change between polls.
 	run := func(i int, what string, fn func() error) {
 		wg.Go(func() {
-			if errs[i] = p.classify(fn(), what, region); errs[i] != nil {
+			errs[i] = p.classify(fn(), what, region)
+			if errs[i] != nil && !errors.Is(errs[i], provider.ErrAuthentication) && !errors.Is(errs[i], provider.ErrRegionUnavailable) {
 				cancel()
 			}
 		})
@@ -91,11 +107,23 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 		enis, err = p.describeNetworkInterfaces(ctx, inRegion)
 		return err
 	})
+	run(3, "DescribeLoadBalancers", func() (err error) {
+		lbs, err = p.describeLoadBalancers(ctx, region)
+		return err
+	})
+	run(4, "DescribeDBInstances", func() (err error) {
+		dbs, err = p.describeDBInstances(ctx, region)
+		return err
+	})
 	wg.Wait()
 	if err := firstError(errs[:]); err != nil {
 		return nil, err
 	}
-	return snapshot(region, vpcs, instances, enis), nil
+	snap := snapshot(region, vpcs, instances, enis)
+	snap.Services = append(snap.Services, loadBalancerServices(lbs, enis)...)
+	snap.Services = append(snap.Services, p.dbServices(ctx, dbs, snap.VPCs)...)
+	snap.Sort()
+	return snap, nil
 }
 
 // firstError prefers a cause over the cancellations it caused.

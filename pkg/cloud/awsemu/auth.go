@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 const sigV4Algorithm = "AWS4-HMAC-SHA256"
@@ -47,30 +48,58 @@ func parseSigV4(header string) (sigV4Auth, bool) {
 	return a, a.accessKeyID != "" && a.signature != "" && len(a.signedHeaders) > 0
 }
 
+// caller is who signed a request, and for which region.
+type caller struct {
+	region      string
+	accessKeyID string
+	// session is the temporary credential used, nil for a long-term key.
+	session *session
+}
+
 // authenticate checks the request's SigV4 signature against the configured
-// credentials and returns the region of its credential scope.
-func (s *Server) authenticate(r *http.Request, body []byte) (string, *apiError) {
+// credentials and the temporary ones AssumeRole issued, and returns the
+// caller and the service signed for.
+func (s *Server) authenticate(r *http.Request, body []byte) (caller, *service, *apiError) {
 	auth, ok := parseSigV4(r.Header.Get("Authorization"))
+	svc, known := serviceNamed(auth.service)
 	if !ok {
-		return "", errAuthFailure()
+		return caller{}, svc, svc.authError(authUnknownKey)
 	}
-	var cred *Credential
-	for i := range s.opts.Credentials {
-		if s.opts.Credentials[i].AccessKeyID == auth.accessKeyID {
-			cred = &s.opts.Credentials[i]
-		}
+	if !known {
+		return caller{}, svc, errClient("UnknownService", "The emulator does not serve the AWS service %q", auth.service)
 	}
-	if cred == nil {
-		return "", errAuthFailure()
-	}
-	if cred.SessionToken != "" && r.Header.Get("X-Amz-Security-Token") != cred.SessionToken {
-		return "", errAuthFailure()
+	cred, sess := s.credential(auth.accessKeyID)
+	switch {
+	case cred == nil:
+		return caller{}, svc, svc.authError(authUnknownKey)
+	case cred.SessionToken != "" && r.Header.Get("X-Amz-Security-Token") != cred.SessionToken:
+		return caller{}, svc, svc.authError(authUnknownKey)
 	}
 	want := signature(cred.SecretAccessKey, auth, stringToSign(r, body, auth))
 	if !hmac.Equal([]byte(want), []byte(auth.signature)) {
-		return "", errAuthFailure()
+		return caller{}, svc, svc.authError(authBadSignature)
 	}
-	return auth.region, nil
+	if sess != nil && !time.Now().Before(sess.expires) {
+		return caller{}, svc, svc.authError(authExpired)
+	}
+	return caller{region: auth.region, accessKeyID: auth.accessKeyID, session: sess}, svc, nil
+}
+
+// credential finds an access key: a configured one, or a temporary one
+// with its session.
+func (s *Server) credential(accessKeyID string) (*Credential, *session) {
+	for i := range s.opts.Credentials {
+		if s.opts.Credentials[i].AccessKeyID == accessKeyID {
+			return &s.opts.Credentials[i], nil
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess := s.sessions[accessKeyID]; sess != nil {
+		cp := *sess // a copy: ExpireSessions may change the original
+		return &cp.cred, &cp
+	}
+	return nil, nil
 }
 
 func stringToSign(r *http.Request, body []byte, auth sigV4Auth) string {

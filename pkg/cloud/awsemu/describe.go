@@ -1,6 +1,7 @@
 package awsemu
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -202,6 +203,10 @@ func (s *Server) nicXML(reg *region, e *eni) nicXML {
 		Status:             "available",
 		MacAddress:         e.mac,
 		Tags:               tagsXML(e.tags),
+		Description:        e.description,
+		InterfaceType:      cmp.Or(e.interfaceType, "interface"),
+		RequesterID:        e.requesterID,
+		RequesterManaged:   e.requesterID != "",
 	}
 	if e.instanceID != "" {
 		x.Status = "in-use"
@@ -275,6 +280,14 @@ func (s *Server) describeNetworkInterfaces(req *request) (any, *apiError) {
 				return e.privateIPs, true
 			case "mac-address":
 				return []string{e.mac}, true
+			case "description":
+				return []string{e.description}, true
+			case "interface-type":
+				return []string{cmp.Or(e.interfaceType, "interface")}, true
+			case "requester-id":
+				return []string{e.requesterID}, true
+			case "requester-managed":
+				return []string{strconv.FormatBool(e.requesterID != "")}, true
 			}
 			return tagField(e.tags, name)
 		})

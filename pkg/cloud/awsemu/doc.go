@@ -1,10 +1,13 @@
-// Package awsemu is a local emulator of the Amazon EC2 Query API, for
-// development and tests only. It is not AWS: it holds a small in-memory model
-// of VPCs, instances, network interfaces and security groups, speaks enough
-// of the real wire protocol (form-encoded POSTs with Action and
-// Version=2016-11-15, SigV4-signed, XML answers in the EC2 namespace) for the
-// unmodified aws-sdk-go-v2 EC2 client, and can inject the faults a cloud
-// controller must survive. Never point it at real credentials you care about,
+// Package awsemu is a local emulator of the Amazon EC2, Elastic Load
+// Balancing v2, RDS and STS Query APIs, for development and tests only. It
+// is not AWS: it holds a small in-memory model of VPCs, instances, network
+// interfaces, security groups, load balancers, DB instances and IAM roles,
+// speaks enough of the real wire protocols (form-encoded POSTs with Action
+// and Version, SigV4-signed; EC2's XML answers, and the AWS Query protocol's
+// <Action>Result and ErrorResponse for the others) for the unmodified
+// aws-sdk-go-v2 clients, all on one endpoint (the service is the one the
+// request is signed for), and can inject the faults a cloud controller must
+// survive. Never point it at real credentials you care about,
 // and never use it as a stand-in for AWS in production.
 //
 // # Usage
@@ -31,15 +34,35 @@
 // (InvalidPermission.Duplicate, DependencyViolation, quota errors, ...).
 // Unknown actions fail with InvalidAction.
 //
+// ELBv2 (2015-12-01): DescribeLoadBalancers (LoadBalancerArns, Names,
+// PageSize 1..400, Marker), DescribeListeners, DescribeTags (at most 20
+// ARNs). A load balancer added with AddLoadBalancer gets one
+// requester-managed interface per zone, described "ELB app/<name>/<id>"
+// as on AWS; ReplaceLoadBalancerInterfaces moves it to new addresses.
+//
+// RDS (2014-10-31): DescribeDBInstances (DBInstanceIdentifier, MaxRecords
+// 20..100, Marker). AddDBInstance gives each instance an endpoint name,
+// which LookupHost resolves, and an interface holding its address;
+// FailOverDBInstance moves it.
+//
+// STS (2011-06-15): AssumeRole of the Options.Roles (or AddRole), checking
+// that the caller is a trusted long-term key and the external id matches,
+// else AccessDenied; it issues temporary credentials (ASIA...) that every
+// service accepts with their session token until they expire, then refuses
+// with RequestExpired (EC2) or ExpiredToken. Options.SessionLifetime
+// shortens them for tests; ExpireSessions expires them all at once.//
 // # Faults
 //
 //   - Authentication: every call must carry a valid SigV4 signature from one
-//     of Options.Credentials, else AuthFailure (HTTP 401); FailAuth fails the
-//     next calls as if the credentials were revoked.
+//     of Options.Credentials or a live temporary credential, else AuthFailure
+//     (HTTP 401; InvalidClientTokenId or SignatureDoesNotMatch, HTTP 403, on
+//     the other services); FailAuth fails the next calls as if the
+//     credentials were revoked.
 //   - Regions: a call signed for a region not in Options.Regions fails with
 //     AuthFailure "Credential should be scoped to a valid region".
 //   - Throttling: Throttle fails the next N calls with RequestLimitExceeded
-//     (HTTP 503); InjectFault injects any code and status.
+//     (HTTP 503; Throttling, HTTP 400, on the other services); InjectFault
+//     injects any code and status.
 //   - Eventual consistency: HideNewInstances(k) keeps new instances out of
 //     the next k DescribeInstances calls of their region.
 //   - Latency: SetLatency delays every call.
@@ -47,5 +70,6 @@
 //     e.g. to terminate an instance between two pages.
 //
 // Calls, CallCounts and TotalCalls count the calls received per action,
-// failed ones included, so tests and benchmarks can report API cost.
+// failed ones included, so tests and benchmarks can report API cost (ELBv2's
+// DescribeTags counts as DescribeTags, the name EC2's would have).
 package awsemu

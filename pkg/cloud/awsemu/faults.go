@@ -13,7 +13,18 @@ type Fault struct {
 	Code    string
 	Message string
 	Status  int
+	// kind marks throttling and auth faults, which each service answers
+	// with its own code.
+	kind faultKind
 }
+
+type faultKind int
+
+const (
+	faultPlain faultKind = iota
+	faultThrottle
+	faultAuth
+)
 
 func (f *Fault) apiError() *apiError {
 	return &apiError{status: f.Status, code: f.Code, message: f.Message}
@@ -34,9 +45,11 @@ func (s *Server) InjectFault(f Fault) {
 }
 
 // Throttle fails the next times calls of action (every action if empty)
-// with RequestLimitExceeded and HTTP 503, as EC2 throttles.
+// with RequestLimitExceeded and HTTP 503, as EC2 throttles; ELBv2, RDS and
+// STS calls get Throttling (HTTP 400), as those services throttle.
 func (s *Server) Throttle(action string, times int) {
 	s.InjectFault(Fault{
+		kind:    faultThrottle,
 		Action:  action,
 		Times:   times,
 		Code:    "RequestLimitExceeded",
@@ -46,10 +59,10 @@ func (s *Server) Throttle(action string, times int) {
 }
 
 // FailAuth fails the next times calls with AuthFailure, as EC2 does when
-// credentials are revoked or expire.
+// credentials are revoked (InvalidClientTokenId for ELBv2, RDS and STS).
 func (s *Server) FailAuth(times int) {
 	e := errAuthFailure()
-	s.InjectFault(Fault{Times: times, Code: e.code, Message: e.message, Status: e.status})
+	s.InjectFault(Fault{Times: times, Code: e.code, Message: e.message, Status: e.status, kind: faultAuth})
 }
 
 // ClearFaults removes every injected fault.

@@ -50,6 +50,13 @@ type Options struct {
 	DefaultPageSize int
 	// Quotas enforced on security groups.
 	Quotas Quotas
+	// Roles that STS AssumeRole lets the Credentials assume; AddRole adds
+	// more.
+	Roles []Role
+	// SessionLifetime, if set, is the lifetime of every temporary
+	// credential AssumeRole issues, whatever the call asked for, so tests
+	// can see credentials expire. Default: the call's DurationSeconds.
+	SessionLifetime time.Duration
 }
 
 // Server is an in-memory EC2 Query API endpoint. It is an http.Handler; serve
@@ -66,6 +73,8 @@ type Server struct {
 	hook       func(action string)
 	latency    time.Duration
 	hideNewFor int
+	roles      map[string]*Role
+	sessions   map[string]*session
 }
 
 // New returns an emulator with the given options and no resources.
@@ -77,9 +86,12 @@ func New(opts Options) *Server {
 		opts.OwnerID = "123456789012"
 	}
 	opts.Quotas = opts.Quotas.withDefaults()
-	s := &Server{opts: opts, regions: map[string]*region{}, calls: map[string]int{}}
+	s := &Server{opts: opts, regions: map[string]*region{}, calls: map[string]int{}, roles: map[string]*Role{}, sessions: map[string]*session{}}
 	for _, r := range opts.Regions {
 		s.regions[r] = newRegion(r)
+	}
+	for _, role := range opts.Roles {
+		s.AddRole(role)
 	}
 	return s
 }
@@ -102,12 +114,13 @@ type request struct {
 	action string
 	params url.Values
 	region *region
+	caller caller
 }
 
 // handler serves one action with s.mu held.
 type handler func(s *Server, req *request) (any, *apiError)
 
-var handlers = map[string]handler{
+var ec2Handlers = map[string]handler{
 	"DescribeRegions":                 (*Server).describeRegions,
 	"DescribeVpcs":                    (*Server).describeVpcs,
 	"DescribeInstances":               (*Server).describeInstances,
@@ -124,8 +137,9 @@ var handlers = map[string]handler{
 	"DeleteTags":                      (*Server).deleteTags,
 }
 
-// ServeHTTP serves one EC2 Query API call: a form-encoded POST (or GET) with
-// Action and Version, signed with SigV4.
+// ServeHTTP serves one call of EC2, ELBv2, RDS or STS: a form-encoded POST
+// (or GET) with Action and Version, signed with SigV4; the service is the
+// one of the signature's credential scope.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -139,37 +153,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	action := params.Get("Action")
 	s.before(action)
 
-	regionName, aerr := s.authenticate(r, body)
+	caller, svc, aerr := s.authenticate(r, body)
 	if aerr != nil {
-		writeError(w, aerr)
+		svc.writeError(w, aerr)
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	reg, ok := s.regions[regionName]
+	reg, ok := s.regions[caller.region]
 	if !ok {
-		writeError(w, errInvalidRegion(regionName))
+		svc.writeError(w, svc.invalidRegion(caller.region))
 		return
 	}
 	if f := s.takeFault(action); f != nil {
-		writeError(w, f.apiError())
+		svc.writeError(w, svc.faultError(f))
 		return
 	}
-	h, ok := handlers[action]
+	h, ok := svc.handlers[action]
 	if !ok {
-		writeError(w, errInvalidAction(action))
+		svc.writeError(w, errInvalidAction(action))
 		return
 	}
-	if v := params.Get("Version"); v != APIVersion {
-		writeError(w, errNoSuchVersion(v))
+	if v := params.Get("Version"); v != svc.version {
+		svc.writeError(w, errNoSuchVersion(v))
 		return
 	}
-	resp, aerr := h(s, &request{action: action, params: params, region: reg})
+	resp, aerr := h(s, &request{action: action, params: params, region: reg, caller: caller})
 	if aerr != nil {
-		writeError(w, aerr)
+		svc.writeError(w, aerr)
 		return
 	}
-	writeResponse(w, resp)
+	svc.writeResponse(w, action, resp)
 }
 
 // before counts the call, runs the hook and the injected latency, all

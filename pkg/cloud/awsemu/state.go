@@ -14,6 +14,10 @@ type region struct {
 	instances map[string]*instance
 	enis      map[string]*eni
 	groups    map[string]*securityGroup
+	// lbs are the ELBv2 load balancers by ARN, dbs the RDS DB instances
+	// by identifier.
+	lbs map[string]*loadBalancer
+	dbs map[string]*dbInstance
 }
 
 func newRegion(name string) *region {
@@ -23,6 +27,8 @@ func newRegion(name string) *region {
 		instances: map[string]*instance{},
 		enis:      map[string]*eni{},
 		groups:    map[string]*securityGroup{},
+		lbs:       map[string]*loadBalancer{},
+		dbs:       map[string]*dbInstance{},
 	}
 }
 
@@ -63,6 +69,12 @@ type eni struct {
 	tags       map[string]string
 	instanceID string
 	device     int
+	// description, interfaceType and requesterID are set on the
+	// interfaces AWS services create for themselves (requester-managed),
+	// e.g. "ELB app/<name>/<id>" for a load balancer's.
+	description   string
+	interfaceType string
+	requesterID   string
 }
 
 type securityGroup struct {

@@ -10,6 +10,9 @@ const maxTagsPerResource = 50
 
 // tagsOf returns the tag map of the resource with the given id.
 func (r *region) tagsOf(id string) (map[string]string, *apiError) {
+	if strings.HasPrefix(id, "arn:") {
+		return r.serviceTags(id)
+	}
 	prefix, _, _ := strings.Cut(id, "-")
 	var tags map[string]string
 	var code string

@@ -81,6 +81,10 @@ type nicXML struct {
 	Association        *associationXML `xml:"association,omitempty"`
 	PrivateIPs         []privateIPXML  `xml:"privateIpAddressesSet>item"`
 	Tags               []tagXML        `xml:"tagSet>item,omitempty"`
+	Description        string          `xml:"description,omitempty"`
+	InterfaceType      string          `xml:"interfaceType,omitempty"`
+	RequesterID        string          `xml:"requesterId,omitempty"`
+	RequesterManaged   bool            `xml:"requesterManaged"`
 }
 
 type placementXML struct {

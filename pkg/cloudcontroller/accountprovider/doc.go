@@ -19,4 +19,13 @@
 // Options.AllowCrossNamespaceSecrets is set, so that a tenant cannot use
 // another tenant's credentials through the controller. Changing the Secret
 // changes the Config's fingerprint, and Ensure builds a new provider.
+//
+// # Assumed roles
+//
+// With spec.aws.credentials.assumeRole the Secret's credentials are only
+// used to call STS AssumeRole (role ARN, external id, session name); the
+// provider signs every other call with the role's temporary credentials,
+// cached and renewed before they expire. A role that cannot be assumed
+// fails the poll with AuthenticationFailed and a message naming the role
+// (never the external id). The external id is part of the fingerprint.
 package accountprovider

@@ -31,6 +31,14 @@ type Options struct {
 	AWSMaxAttempts int
 	AWSMaxBackoff  time.Duration
 	AWSPageSize    int32
+	// AWSRoleDuration and AWSRoleRefreshWindow tune the credentials of
+	// roles assumed through STS (spec.aws.credentials.assumeRole); zero
+	// values take the provider's defaults (15 minutes, renewed 3 minutes
+	// before they expire).
+	AWSRoleDuration      time.Duration
+	AWSRoleRefreshWindow time.Duration
+	// AWSResolver resolves RDS endpoint names; nil uses the system's DNS.
+	AWSResolver aws.Resolver
 	// Azure call tuning; zero values take the provider's defaults.
 	AzureMaxRetries    int32
 	AzureRetryDelay    time.Duration
@@ -85,10 +93,6 @@ func Read(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAcco
 
 func readAWS(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAccount, opts Options) (Config, error) {
 	spec := acct.Spec.AWS
-	if spec.Credentials.AssumeRole != nil {
-		return Config{}, &ConfigError{Reason: ReasonUnsupported,
-			Message: "spec.aws.credentials.assumeRole is not supported by the AWS provider yet: use the role's credentials directly"}
-	}
 	sec, err := secret(ctx, r, acct, spec.Credentials.SecretRef, opts)
 	if err != nil {
 		return Config{}, err
@@ -108,8 +112,17 @@ func readAWS(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderA
 	cfg := Config{Provider: v1alpha1.ProviderAWS, roots: opts.RootCAs, AWS: aws.Options{
 		AccessKeyID: vals[0], SecretAccessKey: vals[1], SessionToken: vals[2], Endpoint: spec.Endpoint,
 		MaxAttempts: opts.AWSMaxAttempts, MaxBackoff: opts.AWSMaxBackoff, PageSize: opts.AWSPageSize,
+		Resolver: opts.AWSResolver,
 	}}
-	cfg.Fingerprint = fingerprint("AWS", spec.Endpoint, vals[0], vals[1], vals[2])
+	parts := []string{"AWS", spec.Endpoint, vals[0], vals[1], vals[2]}
+	if r := spec.Credentials.AssumeRole; r != nil {
+		// The role's credentials are fetched, cached and renewed by the
+		// provider; a changed role, external id or session name rebuilds it.
+		cfg.AWS.AssumeRole = &aws.AssumeRole{RoleARN: r.RoleARN, ExternalID: r.ExternalID, SessionName: r.SessionName,
+			Duration: opts.AWSRoleDuration, RefreshWindow: opts.AWSRoleRefreshWindow}
+		parts = append(parts, r.RoleARN, r.ExternalID, r.SessionName)
+	}
+	cfg.Fingerprint = fingerprint(parts...)
 	return cfg, nil
 }
 

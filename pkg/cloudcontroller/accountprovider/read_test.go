@@ -62,8 +62,8 @@ func TestRead(t *testing.T) {
 		{"other namespace allowed", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
 			secretOf("tenant-b", "creds", good), Options{AllowCrossNamespaceSecrets: true}, "", ""},
 		{"assume role", awsAccount(func(c *v1alpha1.AWSAccountConfig) {
-			c.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x"}
-		}), secretOf("tenant-a", "creds", good), Options{}, ReasonUnsupported, "assumeRole"},
+			c.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: secretValue}
+		}), secretOf("tenant-a", "creds", good), Options{}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := fake.NewClientBuilder().WithScheme(scheme.Scheme)
@@ -141,5 +141,34 @@ func TestReadAzure(t *testing.T) {
 	}
 	if _, err := New(cfg); err != nil {
 		t.Fatalf("building the Azure provider: %v", err)
+	}
+}
+
+func TestReadAssumeRole(t *testing.T) {
+	cl := fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(
+		secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secretValue})).Build()
+	read := func(externalID string) Config {
+		t.Helper()
+		cfg, err := Read(context.Background(), cl, awsAccount(func(c *v1alpha1.AWSAccountConfig) {
+			c.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: externalID, SessionName: "me"}
+		}), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	one, two := read("ext-one"), read("ext-two")
+	r := one.AWS.AssumeRole
+	if r == nil || r.RoleARN != "arn:aws:iam::123456789012:role/x" || r.ExternalID != "ext-one" || r.SessionName != "me" {
+		t.Fatalf("role %+v", r)
+	}
+	if one.Fingerprint == two.Fingerprint {
+		t.Error("a changed external id keeps the fingerprint: the provider would not be rebuilt")
+	}
+	if strings.Contains(one.String(), "ext-one") || !strings.Contains(one.String(), "role/x") {
+		t.Errorf("config prints %s; want the role and not its external id", one)
+	}
+	if _, err := New(one); err != nil {
+		t.Fatalf("building the provider: %v", err)
 	}
 }

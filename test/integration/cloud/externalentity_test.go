@@ -13,8 +13,8 @@ import (
 )
 
 // TestExternalEntitiesOfServices runs the ExternalEntity controller on a
-// CloudNativeService as the cloud controller would import it (the
-// emulators hold no load balancers or databases yet).
+// CloudNativeService created directly, as the cloud controller would import
+// it (TestAWSServicesImported imports them from the emulator).
 func TestExternalEntitiesOfServices(t *testing.T) {
 	c, ns := kube(t), clusters.Namespace(t, "member-1")
 	startController(t, controllerOptions{}, ns)

@@ -1,0 +1,119 @@
+package aws
+
+import (
+	"context"
+	"net/netip"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	rdstypes "github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	"antreaplus.io/antreaplus/pkg/cloud/provider"
+)
+
+// lookupTimeout bounds the resolution of one DB instance's endpoint.
+const lookupTimeout = 3 * time.Second
+
+func (p *Provider) describeDBInstances(ctx context.Context, region string) ([]rdstypes.DBInstance, error) {
+	var out []rdstypes.DBInstance
+	pages := rds.NewDescribeDBInstancesPaginator(p.rds, &rds.DescribeDBInstancesInput{MaxRecords: aws.Int32(min(max(p.opts.PageSize, 20), 100))})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx, func(o *rds.Options) { o.Region = region })
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.DBInstances...)
+	}
+	return out, nil
+}
+
+// dbServices converts DB instances. RDS gives an endpoint name, not an
+// address: each name is resolved (concurrently, each within
+// lookupTimeout), and its addresses inside the VPC, or private ones, become
+// the service's private IPs, the others its public IPs. A name that does
+// not resolve leaves the service without addresses; it is not an error.
+func (p *Provider) dbServices(ctx context.Context, dbs []rdstypes.DBInstance, vpcs []provider.VPC) []provider.Service {
+	out := make([]provider.Service, len(dbs))
+	var (
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, 2*describeConcurrency)
+	)
+	for i, db := range dbs {
+		svc := provider.Service{
+			ID: aws.ToString(db.DBInstanceArn), Name: aws.ToString(db.DBInstanceIdentifier), Kind: provider.AWSRDS,
+		}
+		if g := db.DBSubnetGroup; g != nil {
+			svc.VPCID = aws.ToString(g.VpcId)
+		}
+		if e := db.Endpoint; e != nil {
+			svc.DNSName = aws.ToString(e.Address)
+			if port := aws.ToInt32(e.Port); port > 0 {
+				svc.Ports = []provider.Port{{Name: aws.ToString(db.Engine), Protocol: "TCP", Port: port}}
+			}
+		}
+		for _, g := range db.VpcSecurityGroups {
+			svc.SecurityGroupIDs = append(svc.SecurityGroupIDs, aws.ToString(g.VpcSecurityGroupId))
+		}
+		slices.Sort(svc.SecurityGroupIDs)
+		if len(db.TagList) > 0 {
+			svc.Tags = make(map[string]string, len(db.TagList))
+			for _, t := range db.TagList {
+				svc.Tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
+			}
+		}
+		out[i] = svc
+		if svc.DNSName == "" {
+			continue
+		}
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+			defer cancel()
+			addrs, err := p.opts.Resolver.LookupHost(lctx, out[i].DNSName)
+			if err == nil {
+				out[i].PrivateIPs, out[i].PublicIPs = splitAddresses(addrs, vpcCIDRs(vpcs, out[i].VPCID))
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+func vpcCIDRs(vpcs []provider.VPC, id string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, v := range vpcs {
+		if v.ID != id {
+			continue
+		}
+		for _, c := range v.CIDRs {
+			if p, err := netip.ParsePrefix(c); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// splitAddresses sorts addresses into those inside cidrs or private, and
+// the others; what is not an address is dropped.
+func splitAddresses(addrs []string, cidrs []netip.Prefix) (private, public []string) {
+	for _, a := range addrs {
+		ip, err := netip.ParseAddr(a)
+		if err != nil {
+			continue
+		}
+		ip = ip.Unmap()
+		if ip.IsPrivate() || slices.ContainsFunc(cidrs, func(p netip.Prefix) bool { return p.Contains(ip) }) {
+			private = append(private, ip.String())
+		} else {
+			public = append(public, ip.String())
+		}
+	}
+	slices.Sort(private)
+	slices.Sort(public)
+	return slices.Compact(private), slices.Compact(public)
+}
