@@ -36,8 +36,30 @@ func seedAWS(emu *awsemu.Server, perVPC int) error {
 				return err
 			}
 		}
+		if err := seedAWSServices(emu, net, vpc); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// seedAWSServices adds to a VPC an internal application load balancer and a
+// PostgreSQL DB instance in prod, an internet-facing network load balancer
+// in dev.
+func seedAWSServices(emu *awsemu.Server, net network, vpc string) error {
+	if net.name != "prod" {
+		_, err := emu.AddLoadBalancer(awsemu.LoadBalancerSpec{Region: awsRegion, VPCID: vpc, Name: net.name + "-ingress", Type: "network",
+			Listeners: []awsemu.Listener{{Protocol: "TCP", Port: 443}}, Tags: map[string]string{"env": net.env}})
+		return err
+	}
+	if _, err := emu.AddLoadBalancer(awsemu.LoadBalancerSpec{Region: awsRegion, VPCID: vpc, Name: net.name + "-web", Internal: true,
+		Listeners: []awsemu.Listener{{Protocol: "HTTPS", Port: 443}, {Protocol: "HTTP", Port: 80}},
+		Tags:      map[string]string{"env": net.env, "role": net.role}}); err != nil {
+		return err
+	}
+	_, err := emu.AddDBInstance(awsemu.DBInstanceSpec{Region: awsRegion, VPCID: vpc, Identifier: net.name + "-orders",
+		Tags: map[string]string{"env": net.env, "role": "db"}})
+	return err
 }
 
 func seedAzure(emu *azureemu.Server, perVNet int) error {
@@ -49,6 +71,13 @@ func seedAzure(emu *azureemu.Server, perVNet int) error {
 		for n := range perVNet {
 			spec := azureemu.VMSpec{VNetID: vnet, Name: fmt.Sprintf("%s-%s-%d", net.name, net.role, n+1), Tags: tags(net, n), PublicIP: n == 0}
 			if _, err := emu.AddVM(spec); err != nil {
+				return err
+			}
+		}
+		if net.name == "prod" { // an internal load balancer in front of the web VMs
+			if _, _, err := emu.AddLoadBalancer(azureemu.LoadBalancerSpec{VNetID: vnet, Name: net.name + "-web-ilb",
+				Rules: []azureemu.LBRule{{Name: "https", Protocol: "Tcp", Port: 443}, {Name: "http", Protocol: "Tcp", Port: 80}},
+				Tags:  map[string]string{"env": net.env, "role": net.role}}); err != nil {
 				return err
 			}
 		}

@@ -37,6 +37,14 @@ func snapshot(region string, l listing) *provider.Snapshot {
 			s.VMs = append(s.VMs, convertVM(v, nics, publicIPs))
 		}
 	}
+	for _, lb := range l.lbs {
+		if lb == nil || !in(lb.Location) {
+			continue
+		}
+		if svc, ok := convertLoadBalancer(lb, publicIPs); ok {
+			s.Services = append(s.Services, svc)
+		}
+	}
 	s.Sort()
 	return s
 }

@@ -33,6 +33,19 @@
 //     or ARM 401/403, SubscriptionNotFound), ErrRegionUnavailable or
 //     ErrThrottled, and never carry the client secret; Options prints
 //     without it.
-//   - Cloud-native services (Azure Load Balancer, Azure SQL) are not read
-//     yet.
+//   - Internal load balancers (with a private frontend) are read as
+//     cloud-native services, with the frontend ports of their
+//     load-balancing rules; Azure SQL is not read yet.
+//
+// # Agentless enforcement
+//
+// SyncSecurityGroups keeps one VNet's managed application security groups
+// (one per group of the spec, its members the interfaces the group is
+// attached to) and network security groups (one per interface with
+// groups: the groups' allow rules, then a deny of everything else at
+// priority 4096) what the spec says. planNSGs (nsgplan.go) is the pure
+// plan; readSecurity and nsgRun read and write ARM. Only resources named
+// with the prefix and tagged with the VNet (TagVNet) are changed or
+// deleted; a changed NSG is one PUT of the whole NSG; an unchanged VNet
+// costs three list calls and no write. docs/agentless.md has the details.
 package azure

@@ -141,13 +141,19 @@ func TestOptionsNeverPrintSecrets(t *testing.T) {
 	}
 }
 
-func TestSecurityGroupsNotSupportedYet(t *testing.T) {
+func TestSyncSecurityGroupsBadInput(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
-	_, err := f.provider(t, nil).SyncSecurityGroups(context.Background(), region, provider.SecurityGroupSpec{VPCID: f.vnets[0], Prefix: "antreaplus-"})
-	if !errors.Is(err, provider.ErrNotSupported) {
-		t.Fatalf("error = %v; want ErrNotSupported", err)
+	p := f.provider(t, nil)
+	for _, spec := range []provider.SecurityGroupSpec{
+		{VPCID: f.vnets[0], Prefix: "bad prefix "},
+		{VPCID: f.vnets[0]},
+		{VPCID: "vnet-0", Prefix: "antreaplus-"},
+	} {
+		if _, err := p.SyncSecurityGroups(context.Background(), region, spec); err == nil {
+			t.Errorf("spec %+v: no error", spec)
+		}
 	}
 	if f.emu.TotalCalls() != 0 {
-		t.Error("an unsupported sync called the cloud")
+		t.Error("a sync of a bad spec called the cloud")
 	}
 }

@@ -180,3 +180,32 @@ func TestManyRegionsOneSubscription(t *testing.T) {
 		t.Errorf("locations listed %d times; want once", got)
 	}
 }
+
+func TestInventoryInternalLoadBalancers(t *testing.T) {
+	f := newFixture(t, 1, azureemu.Options{})
+	id, ip, err := f.emu.AddLoadBalancer(azureemu.LoadBalancerSpec{VNetID: f.vnets[0], Name: "db-ilb", Tags: map[string]string{"role": "db"},
+		Rules: []azureemu.LBRule{{Name: "pg", Protocol: "Tcp", Port: 5432}, {Name: "dns", Protocol: "All", Port: 53}, {Name: "ha", Protocol: "All", Port: 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	west, _ := f.emu.AddVNet(azureemu.VNetSpec{Location: "westus2", Name: "west"})
+	if _, _, err := f.emu.AddLoadBalancer(azureemu.LoadBalancerSpec{VNetID: west, Name: "elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Services) != 1 {
+		t.Fatalf("services = %+v; want the eastus load balancer only", snap.Services)
+	}
+	svc := snap.Services[0]
+	want := []provider.Port{{Name: "pg", Protocol: "TCP", Port: 5432}, {Name: "dns", Protocol: "TCP", Port: 53}, {Name: "dns", Protocol: "UDP", Port: 53}}
+	if svc.ID != id || svc.Kind != provider.AzureLoadBalancer || svc.VPCID != f.vnets[0] || !slices.Equal(svc.PrivateIPs, []string{ip}) ||
+		!slices.Equal(svc.Ports, want) || svc.Tags["role"] != "db" {
+		t.Errorf("service = %+v; want %s at %s in %s with ports %v", svc, id, ip, f.vnets[0], want)
+	}
+	if f.emu.Calls("LoadBalancers.ListAll") != 1 {
+		t.Errorf("load balancer list calls = %d; want 1", f.emu.Calls("LoadBalancers.ListAll"))
+	}
+}

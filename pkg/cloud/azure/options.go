@@ -1,6 +1,7 @@
 package azure
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -44,6 +45,15 @@ type Options struct {
 	// MaxRetryDelay caps the backoff, and a Retry-After longer than it
 	// stops retrying; default 60s.
 	MaxRetryDelay time.Duration
+	// PollFrequency is how often a long-running write (PUT or DELETE of an
+	// NSG, ASG or interface) is polled when ARM sends no Retry-After;
+	// default 2s, at least 1s outside tests.
+	PollFrequency time.Duration
+	// Quotas of agentless enforcement, Azure's defaults when zero:
+	// security rules (1000) and address prefixes (4000) per NSG,
+	// application security groups referenced per NSG (100) and per IP
+	// configuration of an interface (20).
+	RulesPerNSG, AddressPrefixesPerNSG, ASGsPerNSG, ASGsPerInterface int
 }
 
 // String never shows the client secret, so Options can be logged.
@@ -75,6 +85,13 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxRetries == 0 {
 		o.MaxRetries = 4
 	}
+	if o.PollFrequency == 0 {
+		o.PollFrequency = 2 * time.Second
+	}
+	o.RulesPerNSG = cmp.Or(o.RulesPerNSG, 1000)
+	o.AddressPrefixesPerNSG = cmp.Or(o.AddressPrefixesPerNSG, 4000)
+	o.ASGsPerNSG = cmp.Or(o.ASGsPerNSG, 100)
+	o.ASGsPerInterface = cmp.Or(o.ASGsPerInterface, 20)
 	return o, nil
 }
 

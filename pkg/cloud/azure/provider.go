@@ -3,7 +3,6 @@ package azure
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -18,7 +17,8 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
-// Provider reads one Azure subscription's inventory through ARM.
+// Provider reads one Azure subscription's inventory through ARM and
+// enforces agentless rules with its NSGs and ASGs.
 type Provider struct {
 	opts      Options
 	arm       *arm.Client
@@ -26,6 +26,9 @@ type Provider struct {
 	nics      *armnetwork.InterfacesClient
 	vnets     *armnetwork.VirtualNetworksClient
 	publicIPs *armnetwork.PublicIPAddressesClient
+	nsgs      *armnetwork.SecurityGroupsClient
+	asgs      *armnetwork.ApplicationSecurityGroupsClient
+	lbs       *armnetwork.LoadBalancersClient
 
 	mu        sync.Mutex
 	locations map[string]bool // known to exist, once listed
@@ -78,6 +81,15 @@ func New(opts Options) (*Provider, error) {
 	if p.publicIPs, err = armnetwork.NewPublicIPAddressesClient(opts.SubscriptionID, cred, armOpts); err != nil {
 		return nil, err
 	}
+	if p.nsgs, err = armnetwork.NewSecurityGroupsClient(opts.SubscriptionID, cred, armOpts); err != nil {
+		return nil, err
+	}
+	if p.asgs, err = armnetwork.NewApplicationSecurityGroupsClient(opts.SubscriptionID, cred, armOpts); err != nil {
+		return nil, err
+	}
+	if p.lbs, err = armnetwork.NewLoadBalancersClient(opts.SubscriptionID, cred, armOpts); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -87,11 +99,13 @@ type listing struct {
 	nics      []*armnetwork.Interface
 	vnets     []*armnetwork.VirtualNetwork
 	publicIPs []*armnetwork.PublicIPAddress
+	lbs       []*armnetwork.LoadBalancer
 }
 
-// Inventory reads the VNets, VMs, NICs and public IPs of the subscription
-// in region. ARM lists them per subscription, so each poll of a region
-// reads the whole subscription and keeps what is in the region.
+// Inventory reads the VNets, VMs, NICs, public IPs and load balancers of
+// the subscription in region. ARM lists them per subscription, so each
+// poll of a region reads the whole subscription and keeps what is in the
+// region.
 func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
 	if err := p.checkLocation(ctx, region); err != nil {
 		return nil, err
@@ -100,7 +114,7 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 	defer cancel()
 	var (
 		wg   sync.WaitGroup
-		errs [4]error
+		errs [5]error
 		l    listing
 	)
 	run := func(i int, what string, fn func() error) {
@@ -130,6 +144,11 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 			func(r armnetwork.PublicIPAddressesClientListAllResponse) []*armnetwork.PublicIPAddress {
 				return r.Value
 			})
+		return err
+	})
+	run(4, "listing load balancers", func() (err error) {
+		l.lbs, err = collect(p.lbs.NewListAllPager(nil), ctx,
+			func(r armnetwork.LoadBalancersClientListAllResponse) []*armnetwork.LoadBalancer { return r.Value })
 		return err
 	})
 	wg.Wait()
@@ -170,8 +189,3 @@ func firstError(errs []error) error {
 }
 
 var _ azcore.TokenCredential = (*azidentity.ClientSecretCredential)(nil)
-
-// SyncSecurityGroups is not implemented for Azure yet (NSGs and ASGs).
-func (p *Provider) SyncSecurityGroups(context.Context, string, provider.SecurityGroupSpec) (provider.SyncResult, error) {
-	return provider.SyncResult{}, fmt.Errorf("azure: agentless enforcement with NSGs: %w", provider.ErrNotSupported)
-}

@@ -1,10 +1,12 @@
 // Package azureemu is a local emulator of Azure Resource Manager and of the
 // Microsoft Entra token endpoint, for development and tests only. It is not
 // Azure: it holds a small in-memory subscription of VNets, VMs, network
-// interfaces and public IPs, and speaks enough of the ARM REST API (JSON,
-// value/nextLink paging, ARM error bodies) and of OAuth 2.0 client
-// credentials for the unmodified track-2 Azure SDK (azidentity,
-// armcompute, armnetwork) to list them. Never use it as a stand-in for
+// interfaces, public IPs, internal load balancers, network and application
+// security groups, and speaks enough of the ARM REST API (JSON,
+// value/nextLink paging, long-running operations, ARM error bodies) and of
+// OAuth 2.0 client credentials for the unmodified track-2 Azure SDK
+// (azidentity, armcompute, armnetwork) to list them and to write security
+// groups. Never use it as a stand-in for
 // Azure in production.
 //
 // # Usage
@@ -23,9 +25,23 @@
 // GET /subscriptions/{id}/locations and the subscription-wide ListAll of
 // Microsoft.Compute/virtualMachines (with the power state in
 // instanceView), Microsoft.Network/networkInterfaces, virtualNetworks and
-// publicIPAddresses, paged by PageSize with a nextLink whose $skiptoken is a
-// cursor; GET /{tenant}/v2.0/.well-known/openid-configuration and POST
-// /{tenant}/oauth2/v2.0/token (client credentials).
+// publicIPAddresses, loadBalancers, networkSecurityGroups and
+// applicationSecurityGroups, paged by PageSize with a nextLink whose
+// $skiptoken is a cursor; GET /{tenant}/v2.0/.well-known/openid-configuration
+// and POST /{tenant}/oauth2/v2.0/token (client credentials).
+//
+// Single resources: GET of NSGs, ASGs, network interfaces and VNets; PUT
+// of NSGs and ASGs (create or replace) and of existing interfaces (only
+// their NSG and ASGs change); DELETE of NSGs and ASGs. A PUT answers 201
+// or 200 with provisioningState Updating and an Azure-AsyncOperation URL,
+// a DELETE 202 with one (204 when absent); the operation is done at once,
+// so the SDK's first poll (Operations.Get) reads Succeeded and, for a PUT,
+// its final GET the resource. Azure's checks are applied: rule priorities
+// 100-4096 unique per direction, Allow/Deny, references to existing ASGs
+// and NSGs, MaxRulesPerNSG and MaxASGsPerIPConfig quotas (400
+// SecurityRulesLimitReached, ApplicationSecurityGroupLimitReached, codes
+// of the emulator), no deletion of an NSG or ASG in use. Operation names
+// are "<Type>.CreateOrUpdate", ".Get", ".Delete".
 //
 // # Faults
 //

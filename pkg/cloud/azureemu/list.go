@@ -94,44 +94,55 @@ func (s *Server) nicItems() []listItem {
 		if v := s.vms[strings.ToLower(n.vmID)]; v != nil && v.hiddenFor > 0 {
 			continue
 		}
-		doc := nicJSON{ID: n.id, Name: n.name, Type: "Microsoft.Network/networkInterfaces", Location: n.location, Tags: n.tags}
-		p := &doc.Properties
-		p.MACAddress, p.Primary, p.ProvisioningState = n.mac, n.primary, "Succeeded"
-		if n.vmID != "" {
-			p.VirtualMachine = &idRef{ID: n.vmID}
-		}
-		if n.nsg != "" {
-			p.NetworkSecurityGroup = &idRef{ID: n.nsg}
-		}
-		var ipc ipConfigJSON
-		ipc.ID, ipc.Name = n.id+"/ipConfigurations/ipconfig1", "ipconfig1"
-		ipc.Properties.PrivateIPAddress = n.privateIP
-		ipc.Properties.PrivateIPAddressVersion, ipc.Properties.PrivateIPAllocationMethod = "IPv4", "Dynamic"
-		ipc.Properties.Primary = true
-		ipc.Properties.Subnet = &idRef{ID: n.subnetID}
-		if n.publicIPID != "" {
-			ipc.Properties.PublicIPAddress = &idRef{ID: n.publicIPID}
-		}
-		for _, a := range n.asgs {
-			ipc.Properties.ApplicationSecurityGroups = append(ipc.Properties.ApplicationSecurityGroups, idRef{ID: a})
-		}
-		p.IPConfigurations = []ipConfigJSON{ipc}
-		out = append(out, listItem{key: key, doc: doc})
+		out = append(out, listItem{key: key, doc: nicDoc(n, "Succeeded")})
 	}
 	return out
 }
 
+func nicDoc(n *nic, state string) nicJSON {
+	doc := nicJSON{ID: n.id, Name: n.name, Type: "Microsoft.Network/networkInterfaces", Location: n.location, Tags: n.tags}
+	p := &doc.Properties
+	p.MACAddress, p.Primary, p.ProvisioningState = n.mac, n.primary, state
+	if n.vmID != "" {
+		p.VirtualMachine = &idRef{ID: n.vmID}
+	}
+	if n.nsg != "" {
+		p.NetworkSecurityGroup = &idRef{ID: n.nsg}
+	}
+	var ipc ipConfigJSON
+	ipc.ID, ipc.Name = n.id+"/ipConfigurations/"+ipConfigName, ipConfigName
+	ipc.Properties.PrivateIPAddress = n.privateIP
+	ipc.Properties.PrivateIPAddressVersion, ipc.Properties.PrivateIPAllocationMethod = "IPv4", "Dynamic"
+	ipc.Properties.Primary = true
+	ipc.Properties.Subnet = &idRef{ID: n.subnetID}
+	if n.publicIPID != "" {
+		ipc.Properties.PublicIPAddress = &idRef{ID: n.publicIPID}
+	}
+	for _, a := range n.asgs {
+		ipc.Properties.ApplicationSecurityGroups = append(ipc.Properties.ApplicationSecurityGroups, idRef{ID: a})
+	}
+	p.IPConfigurations = []ipConfigJSON{ipc}
+	return doc
+}
+
+// ipConfigName is the name of every NIC's one IP configuration.
+const ipConfigName = "ipconfig1"
+
 func (s *Server) vnetItems() []listItem {
 	var out []listItem
 	for key, v := range s.vnets {
-		doc := vnetJSON{ID: v.id, Name: v.name, Type: "Microsoft.Network/virtualNetworks", Location: v.location, Tags: v.tags}
-		doc.Properties.AddressSpace.AddressPrefixes = []string{v.prefix}
-		var sub subnetJSON
-		sub.ID, sub.Name, sub.Properties.AddressPrefix = v.subnetID, "default", v.prefix
-		doc.Properties.Subnets = []subnetJSON{sub}
-		out = append(out, listItem{key: key, doc: doc})
+		out = append(out, listItem{key: key, doc: vnetDoc(v)})
 	}
 	return out
+}
+
+func vnetDoc(v *vnet) vnetJSON {
+	doc := vnetJSON{ID: v.id, Name: v.name, Type: "Microsoft.Network/virtualNetworks", Location: v.location, Tags: v.tags}
+	doc.Properties.AddressSpace.AddressPrefixes = []string{v.prefix}
+	var sub subnetJSON
+	sub.ID, sub.Name, sub.Properties.AddressPrefix = v.subnetID, "default", v.prefix
+	doc.Properties.Subnets = []subnetJSON{sub}
+	return doc
 }
 
 func (s *Server) publicIPItems() []listItem {

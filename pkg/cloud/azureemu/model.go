@@ -171,3 +171,74 @@ type locationJSON struct {
 	Name        string `json:"name"`
 	DisplayName string `json:"displayName"`
 }
+
+// nsg is a network security group; rules are kept as the client sent them,
+// with the ids and states ARM adds.
+type nsg struct {
+	id, name, location string
+	tags               map[string]string
+	rules              []securityRuleJSON
+}
+
+// asg is an application security group.
+type asg struct {
+	id, name, location string
+	tags               map[string]string
+}
+
+type nsgJSON struct {
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	Type       string            `json:"type"`
+	Location   string            `json:"location"`
+	Tags       map[string]string `json:"tags,omitempty"`
+	Properties struct {
+		SecurityRules        []securityRuleJSON `json:"securityRules"`
+		DefaultSecurityRules []securityRuleJSON `json:"defaultSecurityRules"`
+		NetworkInterfaces    []idRef            `json:"networkInterfaces,omitempty"`
+		ProvisioningState    string             `json:"provisioningState"`
+	} `json:"properties"`
+}
+
+type securityRuleJSON struct {
+	ID         string                 `json:"id,omitempty"`
+	Name       string                 `json:"name"`
+	Type       string                 `json:"type,omitempty"`
+	Properties securityRuleProperties `json:"properties"`
+}
+
+type securityRuleProperties struct {
+	Description                          string   `json:"description,omitempty"`
+	Protocol                             string   `json:"protocol"`
+	SourcePortRange                      string   `json:"sourcePortRange,omitempty"`
+	SourcePortRanges                     []string `json:"sourcePortRanges,omitempty"`
+	DestinationPortRange                 string   `json:"destinationPortRange,omitempty"`
+	DestinationPortRanges                []string `json:"destinationPortRanges,omitempty"`
+	SourceAddressPrefix                  string   `json:"sourceAddressPrefix,omitempty"`
+	SourceAddressPrefixes                []string `json:"sourceAddressPrefixes,omitempty"`
+	DestinationAddressPrefix             string   `json:"destinationAddressPrefix,omitempty"`
+	DestinationAddressPrefixes           []string `json:"destinationAddressPrefixes,omitempty"`
+	SourceApplicationSecurityGroups      []idRef  `json:"sourceApplicationSecurityGroups,omitempty"`
+	DestinationApplicationSecurityGroups []idRef  `json:"destinationApplicationSecurityGroups,omitempty"`
+	Access                               string   `json:"access"`
+	Priority                             int32    `json:"priority"`
+	Direction                            string   `json:"direction"`
+	ProvisioningState                    string   `json:"provisioningState,omitempty"`
+}
+
+type asgJSON struct {
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	Type       string            `json:"type"`
+	Location   string            `json:"location"`
+	Tags       map[string]string `json:"tags,omitempty"`
+	Properties struct {
+		ProvisioningState string `json:"provisioningState"`
+	} `json:"properties"`
+}
+
+type operationJSON struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}

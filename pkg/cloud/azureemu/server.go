@@ -36,6 +36,12 @@ type Options struct {
 	PageSize int
 	// TokenLifetime of issued tokens; default one hour.
 	TokenLifetime time.Duration
+	// MaxRulesPerNSG is the quota of security rules per network security
+	// group; default 1000, as in Azure.
+	MaxRulesPerNSG int
+	// MaxASGsPerIPConfig is the quota of application security groups per
+	// IP configuration of a NIC; default 20, as in Azure.
+	MaxASGsPerIPConfig int
 }
 
 // Server is an in-memory Azure Resource Manager endpoint with a Microsoft
@@ -49,6 +55,10 @@ type Server struct {
 	vms        map[string]*vm
 	nics       map[string]*nic
 	publicIPs  map[string]*publicIP
+	nsgs       map[string]*nsg
+	asgs       map[string]*asg
+	lbs        map[string]*loadBalancer
+	operations map[string]bool      // ids of long-running operations issued
 	tokens     map[string]time.Time // access token -> expiry
 	seq        uint64
 	calls      map[string]int
@@ -75,9 +85,17 @@ func New(opts Options) *Server {
 	if opts.TokenLifetime == 0 {
 		opts.TokenLifetime = time.Hour
 	}
+	if opts.MaxRulesPerNSG == 0 {
+		opts.MaxRulesPerNSG = 1000
+	}
+	if opts.MaxASGsPerIPConfig == 0 {
+		opts.MaxASGsPerIPConfig = 20
+	}
 	return &Server{
 		opts: opts, vnets: map[string]*vnet{}, vms: map[string]*vm{}, nics: map[string]*nic{},
 		publicIPs: map[string]*publicIP{}, tokens: map[string]time.Time{}, calls: map[string]int{},
+		nsgs: map[string]*nsg{}, asgs: map[string]*asg{}, operations: map[string]bool{},
+		lbs: map[string]*loadBalancer{},
 	}
 }
 
@@ -95,10 +113,13 @@ type route struct {
 
 var routes = map[string]route{
 	"/locations": {"Subscriptions.ListLocations", (*Server).locationItems},
-	"/providers/microsoft.compute/virtualmachines":   {"VirtualMachines.ListAll", (*Server).vmItems},
-	"/providers/microsoft.network/networkinterfaces": {"NetworkInterfaces.ListAll", (*Server).nicItems},
-	"/providers/microsoft.network/virtualnetworks":   {"VirtualNetworks.ListAll", (*Server).vnetItems},
-	"/providers/microsoft.network/publicipaddresses": {"PublicIPAddresses.ListAll", (*Server).publicIPItems},
+	"/providers/microsoft.compute/virtualmachines":           {"VirtualMachines.ListAll", (*Server).vmItems},
+	"/providers/microsoft.network/networkinterfaces":         {"NetworkInterfaces.ListAll", (*Server).nicItems},
+	"/providers/microsoft.network/virtualnetworks":           {"VirtualNetworks.ListAll", (*Server).vnetItems},
+	"/providers/microsoft.network/publicipaddresses":         {"PublicIPAddresses.ListAll", (*Server).publicIPItems},
+	"/providers/microsoft.network/networksecuritygroups":     {"NetworkSecurityGroups.ListAll", (*Server).nsgItems},
+	"/providers/microsoft.network/applicationsecuritygroups": {"ApplicationSecurityGroups.ListAll", (*Server).asgItems},
+	"/providers/microsoft.network/loadbalancers":             {"LoadBalancers.ListAll", (*Server).lbItems},
 }
 
 // ServeHTTP serves the token endpoint and the ARM list operations.
@@ -123,9 +144,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveARM(w http.ResponseWriter, r *http.Request, path string) {
 	rest, _ := strings.CutPrefix(path, "/subscriptions/")
 	sub, rest, _ := strings.Cut(rest, "/")
-	rt, ok := routes["/"+rest]
-	op := rt.op
-	if !ok {
+	rt, isList := routes["/"+rest]
+	res, isResource := parseResource(rest)
+	var op string
+	switch {
+	case isList:
+		op = rt.op
+	case isResource:
+		op = res.op(r.Method)
+	default:
 		op = r.Method + " " + r.URL.Path
 	}
 	s.before(op)
@@ -136,10 +163,10 @@ func (s *Server) serveARM(w http.ResponseWriter, r *http.Request, path string) {
 	switch {
 	case sub != strings.ToLower(s.opts.SubscriptionID):
 		writeARMError(w, http.StatusNotFound, "SubscriptionNotFound", fmt.Sprintf("The subscription '%s' could not be found.", sub))
-	case !ok:
+	case !isList && !isResource:
 		writeARMError(w, http.StatusNotFound, "InvalidResourceType", "The resource type could not be found in the namespace for api version.")
-	case r.Method != http.MethodGet:
-		writeARMError(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "The emulator serves only list operations.")
+	case isList && r.Method != http.MethodGet:
+		writeARMError(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "Lists are read with GET.")
 	case r.URL.Query().Get("api-version") == "":
 		writeARMError(w, http.StatusBadRequest, "MissingApiVersionParameter", "The api-version query parameter (?api-version=) is required for all requests.")
 	default:
@@ -147,7 +174,11 @@ func (s *Server) serveARM(w http.ResponseWriter, r *http.Request, path string) {
 			f.write(w)
 			return
 		}
-		s.serveList(w, r, rt)
+		if isList {
+			s.serveList(w, r, rt)
+			return
+		}
+		s.serveResource(w, r, res)
 	}
 }
 

@@ -20,7 +20,7 @@ const (
 	// ReasonSyncFailed: the sync of the endpoint's VPC failed.
 	ReasonSyncFailed = "SyncFailed"
 	// ReasonNotSupported: the account's provider has no agentless
-	// enforcement (Azure NSGs).
+	// enforcement (provider.ErrNotSupported; AWS and Azure both have it).
 	ReasonNotSupported = "NotSupported"
 	// ReasonNoProvider: the account has no live provider (its credentials
 	// are missing or refused).

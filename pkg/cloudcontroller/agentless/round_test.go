@@ -135,9 +135,9 @@ func TestRound(t *testing.T) {
 		t.Errorf("findings of the service = %+v", rep.Endpoints[1])
 	}
 
-	// A provider without agentless enforcement (Azure) says so on every
-	// endpoint of the VPC.
-	cloud.err, cloud.unrealized = fmt.Errorf("azure: NSGs: %w", provider.ErrNotSupported), nil
+	// A provider without agentless enforcement says so on every endpoint
+	// of the VPC.
+	cloud.err, cloud.unrealized = fmt.Errorf("security groups: %w", provider.ErrNotSupported), nil
 	if _, err := syncer.round(t.Context(), viewOf(8, map[string][]wire.Rule{"t/nic-eni-1": rules}), "resync"); err != nil {
 		t.Fatal(err)
 	}

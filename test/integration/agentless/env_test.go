@@ -111,6 +111,13 @@ func startPolicyController(t *testing.T) (url, caFile, tokenFile string) {
 // controller and the agentless syncer in the test process.
 func startCloudController(t *testing.T, server, caFile, tokenFile string) {
 	t.Helper()
+	startCloudControllerWith(t, server, caFile, tokenFile, accountprovider.Options{AWSMaxAttempts: 2, AWSMaxBackoff: time.Millisecond, AWSPageSize: 1000})
+}
+
+// startCloudControllerWith is startCloudController with the providers'
+// options (the CAs of a TLS emulator, call tuning).
+func startCloudControllerWith(t *testing.T, server, caFile, tokenFile string, providerOpts accountprovider.Options) {
+	t.Helper()
 	c, err := consumer.New(consumer.Options{Server: server, TokenFile: tokenFile, CAFile: caFile,
 		MinBackoff: 100 * time.Millisecond, MaxBackoff: time.Second, Log: ctrl.Log.WithName("agentless-consumer")})
 	if err != nil {
@@ -119,7 +126,7 @@ func startCloudController(t *testing.T, server, caFile, tokenFile string) {
 	mgr := newManager(t, cache.Options{})
 	run(t, mgr, func(ctx context.Context) error {
 		opts := cloudcontroller.Options{
-			Provider: accountprovider.Options{AWSMaxAttempts: 2, AWSMaxBackoff: time.Millisecond, AWSPageSize: 1000},
+			Provider: providerOpts,
 			Sync:     inventorysync.Options{PollIntervalOverride: time.Second},
 			Agentless: &agentless.Options{Consumer: c, Prefix: prefix, Interval: resync, RetryInterval: 500 * time.Millisecond,
 				Settle: 50 * time.Millisecond},
