@@ -356,6 +356,9 @@ func measure(ctx context.Context, members []member, prefix string, n int, interv
 	for i := 0; i < n; {
 		d, b, ok := o.latency(name(i), starts[i])
 		if ok {
+			if d > 2*time.Second {
+				fmt.Fprintf(os.Stderr, "servicesbench: %s took %s; last: %s\n", name(i), d.Round(time.Millisecond), o.last(name(i), starts[i]))
+			}
 			conv, base = append(conv, float64(d.Microseconds())/1000), append(base, float64(b.Microseconds())/1000)
 			i++
 			continue
@@ -391,6 +394,28 @@ func (o *observed) latency(name string, start time.Time) (time.Duration, time.Du
 	return last.Sub(start), exp.Sub(start), true
 }
 
+// last names the member and stage that came last for name, with when.
+func (o *observed) last(name string, start time.Time) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var at time.Time
+	var what string
+	for m, byName := range o.seen {
+		for i, x := range byName[name] {
+			if x.After(at) {
+				at, what = x, m+" "+[]string{"import", "slice", "dns"}[i]
+			}
+		}
+	}
+	var stages []string
+	for m, byName := range o.seen {
+		t := byName[name]
+		stages = append(stages, fmt.Sprintf("%s %s/%s/%s", m, t[0].Sub(start).Round(time.Millisecond), t[1].Sub(start).Round(time.Millisecond), t[2].Sub(start).Round(time.Millisecond)))
+	}
+	sort.Strings(stages)
+	return fmt.Sprintf("%s at %s (import/slice/dns per member: %s)", what, at.Sub(start).Round(time.Millisecond), strings.Join(stages, ", "))
+}
+
 func (o *observed) missing(name string) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -408,10 +433,11 @@ func (o *observed) missing(name string) string {
 }
 
 // pollDNS asks the member's DNS server, every 10 ms, for every name whose
-// import the member has and whose answer was not yet seen, and marks it
-// when the answer is the import's IP.
+// import the member has and whose answer was not yet seen (in parallel, so
+// that one lost datagram does not hold up the others), and marks it when
+// the answer is the import's IP.
 func pollDNS(ctx context.Context, o *observed, m member) {
-	c := &dns.Client{Timeout: time.Second}
+	c := &dns.Client{Timeout: 250 * time.Millisecond}
 	for ctx.Err() == nil {
 		o.mu.Lock()
 		pending := map[string]string{}
@@ -421,19 +447,28 @@ func pollDNS(ctx context.Context, o *observed, m member) {
 			}
 		}
 		o.mu.Unlock()
+		var wg sync.WaitGroup
+		limit := make(chan struct{}, 16)
 		for name, ip := range pending {
-			q := new(dns.Msg)
-			q.SetQuestion(name+"."+namespace+".svc.clusterset.local.", dns.TypeA)
-			r, _, err := c.ExchangeContext(ctx, q, m.dns)
-			if err != nil || r.Rcode != dns.RcodeSuccess {
-				continue
-			}
-			for _, rr := range r.Answer {
-				if a, ok := rr.(*dns.A); ok && a.A.String() == ip {
-					o.mark(m.name, name, 2, "")
+			wg.Add(1)
+			limit <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-limit }()
+				q := new(dns.Msg)
+				q.SetQuestion(name+"."+namespace+".svc.clusterset.local.", dns.TypeA)
+				r, _, err := c.ExchangeContext(ctx, q, m.dns)
+				if err != nil || r.Rcode != dns.RcodeSuccess {
+					return
 				}
-			}
+				for _, rr := range r.Answer {
+					if a, ok := rr.(*dns.A); ok && a.A.String() == ip {
+						o.mark(m.name, name, 2, "")
+					}
+				}
+			}()
 		}
+		wg.Wait()
 		select {
 		case <-ctx.Done():
 		case <-time.After(10 * time.Millisecond):
