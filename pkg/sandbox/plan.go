@@ -98,3 +98,23 @@ func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 	}
 	return plans, nil
 }
+
+// PortSpan is how many ports from its base one sandbox may use: API
+// servers, components, DNS and the local cloud. Sandboxes whose bases are
+// PortSpan or more apart never share a port.
+const PortSpan = cloudPortOffset + cloudPorts
+
+// Ports are every TCP port of a sandbox of these plans: each cluster's, and
+// the DNS and cloud ports that follow them.
+func Ports(plans []ClusterPlan) []int {
+	var out []int
+	for _, p := range plans {
+		out = append(out, p.All()...)
+	}
+	if len(plans) > 0 {
+		d := plans[0].DNS
+		c := PlanCloud(plans[0].APIServerPort)
+		out = append(out, d.Port, d.ReadyPort, d.MetricsPort, c.AWS, c.Azure, c.Metrics, c.Health, c.Policy)
+	}
+	return out
+}

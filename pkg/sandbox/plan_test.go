@@ -74,3 +74,32 @@ func TestPlan(t *testing.T) {
 		})
 	}
 }
+
+func TestPortsStayInTheSpan(t *testing.T) {
+	for _, n := range []int{1, 3, MaxClusters} {
+		plans, err := Plan(n, 22000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{}
+		for _, p := range Ports(plans) {
+			if p < 22000 || p >= 22000+PortSpan {
+				t.Errorf("%d clusters: port %d is outside [22000, %d)", n, p, 22000+PortSpan)
+			}
+			if seen[p] {
+				t.Errorf("%d clusters: port %d used twice", n, p)
+			}
+			seen[p] = true
+		}
+	}
+}
+
+func TestFreeBaseSlotsDoNotOverlap(t *testing.T) {
+	base, err := FreeBase(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (base-22000)%400 != 0 || base+PortSpan > 32768 || 400 < PortSpan {
+		t.Errorf("base %d is not a slot of 400 ports below 32768 (span %d)", base, PortSpan)
+	}
+}

@@ -166,29 +166,12 @@ func readPid(t *testing.T, path string) int {
 	return pid
 }
 
-// freeBase finds a base port whose whole sandbox port plan is free.
+// freeBase finds a base port whose whole sandbox port range is free.
 func freeBase(t *testing.T) int {
 	t.Helper()
-	for base := 22000; base < 32000; base += 400 {
-		plans, err := sandbox.Plan(3, base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		free := true
-		for _, p := range plans {
-			for _, port := range p.All() {
-				l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-				if err != nil {
-					free = false
-					break
-				}
-				_ = l.Close()
-			}
-		}
-		if free {
-			return base
-		}
+	base, err := sandbox.FreeBase(3)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free port range")
-	return 0
+	return base
 }

@@ -3,8 +3,6 @@ package framework
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,35 +146,9 @@ func ensureDir(d string) string {
 	return d
 }
 
-// freePortBase finds a base port whose whole sandbox plan of n clusters is
-// free. It stays below the kernel's ephemeral range (32768 and up), where
-// client connections would take the ports from under the clusters.
-func freePortBase(n int) (int, error) {
-	for range 50 {
-		base := 22000 + rand.IntN(9000)
-		plans, err := sandbox.Plan(n, base)
-		if err != nil {
-			return 0, err
-		}
-		if portsFree(plans) {
-			return base, nil
-		}
-	}
-	return 0, fmt.Errorf("no free range of ports found for %d clusters", n)
-}
-
-func portsFree(plans []sandbox.ClusterPlan) bool {
-	for _, p := range plans {
-		for _, port := range p.All() {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-			if err != nil {
-				return false
-			}
-			_ = l.Close()
-		}
-	}
-	return true
-}
+// freePortBase finds a base port whose whole sandbox port range is free,
+// in a slot no other test sandbox shares (sandbox.FreeBase).
+func freePortBase(n int) (int, error) { return sandbox.FreeBase(n) }
 
 // reapOrphans stops and removes the sandboxes of test processes that died
 // without cleaning up (e.g. killed by a timeout).

@@ -24,7 +24,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -156,22 +155,5 @@ func createImports(ctx context.Context, sb *sandbox.Sandbox, recs []record, para
 	return time.Since(t0), nil
 }
 
-// freePortBase finds an API port base whose whole one-cluster plan is free,
-// below the ephemeral port range.
-func freePortBase() (int, error) {
-	for range 50 {
-		base := 22000 + rand.IntN(9000)
-		plans, err := sandbox.Plan(1, base)
-		if err != nil {
-			return 0, err
-		}
-		ok := true
-		for _, port := range plans[0].All() {
-			ok = ok && free("tcp", "127.0.0.1", port)
-		}
-		if ok {
-			return base, nil
-		}
-	}
-	return 0, fmt.Errorf("no free port range for the bench's cluster")
-}
+// freePortBase finds an API port base whose whole sandbox port range is free.
+func freePortBase() (int, error) { return sandbox.FreeBase(1) }
