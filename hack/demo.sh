@@ -143,17 +143,20 @@ spec:
         cloud.antreaplus.io/account-name: aws-emulator
         tag.cloud.antreaplus.io/role: web
   ingress:
-  - action: Allow
-    from: [{ipBlock: {cidr: 10.0.0.0/8}}]
+  - action: Allow            # HTTPS from the VM dev-build-1 only
+    from:
+    - externalEntitySelector:
+        matchLabels: {cloud.antreaplus.io/account-name: aws-emulator, tag.cloud.antreaplus.io/Name: dev-build-1}
     ports: [{protocol: TCP, port: 443}]
-  - action: Drop
+  - action: Drop             # everything else, dev-build-2 included
     from: [{ipBlock: {cidr: 0.0.0.0/0}}, {ipBlock: {cidr: "::/0"}}]
 YAML
 )
 echo "$policy" | sed 's/^/  /'
 echo "$policy" | "$kubectl" --context member-1 apply -f - >/dev/null
 for _ in $(seq 1 100); do
-  [ "$("$kubectl" --context member-1 -n cloud-demo get networkpolicies.crd.antrea.io web-ingress -o jsonpath='{.status.phase}')" = Realized ] && break; sleep 0.3
+  st=$("$kubectl" --context member-1 -n cloud-demo get networkpolicies.crd.antrea.io web-ingress -o jsonpath='{.metadata.generation}/{.status.observedGeneration}/{.status.phase}')
+  [ "${st%%/*}/${st%%/*}/Realized" = "$st" ] && break; sleep 0.3
 done
 echo
 "$kubectl" --context member-1 -n cloud-demo get networkpolicies.crd.antrea.io web-ingress \
@@ -162,8 +165,16 @@ aws_ep=$(sed -n 's/^AWS .* endpoint \(http[^ ]*\) .*accessKeyID \([^ ]*\) *secre
 echo
 echo "  the emulator's EC2 API (DescribeSecurityGroups, signed with SigV4 by curl) now holds:"
 curl -s --aws-sigv4 "aws:amz:us-east-1:ec2" --user "${aws_ep#* }" -d "Action=DescribeSecurityGroups&Version=2016-11-15" "${aws_ep%% *}/" \
-  | grep -o '<groupName>antreaplus[^<]*</groupName>.\{0,400\}<cidrIp>[^<]*' \
-  | sed 's#<groupName>\([^<]*\)</groupName>.*<ipProtocol>\([a-z0-9-]*\)</ipProtocol><fromPort>\([0-9]*\)</fromPort>.*<cidrIp>\(.*\)#  \1: allow \2/\3 from \4 (all else denied)#'
+  | sed 's#<item><ownerId>#\n#g' | grep '<groupName>antreaplus' | while read -r g; do
+    name=$(echo "$g" | sed 's#.*<groupName>\([^<]*\)</groupName>.*#\1#')
+    ingress=$(echo "$g" | sed 's#.*<ipPermissions>\(.*\)</ipPermissions>.*#\1#')
+    ports=$(echo "$ingress" | grep -o '<ipProtocol>[^<]*</ipProtocol><fromPort>[0-9]*' | sed 's#<ipProtocol>\([^<]*\)</ipProtocol><fromPort>#\1/#' | sort -u | tr '\n' ' ')
+    from=$(echo "$ingress" | grep -o '<cidrIp[v6]*>[^<]*' | sed 's#<cidrIp[v6]*>##' | tr '\n' ' ')
+    echo "  $name: inbound ${ports}from ${from}only"
+  done
+ip1=$("$kubectl" --context member-1 -n cloud-demo get externalentities -l tag.cloud.antreaplus.io/Name=dev-build-1,cloud.antreaplus.io/account-name=aws-emulator -o jsonpath='{.items[0].spec.endpoints[0].ip}')
+ip2=$("$kubectl" --context member-1 -n cloud-demo get externalentities -l tag.cloud.antreaplus.io/Name=dev-build-2,cloud.antreaplus.io/account-name=aws-emulator -o jsonpath='{.items[0].spec.endpoints[0].ip}')
+echo "  -> dev-build-1 ($ip1) may reach the web VMs on 443; dev-build-2 ($ip2) and everyone else are blocked"
 
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
 say "kill -9 the federation manager of $victim, which leads:"
