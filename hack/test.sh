@@ -22,7 +22,11 @@ step "golangci-lint"
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each has its own sandbox.
-go test -count=1 -p 3 -timeout 25m ./... 2>&1 | tee "${TMPDIR:-/tmp}/antreaplus-test.log" | grep -v '^\(=== \|--- PASS\|PASS$\)' || {
+# The longest start first, so that they overlap the others instead of running last.
+heavy=(./test/e2e/services ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
+  ./test/e2e ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns)
+rest=$(go list ./... | grep -v -x -F "$(printf 'antreaplus.io/antreaplus/%s\n' "${heavy[@]#./}")")
+go test -count=1 -p 3 -timeout 25m "${heavy[@]}" $rest 2>&1 | tee "${TMPDIR:-/tmp}/antreaplus-test.log" | grep -v '^\(=== \|--- PASS\|PASS$\)' || {
   status=$?
   hack/reap-test-sandboxes.sh || true
   exit $status
