@@ -46,10 +46,14 @@ func TestAgentlessEnforcement(t *testing.T) {
 	if !strings.HasPrefix(group.name, prefix+ns+".") || len(group.egress) != 2 {
 		t.Errorf("group = %+v; want a managed name and egress open to IPv4 and IPv6", group)
 	}
-	status := wantStatus(t, kube, webPolicy, crdv1beta1.NetworkPolicyRealized, "")
-	if status.CurrentNodesRealized != 1 || status.DesiredNodesRealized != 1 {
-		t.Errorf("status = %+v; want realised on 1 of 1", status)
-	}
+	// Realised on its one enforcement point (a first status may count none
+	// while the compiler has not yet seen the ExternalEntity).
+	eventually(t, func() error {
+		if st := wantStatus(t, kube, webPolicy, crdv1beta1.NetworkPolicyRealized, ""); st.CurrentNodesRealized != 1 || st.DesiredNodesRealized != 1 {
+			return fmt.Errorf("status = %+v; want realised on 1 of 1", st)
+		}
+		return nil
+	})
 
 	// A change updates the group in place.
 	update(t, kube, webPolicy, func() {
@@ -71,6 +75,25 @@ func TestAgentlessEnforcement(t *testing.T) {
 		t.Errorf("db status = %+v; want 0 of 1", st)
 	}
 	c.wantGroup(t, db.NICs[0], "-1 0-0 0.0.0.0/0", "-1 0-0 ::/0") // open: Antrea lets the rest through
+
+	// 200 rules on one AWS group exceed its quota (60): reported on the
+	// policy, never silently dropped, and the group left as it was.
+	// (Two rules of 100 ports each: a policy holds at most 100 rules.)
+	update(t, kube, dbPolicy, func() {
+		dbPolicy.Spec.Ingress = nil
+		for r := range 2 {
+			ports := make([]int, 100)
+			for i := range ports {
+				ports[i] = 1000 + 2*(100*r+i)
+			}
+			dbPolicy.Spec.Ingress = append(dbPolicy.Spec.Ingress, rule(fmt.Sprintf("many-%d", r), crdv1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(ports...)))
+		}
+		dbPolicy.Spec.Ingress = append(dbPolicy.Spec.Ingress, rule("deny-rest", crdv1beta1.RuleActionDrop))
+	})
+	if st := wantStatus(t, kube, dbPolicy, crdv1beta1.NetworkPolicyFailed, "quota of 60 rules"); st.CurrentNodesRealized != 0 {
+		t.Errorf("db status with 200 rules = %+v; want 0 of 1 realised", st)
+	}
+	c.wantGroup(t, db.NICs[0], "-1 0-0 0.0.0.0/0", "-1 0-0 ::/0")
 
 	// Drift: a rule added and the group detached by hand are reverted.
 	if _, err := c.ec2.AuthorizeSecurityGroupIngress(ctx, &ec2.AuthorizeSecurityGroupIngressInput{GroupId: aws.String(group.id),
