@@ -29,6 +29,10 @@ make -s build >/dev/null  # the sandbox runs bin/federation-manager, bin/member-
 PATH="$repo/bin:$PATH" go run ./test/bench/servicesbench -members "${BENCH_MEMBERS:-3,10}" -services 100 -json "$out/services.json"
 
 echo
+echo "[bench] agentless enforcement: 1k policies on 1k VMs through the real SDKs against the emulators"
+go run ./test/bench/agentlessbench -vms 1000 -policies 1000 -runs "${BENCH_RUNS:-3}" -json "$out/agentless.json"
+
+echo
 echo "[bench] Go benchmarks"
 # Only the packages with benchmarks: the others' TestMain may start clusters.
 pkgs=$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -n1 dirname | sort -u)

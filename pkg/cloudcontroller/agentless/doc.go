@@ -17,7 +17,7 @@
 //
 // # Usage
 //
-//	s := agentless.New(agentless.Options{Client: consumerClient, Reader: mgr.GetClient(),
+//	s := agentless.New(agentless.Options{Consumer: consumerClient, Reader: mgr.GetClient(),
 //		Providers: providers, Prefix: "antreaplus-", Interval: time.Minute})
 //	_ = mgr.Add(s)
 //
