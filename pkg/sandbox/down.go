@@ -17,10 +17,12 @@ import (
 // Down stops every cluster of the sandbox, makes sure none of their
 // processes is left, and removes the sandbox directory.
 func (s *Sandbox) Down(ctx context.Context) error {
+	// First, and even without a directory: namespaces outlive a lost one.
+	vmErr := s.stopVMAgents()
 	names := s.clusterNames()
 	if len(names) == 0 && !dirExists(s.opts.Dir) {
 		s.logf("No sandbox in %s.", s.opts.Dir)
-		return nil
+		return vmErr
 	}
 	var tools toolchain.Toolchain
 	if s.opts.Tools != nil {
@@ -28,7 +30,7 @@ func (s *Sandbox) Down(ctx context.Context) error {
 	} else {
 		tools = toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	}
-	var errs []error
+	errs := []error{vmErr}
 	if err := s.stopMemberServices(); err != nil {
 		errs = append(errs, err)
 	}

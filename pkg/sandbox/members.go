@@ -209,6 +209,7 @@ func (s *Sandbox) Services(ctx context.Context) ([]ServiceStatus, error) {
 				out[len(out)-1].Address = "https://" + loopback(st.Cloud.Ports.Policy)
 			}
 			add(c.Name, "cloud-controller", s.cloudController(), nil)
+			out = append(out, s.vmServices(c.Name)...)
 		}
 	}
 	return out, nil

@@ -36,7 +36,8 @@ func newCLI(t *testing.T) *cli {
 	// The programs 'sandbox up --supervisors' runs are found next to antreaplus.
 	binDir := t.TempDir()
 	bin := filepath.Join(binDir, "antreaplus")
-	build := exec.Command("go", "build", "-o", binDir+"/", "./cmd/antreaplus", "./cmd/federation-manager", "./cmd/member-controller", "./cmd/coredns")
+	build := exec.Command("go", "build", "-o", binDir+"/", "./cmd/antreaplus", "./cmd/federation-manager", "./cmd/member-controller", "./cmd/coredns",
+		"./cmd/cloud-emulator", "./cmd/cloud-controller", "./cmd/policy-controller", "./cmd/vm-agent")
 	build.Dir = repo
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building antreaplus: %v\n%s", err, out)

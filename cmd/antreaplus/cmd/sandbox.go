@@ -25,6 +25,7 @@ type sandboxFlags struct {
 	memberSvcs   bool
 	cloud        bool
 	cloudCluster string
+	vmAgents     bool
 	apiPortBase  int
 	nodes        int
 	output       string
@@ -46,6 +47,8 @@ and Multi-Cluster Services CRDs. One kubeconfig holds a context per cluster.`,
 		sandboxDown(f, errOut),
 		sandboxStatus(f, out),
 		sandboxKubeconfig(f, out),
+		sandboxProbe(f, out),
+		sandboxServeTCP(),
 	)
 	return c
 }
@@ -67,6 +70,11 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
+			if f.vmAgents {
+				if err := sandbox.VMAgentsSupported(); err != nil {
+					return err
+				}
+			}
 			sb := f.sandbox(errOut)
 			st, err := sb.Up(ctx, f.clusters)
 			if err != nil {
@@ -95,6 +103,12 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				}
 				defer fmt.Fprintf(out, "\nLocal cloud (an emulator, not AWS or Azure) imported into %s: kubectl --context %s -n cloud-demo get cloudprovideraccounts,virtualmachines,externalentities\n", f.cloudCluster, f.cloudCluster)
 			}
+			if f.vmAgents {
+				if err := startVMAgents(ctx, sb); err != nil {
+					return err
+				}
+				defer fmt.Fprintf(out, "\nAgented VMs play in network namespaces (%s): antreaplus sandbox probe --from VM --to VM:8080\n", sb.VMDir())
+			}
 			fmt.Fprintf(out, "Kubeconfig: %s\n\nUse it with:\n  export KUBECONFIG=%s\n", st.Kubeconfig, st.Kubeconfig)
 			for _, p := range st.Clusters {
 				fmt.Fprintf(out, "  kubectl --context %s get nodes\n", p.Name)
@@ -111,6 +125,7 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().StringSliceVar(&f.managerArgs, "manager-arg", nil, "extra flag for every federation manager, e.g. --manager-arg=--unreachable-grace=20s")
 	c.Flags().BoolVar(&f.cloud, "cloud", false, "also run a local cloud: an AWS and Azure emulator with a few VMs, the cloud controller importing them into --cloud-cluster, and the policy controller, whose policies on agentless VMs become the emulator's security groups")
 	c.Flags().StringVar(&f.cloudCluster, "cloud-cluster", "member-1", "cluster the local cloud is imported into")
+	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented AWS VM in a network namespace with its private IP, a TCP listener on 8080 and a VM agent enforcing its policies with nftables (needs root)")
 	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
 }
