@@ -16,7 +16,9 @@ say "a local cloud (an AWS and Azure emulator, not the real clouds) imported int
 say "federated with member-1 and member-2 as supervisors, each running a federation manager,"
 say "and in every member a member controller and a DNS server (our CoreDNS build)"
 start=$SECONDS
-"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud
+vm_agents=()
+[ "$(id -u)" = 0 ] && vm_agents=(--vm-agents)   # agented VMs as network namespaces: needs root
+"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${vm_agents[@]}"
 echo "(took $((SECONDS - start))s)"
 export KUBECONFIG=$("$antreaplus" sandbox kubeconfig)
 
@@ -175,6 +177,42 @@ curl -s --aws-sigv4 "aws:amz:us-east-1:ec2" --user "${aws_ep#* }" -d "Action=Des
 ip1=$("$kubectl" --context member-1 -n cloud-demo get externalentities -l tag.cloud.antreaplus.io/Name=dev-build-1,cloud.antreaplus.io/account-name=aws-emulator -o jsonpath='{.items[0].spec.endpoints[0].ip}')
 ip2=$("$kubectl" --context member-1 -n cloud-demo get externalentities -l tag.cloud.antreaplus.io/Name=dev-build-2,cloud.antreaplus.io/account-name=aws-emulator -o jsonpath='{.items[0].spec.endpoints[0].ip}')
 echo "  -> dev-build-1 ($ip1) may reach the web VMs on 443; dev-build-2 ($ip2) and everyone else are blocked"
+
+say "Agented VMs: each runs the VM agent (nftables); a policy allows dev-build-1 and blocks dev-build-3"
+if [ ${#vm_agents[@]} -eq 0 ]; then
+  echo "  (skipped: the agented VMs are network namespaces, which need root)"
+else
+  policy2=$(cat <<'YAML'
+apiVersion: crd.antrea.io/v1beta1
+kind: NetworkPolicy
+metadata: {name: build-2-ingress, namespace: cloud-demo}
+spec:
+  priority: 5
+  appliedTo:
+  - externalEntitySelector:
+      matchLabels: {cloud.antreaplus.io/account-name: aws-emulator, tag.cloud.antreaplus.io/Name: dev-build-2}
+  ingress:
+  - action: Allow            # port 8080 from dev-build-1 only
+    from:
+    - externalEntitySelector:
+        matchLabels: {cloud.antreaplus.io/account-name: aws-emulator, tag.cloud.antreaplus.io/Name: dev-build-1}
+    ports: [{protocol: TCP, port: 8080}]
+  - action: Drop
+    from: [{ipBlock: {cidr: 0.0.0.0/0}}]
+YAML
+)
+  echo "  before any policy, real TCP connections from the VMs' namespaces:"
+  for from in dev-build-1 dev-build-3; do "$antreaplus" sandbox probe --from "$from" --to dev-build-2:8080 | sed 's/^/    /'; done
+  echo "$policy2" | sed 's/^/  /'
+  echo "$policy2" | "$kubectl" --context member-1 apply -f - >/dev/null
+  for _ in $(seq 1 30); do
+    "$antreaplus" sandbox probe --from dev-build-3 --to dev-build-2:8080 --expect blocked --timeout 1s >/dev/null 2>&1 && break; sleep 1
+  done
+  echo "  after (enforced by dev-build-2's agent in nftables):"
+  for from in dev-build-1 dev-build-3; do "$antreaplus" sandbox probe --from "$from" --to dev-build-2:8080 | sed 's/^/    /'; done
+  "$kubectl" --context member-1 -n cloud-demo get networkpolicies.crd.antrea.io build-2-ingress \
+    -o custom-columns='POLICY:.metadata.name,PHASE:.status.phase,REALIZED:.status.currentNodesRealized,DESIRED:.status.desiredNodesRealized' | sed 's/^/  /'
+fi
 
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
 say "kill -9 the federation manager of $victim, which leads:"
