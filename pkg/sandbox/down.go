@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,15 @@ func (s *Sandbox) Down(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 		s.logf("%s: stopped", name)
+	}
+	// A component no pid file names any more (e.g. one a restart replaced
+	// while it was still shutting down) runs a binary or a file of the
+	// sandbox directory: none may outlive it.
+	if left := processesUnder(s.opts.Dir); len(left) > 0 {
+		s.logf("Stopping %d leftover process(es) of the sandbox: %v", len(left), left)
+		if err := killAll(left); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -137,4 +147,29 @@ func Alive(pid int) bool {
 	s := string(raw)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// processesUnder lists the live processes whose executable (argv[0]) lies
+// under dir, other than this one: kwokctl runs each component from a copy
+// under the sandbox directory.
+func processesUnder(dir string) []int {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	prefix := []byte(filepath.Clean(abs) + "/")
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+		if err == nil && bytes.HasPrefix(argv0, prefix) && Alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

@@ -2,6 +2,10 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,5 +105,43 @@ func TestFreeBaseSlotsDoNotOverlap(t *testing.T) {
 	}
 	if (base-22000)%400 != 0 || base+PortSpan > 32768 || 400 < PortSpan {
 		t.Errorf("base %d is not a slot of 400 ports below 32768 (span %d)", base, PortSpan)
+	}
+}
+
+func TestProcessesUnder(t *testing.T) {
+	dir := t.TempDir()
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skipf("no sleep binary: %v", err)
+	}
+	raw, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "bin", "sleep")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	other := exec.Command(sleep, "30", filepath.Join(dir, "an-argument"))
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = other.Process.Kill(); _ = other.Wait() }()
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	if got := processesUnder(dir); !slices.Contains(got, cmd.Process.Pid) {
+		t.Errorf("processesUnder(%s) = %v, want it to hold %d", dir, got, cmd.Process.Pid)
+	}
+	if got := processesUnder(dir); slices.Contains(got, other.Process.Pid) {
+		t.Errorf("a process that only names %s in an argument was counted", dir)
+	}
+	if got := processesUnder(filepath.Join(dir, "other")); slices.Contains(got, cmd.Process.Pid) {
+		t.Errorf("a process of %s counted under a sibling directory", dir)
 	}
 }

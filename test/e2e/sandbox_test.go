@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -136,7 +137,8 @@ func TestSandboxLifecycle(t *testing.T) {
 		for port := base; port < base+3; port++ {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 			if err != nil {
-				t.Errorf("port %d still taken after down: %v", port, err)
+				owner, _ := exec.Command("ss", "-ltnpH", "sport = :"+strconv.Itoa(port)).CombinedOutput()
+				t.Errorf("port %d still taken after down: %v (%s)", port, err, strings.TrimSpace(string(owner)))
 				continue
 			}
 			_ = l.Close()
