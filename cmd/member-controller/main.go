@@ -6,9 +6,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
@@ -17,6 +28,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/outage"
 	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
@@ -63,6 +75,35 @@ func run(ctx context.Context, f *flags) error {
 	if err != nil {
 		return err
 	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	// The controllers' informers are replaced when the API server comes back
+	// after an outage (package outage): the metrics read the current cache.
+	reader := &currentReader{}
+	exportstatus.RegisterMetrics(reader)
+	ctrl.Log.Info("Starting the member controller", "server", cfg.Host)
+	for {
+		mctx, cancel := context.WithCancel(ctx)
+		var restart atomic.Bool
+		go func() {
+			if waitForRecovery(mctx, cs) {
+				restart.Store(true)
+				cancel()
+			}
+		}()
+		err := runManager(mctx, cfg, f, sch, reader)
+		cancel()
+		if ctx.Err() != nil || !restart.Load() {
+			return err
+		}
+		ctrl.Log.Info("The API server answers again after an outage: restarting the controllers with fresh informers")
+	}
+}
+
+// runManager runs the controllers until ctx ends.
+func runManager(ctx context.Context, cfg *rest.Config, f *flags, sch *runtime.Scheme, reader *currentReader) error {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  sch,
 		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
@@ -70,6 +111,8 @@ func run(ctx context.Context, f *flags) error {
 		LeaderElection:          f.leaderElect,
 		LeaderElectionID:        "antreaplus-member-controller",
 		LeaderElectionNamespace: names.Namespace,
+		// A manager replaced after an outage registers the same controller again.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
@@ -77,10 +120,70 @@ func run(ctx context.Context, f *flags) error {
 	if err := (&exportstatus.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the ServiceExport status controller: %w", err)
 	}
-	exportstatus.RegisterMetrics(mgr.GetCache())
+	reader.set(mgr.GetCache())
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return err
 	}
-	ctrl.Log.Info("Starting the member controller", "server", cfg.Host)
 	return mgr.Start(ctx)
+}
+
+// waitForRecovery probes the API server every second and returns true when
+// it answers after an outage of at least outage.RefreshAfter, false when ctx ends.
+func waitForRecovery(ctx context.Context, cs kubernetes.Interface) bool {
+	var tracker outage.Tracker
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").Do(pctx).Error()
+		cancel()
+		if ctx.Err() != nil {
+			return false
+		}
+		if tracker.Observe(time.Now(), err, outage.RefreshAfter) {
+			return true
+		}
+	}
+}
+
+// currentReader reads through the current manager's cache.
+type currentReader struct {
+	mu sync.Mutex
+	r  client.Reader
+}
+
+func (c *currentReader) set(r client.Reader) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.r = r
+}
+
+func (c *currentReader) get() (client.Reader, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.r == nil {
+		return nil, errors.New("the member controller has not started its cache yet")
+	}
+	return c.r, nil
+}
+
+func (c *currentReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	return r.Get(ctx, key, obj, opts...)
+}
+
+func (c *currentReader) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	return r.List(ctx, list, opts...)
 }

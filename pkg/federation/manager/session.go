@@ -20,6 +20,7 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/outage"
 	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
@@ -146,7 +147,7 @@ func (s *session) currentMember() (cluster.Cluster, <-chan struct{}) {
 // to a minute with jitter) while an API server is down, so after a restart
 // the old informers may stay blind for a minute or more; fresh ones list at once.
 func (s *session) refreshAfterOutage(ctx context.Context) {
-	var outage outageTracker
+	var tracker outage.Tracker
 	t := time.NewTicker(s.m.opts.Election.RetryPeriod)
 	defer t.Stop()
 	for {
@@ -156,7 +157,7 @@ func (s *session) refreshAfterOutage(ctx context.Context) {
 		case <-t.C:
 		}
 		_, lastTime, lastErr := s.probe.get()
-		if lastTime.IsZero() || !outage.observe(lastTime, lastErr, refreshAfter) {
+		if lastTime.IsZero() || !tracker.Observe(lastTime, lastErr, outage.RefreshAfter) {
 			continue
 		}
 		sch, err := scheme.New()
@@ -168,7 +169,7 @@ func (s *session) refreshAfterOutage(ctx context.Context) {
 			klog.FromContext(ctx).Info("Cannot reconnect to the member", "err", err)
 			continue
 		}
-		klog.FromContext(ctx).Info("Member answers again after an outage: reconnecting its informers", "outage", outage.last.Round(time.Millisecond))
+		klog.FromContext(ctx).Info("Member answers again after an outage: reconnecting its informers", "outage", tracker.Last().Round(time.Millisecond))
 		cacheRefreshes.WithLabelValues(s.clusterID).Inc()
 		s.useMember(ctx, member)
 	}
@@ -178,33 +179,6 @@ const (
 	memberWriteQPS   = 500
 	memberWriteBurst = 1000
 )
-
-// refreshAfter is the shortest outage after which the member's informers
-// are replaced: shorter ones are within the reflectors' first back-offs.
-const refreshAfter = 3 * time.Second
-
-// outageTracker follows a member's probe results; it is pure but for its state.
-type outageTracker struct {
-	since time.Time // first failed probe of the current outage; zero when none
-	last  time.Duration
-}
-
-// observe records a probe at t with err, and tells whether an outage of at
-// least min just ended.
-func (o *outageTracker) observe(t time.Time, err error, min time.Duration) bool {
-	if err != nil {
-		if o.since.IsZero() {
-			o.since = t
-		}
-		return false
-	}
-	if o.since.IsZero() {
-		return false
-	}
-	o.last = t.Sub(o.since)
-	o.since = time.Time{}
-	return o.last >= min
-}
 
 // watchExports keeps an informer on the member's ServiceExports, so that
 // any supervisor can take the member over with its exports already known.

@@ -78,6 +78,9 @@ func TestExporterAPIServerDownWithdrawnOnlyAfterGrace(t *testing.T) {
 		return checkClusterSetImport(i, "http 80/TCP", exporter3)
 	})
 	t.Logf("a new export of member-3 imported everywhere %s after its API server came back", time.Since(back).Round(100*time.Millisecond))
+	// member-3's own member controller restarted its informers too: it
+	// judges the new export (within waitCondition's 30 s, not a minute).
+	waitCondition(t, exporter3, ns, "fresh", valid, "True/Valid")
 }
 
 var restartOnce sync.Mutex

@@ -1,4 +1,4 @@
-package manager
+package outage
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestOutageTracker(t *testing.T) {
+func TestTracker(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	down := errors.New("connection refused")
 	type probe struct {
@@ -27,9 +27,9 @@ func TestOutageTracker(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var o outageTracker
+			var o Tracker
 			for i, p := range tc.probes {
-				if got := o.observe(t0.Add(p.at), p.err, refreshAfter); got != p.want {
+				if got := o.Observe(t0.Add(p.at), p.err, RefreshAfter); got != p.want {
 					t.Fatalf("probe %d at %s (err %v): refresh %v, want %v", i, p.at, p.err, got, p.want)
 				}
 			}
