@@ -64,6 +64,15 @@ func (s *Sandbox) Down(ctx context.Context) error {
 			errs = append(errs, err)
 		}
 	}
+	// The kernel may hold a dead server's port for a moment while its
+	// connections close: down returns once every port is free again.
+	if st, err := s.LoadState(); err == nil {
+		for _, p := range st.Clusters {
+			if err := waitPortsFree(ctx, p, 15*time.Second); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", p.Name, err))
+			}
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
