@@ -25,31 +25,25 @@ package main
 import (
 	"context"
 	"crypto/x509"
-	"flag"
 	"fmt"
 	"os"
 	"time"
 
-	"k8s.io/klog/v2"
-	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/agentless"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
+	"antreaplus.io/antreaplus/pkg/cmdutil"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
-	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 type flags struct {
-	kubeconfig, context     string
-	metricsAddr, probeAddr  string
+	cmdutil.Common
 	pprofAddr               string
 	qps                     float64
 	burst                   int
@@ -65,14 +59,10 @@ type flags struct {
 	opts                    cloudcontroller.Options
 }
 
-func parseFlags() *flags {
+func main() {
 	f := &flags{}
-	// Our own flag set: controller-runtime registers --kubeconfig on the global one.
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of the cluster to import into (default: in-cluster)")
-	fs.StringVar(&f.context, "context", "", "context of the kubeconfig to use")
-	fs.StringVar(&f.metricsAddr, "metrics-bind-address", "0", "address of the Prometheus metrics endpoint; 0 disables it")
-	fs.StringVar(&f.probeAddr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
+	fs := cmdutil.NewFlagSet()
+	f.AddFlags(fs, "the cluster to import into")
 	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "0", "address of Go's /debug/pprof endpoints; 0 disables them")
 	fs.Float64Var(&f.qps, "kube-api-qps", 500, "queries per second to the API server")
 	fs.IntVar(&f.burst, "kube-api-burst", 1000, "burst of queries to the API server")
@@ -93,24 +83,12 @@ func parseFlags() *flags {
 	fs.StringVar(&f.policyCAFile, "policy-ca-file", "", "CA certificates of the policy controller's serving certificate (default: the system's)")
 	fs.StringVar(&f.agentless.Prefix, "agentless-group-prefix", "antreaplus-", "name prefix of the security groups agentless enforcement manages; no other group is changed")
 	fs.DurationVar(&f.agentless.Interval, "agentless-resync-interval", time.Minute, "how often every VPC's security groups are synced again, correcting drift")
-	klog.InitFlags(fs)
-	_ = fs.Parse(os.Args[1:])
-	return f
-}
-
-func main() {
-	f := parseFlags()
-	logger := textlogger.NewLogger(textlogger.NewConfig())
-	ctrl.SetLogger(logger)
-	klog.SetLogger(logger)
-	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
-		logger.Error(err, "cloud-controller failed")
-		os.Exit(1)
-	}
+	cmdutil.Parse(fs)
+	cmdutil.Run("cloud-controller", func(ctx context.Context) error { return run(ctx, f) })
 }
 
 func run(ctx context.Context, f *flags) error {
-	cfg, err := restconfig.Load(f.kubeconfig, f.context)
+	cfg, err := f.RESTConfig()
 	if err != nil {
 		return err
 	}
@@ -133,19 +111,14 @@ func run(ctx context.Context, f *flags) error {
 		f.agentless.Consumer, f.agentless.Metrics = c, agentless.NewMetrics(metrics.Registry)
 		f.opts.Agentless = &f.agentless
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:    sch,
-		NewClient: counter.NewClient,
-		// The cache holds every imported object: without managedFields it
-		// holds them in about half the memory.
-		Cache:                   cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
-		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
-		HealthProbeBindAddress:  f.probeAddr,
-		PprofBindAddress:        f.pprofAddr,
-		LeaderElection:          f.leaderElect,
-		LeaderElectionID:        "antreaplus-cloud-controller",
-		LeaderElectionNamespace: f.leaderElectionNamespace,
-	})
+	opts := f.ManagerOptions(sch)
+	opts.NewClient = counter.NewClient
+	// The cache holds every imported object: without managedFields it
+	// holds them in about half the memory.
+	opts.Cache = cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
+	opts.PprofBindAddress = f.pprofAddr
+	opts.LeaderElection, opts.LeaderElectionID, opts.LeaderElectionNamespace = f.leaderElect, "antreaplus-cloud-controller", f.leaderElectionNamespace
+	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
 	}
@@ -157,10 +130,7 @@ func run(ctx context.Context, f *flags) error {
 			return fmt.Errorf("setting up the ExternalEntity controller: %w", err)
 		}
 	}
-	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
-		return err
-	}
-	if err := mgr.AddReadyzCheck("ping", healthz.Ping); err != nil {
+	if err := cmdutil.AddPing(mgr); err != nil {
 		return err
 	}
 	ctrl.Log.Info("Starting the cloud controller", "minPollInterval", f.opts.Sync.MinPollInterval,

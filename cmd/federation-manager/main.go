@@ -7,43 +7,32 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
-	"k8s.io/klog/v2"
-	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/cmdutil"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
-	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceimport"
 )
 
 type flags struct {
-	kubeconfig, context   string
-	metricsAddr, probeAdr string
-	opts                  manager.Options
+	cmdutil.Common
+	opts manager.Options
 }
 
-func parseFlags() *flags {
+func main() {
 	f := &flags{opts: manager.DefaultOptions()}
-	// Our own flag set: controller-runtime registers --kubeconfig on the global one.
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of this supervisor cluster (default: in-cluster)")
-	fs.StringVar(&f.context, "context", "", "context of the kubeconfig to use")
-	fs.StringVar(&f.metricsAddr, "metrics-bind-address", "0", "address of the Prometheus metrics endpoint; 0 disables it")
-	fs.StringVar(&f.probeAdr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
+	fs := cmdutil.NewFlagSet()
+	f.AddFlags(fs, "this supervisor cluster")
 	fs.StringVar(&f.opts.Namespace, "namespace", f.opts.Namespace, "namespace of the registry")
 	fs.DurationVar(&f.opts.Election.LeaseDuration, "lease-duration", f.opts.Election.LeaseDuration, "how long others wait after a member's Lease last changed before taking it")
 	fs.DurationVar(&f.opts.Election.RenewDeadline, "renew-deadline", f.opts.Election.RenewDeadline, "how long a leader acts without renewing; must be below --lease-duration")
@@ -51,20 +40,8 @@ func parseFlags() *flags {
 	fs.DurationVar(&f.opts.Election.HandoverHoldDown, "handover-hold-down", f.opts.Election.HandoverHoldDown, "how long a returning supervisor waits before taking back its members")
 	fs.DurationVar(&f.opts.UnreachableGrace, "unreachable-grace", f.opts.UnreachableGrace, "how long no supervisor may reach a member before it is marked unreachable")
 	fs.DurationVar(&f.opts.StatusPeriod, "status-period", f.opts.StatusPeriod, "how often the registry status is refreshed")
-	klog.InitFlags(fs)
-	_ = fs.Parse(os.Args[1:])
-	return f
-}
-
-func main() {
-	f := parseFlags()
-	logger := textlogger.NewLogger(textlogger.NewConfig())
-	ctrl.SetLogger(logger)
-	klog.SetLogger(logger)
-	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
-		logger.Error(err, "federation-manager failed")
-		os.Exit(1)
-	}
+	cmdutil.Parse(fs)
+	cmdutil.Run("federation-manager", func(ctx context.Context) error { return run(ctx, f) })
 }
 
 func run(ctx context.Context, f *flags) error {
@@ -72,7 +49,7 @@ func run(ctx context.Context, f *flags) error {
 		return fmt.Errorf("--renew-deadline (%s) must be shorter than --lease-duration (%s): otherwise two supervisors could lead a member at once",
 			f.opts.Election.RenewDeadline, f.opts.Election.LeaseDuration)
 	}
-	cfg, err := restconfig.Load(f.kubeconfig, f.context)
+	cfg, err := f.RESTConfig()
 	if err != nil {
 		return err
 	}
@@ -88,12 +65,9 @@ func run(ctx context.Context, f *flags) error {
 	log.Info("Starting the federation manager", "leaseDuration", f.opts.Election.LeaseDuration,
 		"renewDeadline", f.opts.Election.RenewDeadline, "retryPeriod", f.opts.Election.RetryPeriod, "unreachableGrace", f.opts.UnreachableGrace)
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 sch,
-		Metrics:                metricsserver.Options{BindAddress: f.metricsAddr},
-		HealthProbeBindAddress: f.probeAdr,
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{f.opts.Namespace: {}}},
-	})
+	opts := f.ManagerOptions(sch)
+	opts.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{f.opts.Namespace: {}}}
+	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
 	}
@@ -104,7 +78,7 @@ func run(ctx context.Context, f *flags) error {
 	if err := manager.New(f.opts, me, mgr.GetClient(), cfg).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+	if err := cmdutil.AddPing(mgr); err != nil {
 		return err
 	}
 	return mgr.Start(ctx)

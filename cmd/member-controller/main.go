@@ -7,9 +7,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,52 +19,31 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 
-	"k8s.io/klog/v2"
-	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"antreaplus.io/antreaplus/pkg/cmdutil"
 	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/outage"
-	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
 )
 
 type flags struct {
-	kubeconfig, context    string
-	metricsAddr, probeAddr string
-	leaderElect            bool
-}
-
-func parseFlags() *flags {
-	f := &flags{}
-	// Our own flag set: controller-runtime registers --kubeconfig on the global one.
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of this member cluster (default: in-cluster)")
-	fs.StringVar(&f.context, "context", "", "context of the kubeconfig to use")
-	fs.StringVar(&f.metricsAddr, "metrics-bind-address", "0", "address of the Prometheus metrics endpoint; 0 disables it")
-	fs.StringVar(&f.probeAddr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
-	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect one active replica through a Lease in "+names.Namespace+" (when several replicas run)")
-	klog.InitFlags(fs)
-	_ = fs.Parse(os.Args[1:])
-	return f
+	cmdutil.Common
+	leaderElect bool
 }
 
 func main() {
-	f := parseFlags()
-	logger := textlogger.NewLogger(textlogger.NewConfig())
-	ctrl.SetLogger(logger)
-	klog.SetLogger(logger)
-	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
-		logger.Error(err, "member-controller failed")
-		os.Exit(1)
-	}
+	f := &flags{}
+	fs := cmdutil.NewFlagSet()
+	f.AddFlags(fs, "this member cluster")
+	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect one active replica through a Lease in "+names.Namespace+" (when several replicas run)")
+	cmdutil.Parse(fs)
+	cmdutil.Run("member-controller", func(ctx context.Context) error { return run(ctx, f) })
 }
 
 func run(ctx context.Context, f *flags) error {
-	cfg, err := restconfig.Load(f.kubeconfig, f.context)
+	cfg, err := f.RESTConfig()
 	if err != nil {
 		return err
 	}
@@ -104,16 +81,11 @@ func run(ctx context.Context, f *flags) error {
 
 // runManager runs the controllers until ctx ends.
 func runManager(ctx context.Context, cfg *rest.Config, f *flags, sch *runtime.Scheme, reader *currentReader) error {
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                  sch,
-		Metrics:                 metricsserver.Options{BindAddress: f.metricsAddr},
-		HealthProbeBindAddress:  f.probeAddr,
-		LeaderElection:          f.leaderElect,
-		LeaderElectionID:        "antreaplus-member-controller",
-		LeaderElectionNamespace: names.Namespace,
-		// A manager replaced after an outage registers the same controller again.
-		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
-	})
+	opts := f.ManagerOptions(sch)
+	opts.LeaderElection, opts.LeaderElectionID, opts.LeaderElectionNamespace = f.leaderElect, "antreaplus-member-controller", names.Namespace
+	// A manager replaced after an outage registers the same controller again.
+	opts.Controller = config.Controller{SkipNameValidation: ptr.To(true)}
+	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
 	}
@@ -121,7 +93,7 @@ func runManager(ctx context.Context, cfg *rest.Config, f *flags, sch *runtime.Sc
 		return fmt.Errorf("setting up the ServiceExport status controller: %w", err)
 	}
 	reader.set(mgr.GetCache())
-	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+	if err := cmdutil.AddPing(mgr); err != nil {
 		return err
 	}
 	return mgr.Start(ctx)

@@ -4,13 +4,13 @@
 // over an authenticated HTTPS watch API (package policydistribution): each
 // VM agent gets its own VM's rules, the cloud controller those of
 // agentless VMs. It writes what agents report to their VirtualMachines'
-// status, and issues the agents' tokens.
+// status, and issues the agents' tokens. Beside /metrics, the metrics
+// endpoint serves /agents: every agent's connection and applied generation.
 package main
 
 import (
 	"context"
 	"crypto/tls"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -18,36 +18,30 @@ import (
 	"sync/atomic"
 	"time"
 
-	"k8s.io/klog/v2"
-	"k8s.io/klog/v2/textlogger"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"antreaplus.io/antreaplus/pkg/cmdutil"
 	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
-	"antreaplus.io/antreaplus/pkg/restconfig"
 	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 type flags struct {
-	kubeconfig, context      string
+	cmdutil.Common
 	namespace, listenAddress string
 	certFile, keyFile        string
 	certDir, sans            string
 	agentlessNode            string
 	heartbeat                time.Duration
 	withoutPods, leaderElect bool
-	metricsAddr, probeAddr   string
 }
 
-func parseFlags() *flags {
+func main() {
 	f := &flags{}
 	host, _ := os.Hostname()
-	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
-	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig of this member cluster (default: in-cluster)")
-	fs.StringVar(&f.context, "context", "", "context of the kubeconfig to use")
+	fs := cmdutil.NewFlagSet()
+	f.AddFlags(fs, "this member cluster")
 	fs.StringVar(&f.namespace, "namespace", names.Namespace, "the controller's namespace (holds the agentless consumer's token)")
 	fs.StringVar(&f.listenAddress, "listen-address", ":8443", "address of the HTTPS policy distribution API")
 	fs.StringVar(&f.certFile, "tls-cert-file", "", "serving certificate of the API (default: a self-signed one in --cert-dir)")
@@ -58,26 +52,12 @@ func parseFlags() *flags {
 	fs.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "interval of Bookmark events on idle watch streams")
 	fs.BoolVar(&f.withoutPods, "without-pods", false, "do not watch Pods (rules selecting Pods as peers then match none)")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect one active replica through a Lease in --namespace")
-	fs.StringVar(&f.metricsAddr, "metrics-bind-address", "0", "address of /metrics and /agents (per-agent status); 0 disables it")
-	fs.StringVar(&f.probeAddr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
-	klog.InitFlags(fs)
-	_ = fs.Parse(os.Args[1:])
-	return f
-}
-
-func main() {
-	f := parseFlags()
-	logger := textlogger.NewLogger(textlogger.NewConfig())
-	ctrl.SetLogger(logger)
-	klog.SetLogger(logger)
-	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
-		logger.Error(err, "policy-controller failed")
-		os.Exit(1)
-	}
+	cmdutil.Parse(fs)
+	cmdutil.Run("policy-controller", func(ctx context.Context) error { return run(ctx, f) })
 }
 
 func run(ctx context.Context, f *flags) error {
-	cfg, err := restconfig.Load(f.kubeconfig, f.context)
+	cfg, err := f.RESTConfig()
 	if err != nil {
 		return err
 	}
@@ -91,21 +71,18 @@ func run(ctx context.Context, f *flags) error {
 		return err
 	}
 	var agents atomic.Pointer[http.Handler]
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme: sch,
-		Cache:  controlplane.CacheOptions(),
-		Metrics: metricsserver.Options{BindAddress: f.metricsAddr, ExtraHandlers: map[string]http.Handler{
-			"/agents": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if h := agents.Load(); h != nil {
-					(*h).ServeHTTP(w, r)
-				}
-			}),
-		}},
-		HealthProbeBindAddress:  f.probeAddr,
-		LeaderElection:          f.leaderElect,
-		LeaderElectionID:        "antreaplus-policy-controller",
-		LeaderElectionNamespace: f.namespace,
-	})
+	opts := f.ManagerOptions(sch)
+	opts.Cache = controlplane.CacheOptions()
+	// /agents: every agent's status, beside /metrics.
+	opts.Metrics.ExtraHandlers = map[string]http.Handler{
+		"/agents": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if h := agents.Load(); h != nil {
+				(*h).ServeHTTP(w, r)
+			}
+		}),
+	}
+	opts.LeaderElection, opts.LeaderElectionID, opts.LeaderElectionNamespace = f.leaderElect, "antreaplus-policy-controller", f.namespace
+	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
 	}
@@ -119,7 +96,7 @@ func run(ctx context.Context, f *flags) error {
 	}
 	h := cp.Server.AgentsHandler()
 	agents.Store(&h)
-	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+	if err := cmdutil.AddPing(mgr); err != nil {
 		return err
 	}
 	ctrl.Log.Info("Starting the policy controller", "server", cfg.Host, "listen", f.listenAddress, "epoch", cp.Hub.Epoch())
