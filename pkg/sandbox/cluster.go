@@ -130,6 +130,13 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 		"kube-controller-manager=cluster-cidr=" + p.PodCIDR.String(),
 		"kube-controller-manager=node-cidr-mask-size=24",
 		"kwok-controller=cidr=" + p.PodCIDR.String(),
+		// One instance of each: electing a leader would only renew a Lease
+		// every two seconds, load the API server and etcd for nothing.
+		"kube-controller-manager=leader-elect=false",
+		"kube-scheduler=leader-elect=false",
+		// A sandbox is disposable: etcd need not wait for the disk on every
+		// write (after a machine crash, recreate the sandbox).
+		"etcd=unsafe-no-fsync=true",
 	}
 	for _, e := range extra {
 		args = append(args, "--extra-args", e)
