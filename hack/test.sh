@@ -20,6 +20,11 @@ go vet ./...
 step "golangci-lint"
 "$ANTREAPLUS_TOOLS_DIR/golangci-lint" run --allow-parallel-runners ./...
 
+step "build the programs the tests run (once, for every test package)"
+export ANTREAPLUS_BIN_DIR="$repo/_output/test-bin"
+rm -rf "$ANTREAPLUS_BIN_DIR"
+go build -ldflags "-X main.version=test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/...
+
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each has its own sandbox.
 # The longest start first, so that they overlap the others instead of running last.

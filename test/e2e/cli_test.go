@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +21,9 @@ type cli struct {
 	tools toolchain.Toolchain
 }
 
+// TestMain removes the programs the tests built (framework.Binary).
+func TestMain(m *testing.M) { framework.MainWithoutClusters(m) }
+
 func newCLI(t *testing.T) *cli {
 	t.Helper()
 	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
@@ -31,16 +33,17 @@ func newCLI(t *testing.T) *cli {
 		}
 		t.Skipf("tools %v missing from %s: run 'make tools'", missing, tools.Dir)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..")
 	// The programs 'sandbox up --supervisors' runs are found next to antreaplus.
-	binDir := t.TempDir()
-	bin := filepath.Join(binDir, "antreaplus")
-	build := exec.Command("go", "build", "-o", binDir+"/", "./cmd/antreaplus", "./cmd/federation-manager", "./cmd/member-controller", "./cmd/coredns",
-		"./cmd/cloud-emulator", "./cmd/cloud-controller", "./cmd/policy-controller", "./cmd/vm-agent")
-	build.Dir = repo
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building antreaplus: %v\n%s", err, out)
+	var bin string
+	for _, name := range []string{"antreaplus", "federation-manager", "member-controller", "coredns",
+		"cloud-emulator", "cloud-controller", "policy-controller", "vm-agent"} {
+		p, err := framework.Binary(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "antreaplus" {
+			bin = p
+		}
 	}
 	c := &cli{t: t, bin: bin, dir: filepath.Join(t.TempDir(), "sandbox"), tools: tools}
 	// Whatever happens in the test, stop the clusters.

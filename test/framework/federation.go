@@ -3,10 +3,6 @@ package framework
 import (
 	"context"
 	"fmt"
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -35,7 +31,7 @@ type Federation struct {
 // supervisors, each running a federation manager built from this
 // repository with the given extra flags.
 func (c *Clusters) Federate(ctx context.Context, id string, n int, managerArgs ...string) (*Federation, error) {
-	bin, err := buildManager(c.Sandbox.Dir())
+	bin, err := Binary("federation-manager")
 	if err != nil {
 		return nil, err
 	}
@@ -44,25 +40,6 @@ func (c *Clusters) Federate(ctx context.Context, id string, n int, managerArgs .
 		return nil, err
 	}
 	return &Federation{c: c, ID: id, Supervisors: c.Names[:n], Members: c.Names, binary: bin, args: managerArgs}, nil
-}
-
-var buildOnce sync.Map
-
-// buildManager builds cmd/federation-manager once per test process.
-func buildManager(dir string) (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	out := filepath.Join(dir, "bin", "federation-manager")
-	if _, done := buildOnce.Load(out); done {
-		return out, nil
-	}
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/federation-manager")
-	cmd.Dir = repo
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building federation-manager: %w\n%s", err, msg)
-	}
-	buildOnce.Store(out, true)
-	return out, nil
 }
 
 // Lease returns a member's leader Lease holder and transitions ("" when none or unreadable).

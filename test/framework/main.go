@@ -21,7 +21,17 @@ var errNoTools = errors.New("the cluster tools are not built")
 // and stops the clusters, whatever the tests did. When the tools are missing
 // it skips the package, unless ANTREAPLUS_REQUIRE_CLUSTERS=1 makes that a failure.
 func Main(m *testing.M, n int, clusters **Clusters) {
-	os.Exit(run(m, n, clusters))
+	code := run(m, n, clusters)
+	removeBuilt()
+	os.Exit(code)
+}
+
+// MainWithoutClusters runs a package's tests that start their own
+// sandboxes, and removes the programs Binary built for them.
+func MainWithoutClusters(m *testing.M) {
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 func run(m *testing.M, n int, clusters **Clusters) int {

@@ -9,17 +9,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"text/template"
 	"time"
 
 	"github.com/miekg/dns"
+
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 // corefile is the configuration each test server runs: the federation
@@ -183,27 +183,12 @@ func eventually(t *testing.T, check func() error) {
 	}
 }
 
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-)
-
-// buildCoreDNS builds cmd/coredns once per test process.
+// buildCoreDNS returns the program of cmd/coredns.
 func buildCoreDNS(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		_, file, _, _ := runtime.Caller(0)
-		repo := filepath.Join(filepath.Dir(file), "..", "..", "..")
-		binary = filepath.Join(clusters.Sandbox.Dir(), "bin", "coredns")
-		cmd := exec.Command("go", "build", "-o", binary, "./cmd/coredns")
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building cmd/coredns: %w\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	binary, err := framework.Binary("coredns")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return binary
 }

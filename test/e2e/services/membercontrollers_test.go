@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"syscall"
@@ -25,7 +24,7 @@ import (
 // signal), and their pid files sit with the federation managers' so that
 // the sandbox's clean-up stops them too.
 func startMemberControllers(c *framework.Clusters) error {
-	bin, err := buildMemberController(c.Sandbox.Dir())
+	bin, err := framework.Binary("member-controller")
 	if err != nil {
 		return err
 	}
@@ -63,18 +62,6 @@ func startMemberController(sb *sandbox.Sandbox, bin, cluster string) error {
 		return fmt.Errorf("the member controller of %s exited at once: see %s", cluster, logFile.Name())
 	}
 	return nil
-}
-
-func buildMemberController(dir string) (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..", "..")
-	out := filepath.Join(dir, "bin", "member-controller")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/member-controller")
-	cmd.Dir = repo
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building member-controller: %w\n%s", err, msg)
-	}
-	return out, nil
 }
 
 // giveNodesAddresses plays the kubelet for the sandbox's simulated nodes,

@@ -3,6 +3,7 @@ package vmagent
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -104,14 +105,20 @@ func TestTiersPrioritiesAndActions(t *testing.T) {
 	if got := l.metrics(); !slices.Contains(got, `antreaplus_policydistribution_connected_consumers{kind="Agent"} 3`) {
 		t.Errorf("metrics do not count 3 connected agents:\n%s", strings.Join(got, "\n"))
 	}
-	// The agent's report reaches the VirtualMachine's status through the controller.
+	// The agent's report, its version among it, reaches the VirtualMachine's status through the controller.
+	_, agent := binaries(t)
+	out, err := exec.Command(agent, "--version").Output()
+	if err != nil {
+		t.Fatalf("%s --version: %v", agent, err)
+	}
+	version := strings.TrimSpace(string(out))
 	framework.Eventually(t, 30*time.Second, func() error {
 		vm := &cloudv1alpha1.VirtualMachine{}
 		if err := c.Get(context.Background(), types.NamespacedName{Namespace: tr.ns, Name: "web"}, vm); err != nil {
 			return err
 		}
 		a := vm.Status.Agent
-		if a == nil || a.Version != "e2e" || a.AppliedPolicyGeneration == 0 || len(a.Interfaces) != 1 || a.Interfaces[0] != "eth0" {
+		if a == nil || version == "" || a.Version != version || a.AppliedPolicyGeneration == 0 || len(a.Interfaces) != 1 || a.Interfaces[0] != "eth0" {
 			return fmt.Errorf("status.agent = %+v", a)
 		}
 		for _, cond := range []string{cloudv1alpha1.VMConditionAgentConnected, cloudv1alpha1.ConditionPolicyRealized} {

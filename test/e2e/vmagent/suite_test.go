@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 
 	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
@@ -63,28 +62,15 @@ func ensurePackages() error {
 // process: "apv-<pid>-".
 func namespacePrefix() string { return fmt.Sprintf("apv-%d-", os.Getpid()) }
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
-
-// binaries builds policy-controller and vm-agent once for the package.
+// binaries are the policy controller's and the VM agent's programs.
 func binaries(t testing.TB) (controller, agent string) {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir = filepath.Join(clusters.Sandbox.Dir(), "bin")
-		for _, name := range []string{"policy-controller", "vm-agent"} {
-			cmd := exec.Command("go", "build", "-ldflags", "-X main.version=e2e", "-o", filepath.Join(binDir, name), "./cmd/"+name)
-			cmd.Dir = repoRoot()
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("building %s: %w\n%s", name, err, out)
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	controller, err := framework.Binary("policy-controller")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return filepath.Join(binDir, "policy-controller"), filepath.Join(binDir, "vm-agent")
+	if agent, err = framework.Binary("vm-agent"); err != nil {
+		t.Fatal(err)
+	}
+	return controller, agent
 }
