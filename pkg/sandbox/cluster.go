@@ -130,10 +130,10 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 		"kube-controller-manager=cluster-cidr=" + p.PodCIDR.String(),
 		"kube-controller-manager=node-cidr-mask-size=24",
 		"kwok-controller=cidr=" + p.PodCIDR.String(),
-		// One instance of each: electing a leader would only renew a Lease
-		// every two seconds, load the API server and etcd for nothing.
-		"kube-controller-manager=leader-elect=false",
-		"kube-scheduler=leader-elect=false",
+		// (The controller manager and scheduler keep their leader election,
+		// though each is alone: losing the Lease when their API server goes
+		// away makes them exit, and `up` restarts them with fresh informers.
+		// Without it they outlive an outage blind for up to a minute.)
 		// A sandbox is disposable: etcd need not wait for the disk on every
 		// write (after a machine crash, recreate the sandbox).
 		"etcd=unsafe-no-fsync=true",

@@ -10,9 +10,10 @@ import (
 // tests put it between one supervisor and one member to sever that path alone.
 type TCPProxy struct {
 	target string
-	l      net.Listener
+	addr   string
 
 	mu    sync.Mutex
+	l     net.Listener // nil while refusing
 	cut   bool
 	conns map[net.Conn]bool
 }
@@ -23,13 +24,25 @@ func NewTCPProxy(target string) (*TCPProxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &TCPProxy{target: target, l: l, conns: map[net.Conn]bool{}}
-	go p.serve()
+	p := &TCPProxy{target: target, addr: l.Addr().String(), l: l, conns: map[net.Conn]bool{}}
+	go p.serve(l)
 	return p, nil
 }
 
 // Addr is the proxy's host:port.
-func (p *TCPProxy) Addr() string { return p.l.Addr().String() }
+func (p *TCPProxy) Addr() string { return p.addr }
+
+// Refuse stops listening and resets the open connections: clients get
+// "connection refused", as from a server that died.
+func (p *TCPProxy) Refuse() {
+	p.Cut()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.l != nil {
+		_ = p.l.Close()
+		p.l = nil
+	}
+}
 
 // Cut refuses new connections and resets the open ones.
 func (p *TCPProxy) Cut() {
@@ -41,22 +54,31 @@ func (p *TCPProxy) Cut() {
 	}
 }
 
-// Restore forwards again.
-func (p *TCPProxy) Restore() {
+// Restore forwards again (listening on the same address after Refuse).
+func (p *TCPProxy) Restore() error {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.cut = false
-	p.mu.Unlock()
+	if p.l == nil {
+		l, err := net.Listen("tcp", p.addr)
+		if err != nil {
+			return err
+		}
+		p.l = l
+		go p.serve(l)
+	}
+	return nil
 }
 
 // Close stops the proxy.
 func (p *TCPProxy) Close() error {
-	p.Cut()
-	return p.l.Close()
+	p.Refuse()
+	return nil
 }
 
-func (p *TCPProxy) serve() {
+func (p *TCPProxy) serve(l net.Listener) {
 	for {
-		in, err := p.l.Accept()
+		in, err := l.Accept()
 		if err != nil {
 			return
 		}

@@ -38,7 +38,10 @@ func Setup(c *caddy.Controller) error {
 	if err != nil {
 		return plugin.Error(Name, err)
 	}
-	w, err := importcache.NewWatcher(cfg, importcache.WatcherOptions{FederationID: opts.federationID})
+	w, err := importcache.NewWatcher(cfg, importcache.WatcherOptions{FederationID: opts.federationID,
+		OnRefresh: func(down time.Duration) {
+			log.Infof("the API server answers again after %s: imports listed again with fresh informers", down.Round(time.Second))
+		}})
 	if err != nil {
 		return plugin.Error(Name, err)
 	}

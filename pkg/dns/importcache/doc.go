@@ -8,7 +8,9 @@
 // addresses and hostnames), in the style of CoreDNS's kubernetes plugin, so
 // that ten thousand imported Services stay small. The Index is pure (no I/O)
 // and is tested with tables; the Watcher fills it from an API server and
-// keeps serving its last state when the API server goes away.
+// keeps serving its last state when the API server goes away; when the
+// server answers again after an outage it lists afresh with new informers
+// rather than waiting out client-go's back-off.
 //
 // # Usage
 //

@@ -98,6 +98,44 @@ func (x *Index) unfile(s *Slice) {
 	x.rebuild(k)
 }
 
+// Retain keeps only the imports whose namespace and name are in imports
+// and the slices whose namespace and (slice) name are in sliceKeys: informers
+// that listed again after an outage never report what was deleted meanwhile.
+func (x *Index) Retain(imports, sliceKeys map[Key]bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	touched := map[Key]bool{}
+	for k := range x.imports {
+		if !imports[k] {
+			delete(x.imports, k)
+			if x.inNS[k.Namespace]--; x.inNS[k.Namespace] <= 0 {
+				delete(x.inNS, k.Namespace)
+			}
+			touched[k] = true
+		}
+	}
+	for k, l := range x.slices {
+		kept := l[:0:0]
+		for _, s := range l {
+			if sliceKeys[Key{s.Namespace, s.Name}] {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == len(l) {
+			continue
+		}
+		if len(kept) == 0 {
+			delete(x.slices, k)
+		} else {
+			x.slices[k] = kept
+		}
+		touched[k] = true
+	}
+	for k := range touched {
+		x.rebuild(k)
+	}
+}
+
 // Service returns the imported Service, nil when there is no such import.
 func (x *Index) Service(namespace, name string) *Service {
 	x.mu.RLock()

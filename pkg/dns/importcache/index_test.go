@@ -160,3 +160,64 @@ func BenchmarkIndexMemory(b *testing.B) {
 		runtime.KeepAlive(x)
 	}
 }
+
+func TestRetain(t *testing.T) {
+	fill := func() *Index {
+		x := NewIndex()
+		x.SetImport(imp("a", "web", false, "10.0.0.1"))
+		x.SetImport(imp("a", "db", true))
+		x.SetImport(imp("b", "web", false, "10.0.0.2"))
+		x.SetSlice(nil, slice("a", "db-c1", "db", "c1", "1.1.1.1"))
+		x.SetSlice(nil, slice("a", "db-c2", "db", "c2", "2.2.2.2"))
+		return x
+	}
+	all := map[Key]bool{{"a", "web"}: true, {"a", "db"}: true, {"b", "web"}: true}
+	allSlices := map[Key]bool{{"a", "db-c1"}: true, {"a", "db-c2"}: true}
+	tests := []struct {
+		name               string
+		imports, sliceKeys map[Key]bool
+		services           []Key    // the Services left
+		dbClusters         []string // a/db's source clusters, when left
+		nsB                bool     // HasNamespace("b")
+		addr               string   // an address ByAddr must still (or no longer) find
+		addrFound          bool
+	}{
+		{name: "everything listed again", imports: all, sliceKeys: allSlices,
+			services: []Key{{"a", "db"}, {"a", "web"}, {"b", "web"}}, dbClusters: []string{"c1", "c2"}, nsB: true, addr: "10.0.0.2", addrFound: true},
+		{name: "an import deleted during the outage", imports: map[Key]bool{{"a", "web"}: true, {"a", "db"}: true}, sliceKeys: allSlices,
+			services: []Key{{"a", "db"}, {"a", "web"}}, dbClusters: []string{"c1", "c2"}, addr: "10.0.0.2"},
+		{name: "a slice deleted during the outage", imports: all, sliceKeys: map[Key]bool{{"a", "db-c2"}: true},
+			services: []Key{{"a", "db"}, {"a", "web"}, {"b", "web"}}, dbClusters: []string{"c2"}, nsB: true, addr: "1.1.1.1"},
+		{name: "nothing listed", imports: map[Key]bool{}, sliceKeys: map[Key]bool{}, addr: "10.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := fill()
+			x.Retain(tt.imports, tt.sliceKeys)
+			var got []Key
+			for _, k := range []Key{{"a", "db"}, {"a", "web"}, {"b", "web"}} {
+				if x.Service(k.Namespace, k.Name) != nil {
+					got = append(got, k)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.services) || x.Len() != len(tt.services) {
+				t.Errorf("services %v (Len %d), want %v", got, x.Len(), tt.services)
+			}
+			if db := x.Service("a", "db"); db != nil {
+				var ids []string
+				for _, c := range db.Clusters {
+					ids = append(ids, c.ID)
+				}
+				if fmt.Sprint(ids) != fmt.Sprint(tt.dbClusters) {
+					t.Errorf("a/db clusters %v, want %v", ids, tt.dbClusters)
+				}
+			}
+			if x.HasNamespace("b") != tt.nsB {
+				t.Errorf("HasNamespace(b) = %v, want %v", x.HasNamespace("b"), tt.nsB)
+			}
+			if found := len(x.ByAddr(netip.MustParseAddr(tt.addr))) > 0; found != tt.addrFound {
+				t.Errorf("ByAddr(%s) found = %v, want %v", tt.addr, found, tt.addrFound)
+			}
+		})
+	}
+}

@@ -1,7 +1,10 @@
 package importcache
 
 import (
+	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coredns/coredns/plugin/kubernetes/object"
@@ -12,22 +15,45 @@ import (
 	"k8s.io/client-go/tools/cache"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 	mcsclient "sigs.k8s.io/mcs-api/pkg/client/clientset/versioned"
+
+	"antreaplus.io/antreaplus/pkg/outage"
 )
 
 // WatcherOptions configure a Watcher.
 type WatcherOptions struct {
 	// FederationID, when set, is used as is and the ClusterMembership is not read.
 	FederationID string
+	// OnRefresh, when set, is told each time the informers were replaced
+	// after an outage of the API server (how long the outage was).
+	OnRefresh func(outage time.Duration)
 }
 
 // Watcher fills an Index from a member's API server and reads the
 // member's federation ID. When the API server goes away the Index keeps its
-// last state and the informers retry until it is back.
+// last state. When it answers again after an outage of at least
+// outage.RefreshAfter, the Watcher replaces its informers (client-go's
+// would wait up to a minute in their back-off before watching again) and
+// drops from the Index what went away meanwhile.
 type Watcher struct {
-	index       *Index
-	membership  *membership
-	controllers []cache.Controller
-	stop        chan struct{}
+	cfg    *rest.Config
+	kube   kubernetes.Interface
+	mcs    mcsclient.Interface
+	conv   *Converter
+	opts   WatcherOptions
+	index  *Index
+	stop   chan struct{}
+	synced atomic.Bool
+
+	mu  sync.Mutex
+	gen *generation
+}
+
+// generation is one set of informers; an outage replaces it.
+type generation struct {
+	membership      *membership
+	imports, slices cache.Store
+	controllers     []cache.Controller
+	stop            chan struct{}
 }
 
 // NewWatcher returns a Watcher of the member cfg points at.
@@ -43,53 +69,88 @@ func NewWatcher(cfg *rest.Config, opts WatcherOptions) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the multicluster.x-k8s.io client: %w", err)
 	}
-	w := &Watcher{index: NewIndex(), stop: make(chan struct{})}
-	conv := NewConverter()
-
-	imports := cache.NewFilteredListWatchFromClient(mcs.MulticlusterV1beta1().RESTClient(), "serviceimports", metav1.NamespaceAll, func(*metav1.ListOptions) {})
-	_, ic := object.NewIndexerInformer(imports, &mcsv1beta1.ServiceImport{}, importHandler{w.index}, cache.Indexers{},
-		object.DefaultProcessor(conv.Import, nil))
-
-	slices := cache.NewFilteredListWatchFromClient(kube.DiscoveryV1().RESTClient(), "endpointslices", metav1.NamespaceAll,
-		func(o *metav1.ListOptions) { o.LabelSelector = mcsv1beta1.LabelServiceName })
-	_, sc := object.NewIndexerInformer(slices, &discoveryv1.EndpointSlice{}, sliceHandler{w.index}, cache.Indexers{},
-		object.DefaultProcessor(conv.Slice, nil))
-	w.controllers = []cache.Controller{ic, sc}
-
-	w.membership, err = newMembership(cfg, opts.FederationID)
-	if err != nil {
+	w := &Watcher{cfg: cfg, kube: kube, mcs: mcs, conv: NewConverter(), opts: opts, index: NewIndex(), stop: make(chan struct{})}
+	if w.gen, err = w.newGeneration(); err != nil {
 		return nil, err
 	}
-	if w.membership.controller != nil {
-		w.controllers = append(w.controllers, w.membership.controller)
-	}
 	return w, nil
+}
+
+// newGeneration makes informers that file into the Watcher's Index.
+func (w *Watcher) newGeneration() (*generation, error) {
+	g := &generation{stop: make(chan struct{})}
+	imports := cache.NewFilteredListWatchFromClient(w.mcs.MulticlusterV1beta1().RESTClient(), "serviceimports", metav1.NamespaceAll, func(*metav1.ListOptions) {})
+	var ic, sc cache.Controller
+	g.imports, ic = object.NewIndexerInformer(imports, &mcsv1beta1.ServiceImport{}, importHandler{w.index}, cache.Indexers{},
+		object.DefaultProcessor(w.conv.Import, nil))
+
+	slices := cache.NewFilteredListWatchFromClient(w.kube.DiscoveryV1().RESTClient(), "endpointslices", metav1.NamespaceAll,
+		func(o *metav1.ListOptions) { o.LabelSelector = mcsv1beta1.LabelServiceName })
+	g.slices, sc = object.NewIndexerInformer(slices, &discoveryv1.EndpointSlice{}, sliceHandler{w.index}, cache.Indexers{},
+		object.DefaultProcessor(w.conv.Slice, nil))
+	g.controllers = []cache.Controller{ic, sc}
+
+	var err error
+	if g.membership, err = newMembership(w.cfg, w.opts.FederationID); err != nil {
+		return nil, err
+	}
+	if g.membership.controller != nil {
+		g.controllers = append(g.controllers, g.membership.controller)
+	}
+	return g, nil
+}
+
+func (g *generation) start() {
+	for _, c := range g.controllers {
+		go c.Run(g.stop)
+	}
+}
+
+func (g *generation) hasSynced() bool {
+	for _, c := range g.controllers {
+		if !c.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *Watcher) current() *generation {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.gen
 }
 
 // Index is the Index the Watcher fills.
 func (w *Watcher) Index() *Index { return w.index }
 
 // FederationID is the member's federation ID, "" until it is known.
-func (w *Watcher) FederationID() string { return w.membership.federationID() }
+func (w *Watcher) FederationID() string { return w.current().membership.federationID() }
 
-// Start runs the informers until Stop.
+// Start runs the informers, and replaces them after outages, until Stop.
 func (w *Watcher) Start() {
-	for _, c := range w.controllers {
-		go c.Run(w.stop)
-	}
+	w.current().start()
+	go w.watchOutages()
 }
 
 // Stop ends the informers.
-func (w *Watcher) Stop() { close(w.stop) }
+func (w *Watcher) Stop() {
+	close(w.stop)
+	close(w.current().stop)
+}
 
-// HasSynced tells whether every informer has listed its objects once.
+// HasSynced tells whether the informers have listed every object once.
+// It stays true while informers replaced after an outage list again: the
+// Index keeps answering from its last state meanwhile.
 func (w *Watcher) HasSynced() bool {
-	for _, c := range w.controllers {
-		if !c.HasSynced() {
-			return false
-		}
+	if w.synced.Load() {
+		return true
 	}
-	return true
+	if w.current().hasSynced() {
+		w.synced.Store(true)
+		return true
+	}
+	return false
 }
 
 // WaitSynced waits until HasSynced or the timeout, and tells which came first.
@@ -102,6 +163,66 @@ func (w *Watcher) WaitSynced(timeout time.Duration) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return true
+}
+
+// watchOutages probes the API server every second and replaces the
+// informers when it answers after an outage of at least outage.RefreshAfter.
+func (w *Watcher) watchOutages() {
+	var tracker outage.Tracker
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := w.kube.Discovery().RESTClient().Get().AbsPath("/readyz").Do(ctx).Error()
+		cancel()
+		if tracker.Observe(time.Now(), err, outage.RefreshAfter) {
+			w.refresh(tracker.Last())
+		}
+	}
+}
+
+// refresh replaces the informers and, once the new ones have listed,
+// drops from the Index whatever they did not list: imports and slices
+// deleted during the outage. Until then the Index answers from its last
+// state.
+func (w *Watcher) refresh(down time.Duration) {
+	g, err := w.newGeneration()
+	if err != nil {
+		return // the old informers stay; the next outage tries again
+	}
+	w.mu.Lock()
+	old := w.gen
+	w.gen = g
+	w.mu.Unlock()
+	close(old.stop)
+	g.start()
+	for !g.hasSynced() {
+		select {
+		case <-w.stop:
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	w.index.Retain(storeKeys(g.imports), storeKeys(g.slices))
+	if w.opts.OnRefresh != nil {
+		w.opts.OnRefresh(down)
+	}
+}
+
+// storeKeys are the namespaces and names of a store's objects.
+func storeKeys(s cache.Store) map[Key]bool {
+	keys := map[Key]bool{}
+	for _, k := range s.ListKeys() {
+		if ns, name, err := cache.SplitMetaNamespaceKey(k); err == nil {
+			keys[Key{ns, name}] = true
+		}
+	}
+	return keys
 }
 
 // importHandler files import events in the Index.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"text/template"
@@ -55,7 +56,25 @@ type serverConfig struct {
 type server struct {
 	cfg serverConfig
 	cmd *exec.Cmd
-	log *bytes.Buffer
+	log *lockedBuffer
+}
+
+// lockedBuffer is the server's output, read by tests while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startServer starts the CoreDNS build on a loopback address of its own
@@ -76,7 +95,9 @@ func start(t *testing.T, cfg serverConfig) *server {
 	t.Helper()
 	bin := buildCoreDNS(t)
 	cfg.Addr, cfg.Port, cfg.ReadyPort = freeAddr(t)
-	cfg.Kubeconfig, cfg.Context = clusters.Sandbox.KubeconfigPath(), member
+	if cfg.Kubeconfig == "" {
+		cfg.Kubeconfig, cfg.Context = clusters.Sandbox.KubeconfigPath(), member
+	}
 	dir := t.TempDir()
 	var b bytes.Buffer
 	if err := corefile.Execute(&b, cfg); err != nil {
@@ -86,7 +107,7 @@ func start(t *testing.T, cfg serverConfig) *server {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cfg: cfg, log: &bytes.Buffer{}}
+	s := &server{cfg: cfg, log: &lockedBuffer{}}
 	s.cmd = exec.Command(bin, "-conf", path, "-dns.port", strconv.Itoa(cfg.Port))
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	if err := s.cmd.Start(); err != nil {

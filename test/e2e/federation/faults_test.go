@@ -177,7 +177,9 @@ func TestSupervisorCutOffFromOneMember(t *testing.T) {
 			t.Errorf("%s marks %s unreachable from all supervisors although others reach it", s, victimMember)
 		}
 	}
-	proxy.Restore()
+	if err := proxy.Restore(); err != nil {
+		t.Fatal(err)
+	}
 	framework.Eventually(t, 40*time.Second, func() error {
 		if l, _ := f.Lease(t, victimMember); l != cutOff {
 			return fmt.Errorf("%s led by %s, waiting for %s to take it back", victimMember, l, cutOff)
