@@ -44,7 +44,6 @@ import (
 
 type flags struct {
 	cmdutil.Common
-	pprofAddr               string
 	qps                     float64
 	burst                   int
 	leaderElect             bool
@@ -63,7 +62,6 @@ func main() {
 	f := &flags{}
 	fs := cmdutil.NewFlagSet()
 	f.AddFlags(fs, "the cluster to import into")
-	fs.StringVar(&f.pprofAddr, "pprof-bind-address", "0", "address of Go's /debug/pprof endpoints; 0 disables them")
 	fs.Float64Var(&f.qps, "kube-api-qps", 500, "queries per second to the API server")
 	fs.IntVar(&f.burst, "kube-api-burst", 1000, "burst of queries to the API server")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "run only while holding a Lease, so that replicas can stand by")
@@ -116,7 +114,6 @@ func run(ctx context.Context, f *flags) error {
 	// The cache holds every imported object: without managedFields it
 	// holds them in about half the memory.
 	opts.Cache = cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
-	opts.PprofBindAddress = f.pprofAddr
 	opts.LeaderElection, opts.LeaderElectionID, opts.LeaderElectionNamespace = f.leaderElect, "antreaplus-cloud-controller", f.leaderElectionNamespace
 	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {

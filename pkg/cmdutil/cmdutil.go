@@ -32,6 +32,7 @@ import (
 type Common struct {
 	Kubeconfig, Context    string
 	MetricsAddr, ProbeAddr string
+	PprofAddr              string
 }
 
 // NewFlagSet returns the command's own flag set: controller-runtime
@@ -40,14 +41,15 @@ func NewFlagSet() *flag.FlagSet {
 	return flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 }
 
-// AddFlags registers --kubeconfig, --context, --metrics-bind-address and
-// --health-probe-bind-address on fs; cluster names the cluster the
+// AddFlags registers --kubeconfig, --context, --metrics-bind-address,
+// --health-probe-bind-address and --pprof-bind-address on fs; cluster names the cluster the
 // kubeconfig reaches, for the help text.
 func (c *Common) AddFlags(fs *flag.FlagSet, cluster string) {
 	fs.StringVar(&c.Kubeconfig, "kubeconfig", "", "kubeconfig of "+cluster+" (default: in-cluster)")
 	fs.StringVar(&c.Context, "context", "", "context of the kubeconfig to use")
 	fs.StringVar(&c.MetricsAddr, "metrics-bind-address", "0", "address of the Prometheus metrics endpoint; 0 disables it")
 	fs.StringVar(&c.ProbeAddr, "health-probe-bind-address", "0", "address of /healthz and /readyz; 0 disables them")
+	fs.StringVar(&c.PprofAddr, "pprof-bind-address", "0", "address of Go's /debug/pprof endpoints; 0 disables them")
 }
 
 // logConfig is the text logger's configuration; Parse adds its -v and
@@ -67,12 +69,13 @@ func (c *Common) RESTConfig() (*rest.Config, error) {
 }
 
 // ManagerOptions returns controller-runtime options with the scheme, the
-// metrics endpoint and the probe address set; callers add the rest.
+// metrics endpoint, the probe and pprof addresses set; callers add the rest.
 func (c *Common) ManagerOptions(sch *runtime.Scheme) ctrl.Options {
 	return ctrl.Options{
 		Scheme:                 sch,
 		Metrics:                metricsserver.Options{BindAddress: c.MetricsAddr},
 		HealthProbeBindAddress: c.ProbeAddr,
+		PprofBindAddress:       c.PprofAddr,
 	}
 }
 

@@ -67,6 +67,11 @@ type svcMod func(*corev1.Service)
 
 func nodePort() svcMod { return func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeNodePort } }
 
+// withoutSelector leaves the Service's endpoints to its owner: the
+// controller manager then writes no Endpoints or EndpointSlice for it (a
+// NodePort export's endpoints are the member's nodes either way).
+func withoutSelector() svcMod { return func(s *corev1.Service) { s.Spec.Selector = nil } }
+
 func loadBalancer() svcMod {
 	return func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeLoadBalancer }
 }
