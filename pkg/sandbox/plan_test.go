@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -105,6 +108,35 @@ func TestFreeBaseSlotsDoNotOverlap(t *testing.T) {
 	}
 	if (base-22000)%400 != 0 || base+PortSpan > 32768 || 400 < PortSpan {
 		t.Errorf("base %d is not a slot of 400 ports below 32768 (span %d)", base, PortSpan)
+	}
+}
+
+// TestFreeBaseReservesItsSlot: a slot handed out stays locked, so that
+// another process (here: another open file, which flock treats the same)
+// cannot take it, and this process does not hand it out twice.
+func TestFreeBaseReservesItsSlot(t *testing.T) {
+	seen := map[int]bool{}
+	for range 5 {
+		base, err := FreeBase(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[base] {
+			t.Fatalf("slot %d handed out twice", base)
+		}
+		seen[base] = true
+		f, err := os.OpenFile(filepath.Join(os.TempDir(), "antreaplus-port-slots", strconv.Itoa(base)+".lock"), os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		_ = f.Close()
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			t.Errorf("slot %d: another process could lock it (err %v)", base, err)
+		}
+	}
+	for base := range seen {
+		releaseSlot(base)
 	}
 }
 
