@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
@@ -65,7 +64,7 @@ func run(ctx context.Context, f *flags) error {
 		mctx, cancel := context.WithCancel(ctx)
 		var restart atomic.Bool
 		go func() {
-			if waitForRecovery(mctx, cs) {
+			if _, ok := outage.WaitForRecovery(mctx, outage.Readyz(cs.Discovery().RESTClient())); ok {
 				restart.Store(true)
 				cancel()
 			}
@@ -97,30 +96,6 @@ func runManager(ctx context.Context, cfg *rest.Config, f *flags, sch *runtime.Sc
 		return err
 	}
 	return mgr.Start(ctx)
-}
-
-// waitForRecovery probes the API server every second and returns true when
-// it answers after an outage of at least outage.RefreshAfter, false when ctx ends.
-func waitForRecovery(ctx context.Context, cs kubernetes.Interface) bool {
-	var tracker outage.Tracker
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-		}
-		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").Do(pctx).Error()
-		cancel()
-		if ctx.Err() != nil {
-			return false
-		}
-		if tracker.Observe(time.Now(), err, outage.RefreshAfter) {
-			return true
-		}
-	}
 }
 
 // currentReader reads through the current manager's cache.

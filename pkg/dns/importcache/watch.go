@@ -165,24 +165,22 @@ func (w *Watcher) WaitSynced(timeout time.Duration) bool {
 	return true
 }
 
-// watchOutages probes the API server every second and replaces the
-// informers when it answers after an outage of at least outage.RefreshAfter.
+// watchOutages replaces the informers each time the API server answers
+// after an outage of at least outage.RefreshAfter.
 func (w *Watcher) watchOutages() {
-	var tracker outage.Tracker
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-w.stop:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		err := w.kube.Discovery().RESTClient().Get().AbsPath("/readyz").Do(ctx).Error()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-w.stop
 		cancel()
-		if tracker.Observe(time.Now(), err, outage.RefreshAfter) {
-			w.refresh(tracker.Last())
+	}()
+	probe := outage.Readyz(w.kube.Discovery().RESTClient())
+	for {
+		down, ok := outage.WaitForRecovery(ctx, probe)
+		if !ok {
+			return
 		}
+		w.refresh(down)
 	}
 }
 

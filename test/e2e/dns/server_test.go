@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"text/template"
@@ -56,25 +55,7 @@ type serverConfig struct {
 type server struct {
 	cfg serverConfig
 	cmd *exec.Cmd
-	log *lockedBuffer
-}
-
-// lockedBuffer is the server's output, read by tests while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	log *framework.LockedBuffer
 }
 
 // startServer starts the CoreDNS build on a loopback address of its own
@@ -107,7 +88,7 @@ func start(t *testing.T, cfg serverConfig) *server {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cfg: cfg, log: &lockedBuffer{}}
+	s := &server{cfg: cfg, log: &framework.LockedBuffer{}}
 	s.cmd = exec.Command(bin, "-conf", path, "-dns.port", strconv.Itoa(cfg.Port))
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	if err := s.cmd.Start(); err != nil {

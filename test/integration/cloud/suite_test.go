@@ -11,10 +11,8 @@
 package cloud
 
 import (
-	"bytes"
 	"io"
 	"os"
-	"sync"
 	"testing"
 
 	"k8s.io/klog/v2/textlogger"
@@ -27,7 +25,7 @@ var (
 	clusters *framework.Clusters
 	// logs holds everything the controllers logged, debug included, so
 	// that tests can check no secret ever shows there.
-	logs lockedBuffer
+	logs framework.LockedBuffer
 )
 
 func TestMain(m *testing.M) {
@@ -38,21 +36,4 @@ func TestMain(m *testing.M) {
 	}
 	ctrl.SetLogger(textlogger.NewLogger(textlogger.NewConfig(textlogger.Output(out), textlogger.Verbosity(5))))
 	framework.Main(m, 1, &clusters)
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
