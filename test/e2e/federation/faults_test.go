@@ -137,11 +137,9 @@ func TestSupervisorCutOffFromOneMember(t *testing.T) {
 	}
 	defer func() { _ = proxy.Close() }()
 	setServer := func(url string) {
-		mc := registryEntry(t, cutOff, victimMember)
-		mc.Spec.Server = url
-		if err := clusters.Client(t, cutOff).Update(context.Background(), mc); err != nil {
-			t.Fatalf("pointing %s's registry at %s: %v", cutOff, url, err)
-		}
+		// The managers write the entry's status meanwhile: Update retries conflicts.
+		entry := registryEntry(t, cutOff, victimMember)
+		framework.Update(t, clusters.Client(t, cutOff), entry, func() { entry.Spec.Server = url })
 	}
 	setServer("https://" + proxy.Addr())
 	defer setServer(server)

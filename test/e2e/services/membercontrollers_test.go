@@ -12,6 +12,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"antreaplus.io/antreaplus/pkg/sandbox"
@@ -93,8 +94,16 @@ func giveNodesAddresses(c *framework.Clusters) error {
 			if hasIP(n) {
 				continue
 			}
-			n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeInternalIP, Address: fmt.Sprintf("172.31.%d.%d", ci+1, ni+1)})
-			if err := cl.Status().Update(ctx, n); err != nil {
+			addr := corev1.NodeAddress{Type: corev1.NodeInternalIP, Address: fmt.Sprintf("172.31.%d.%d", ci+1, ni+1)}
+			// kwok writes the node's status too: re-read and retry on conflict.
+			err := retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+				if err := cl.Get(ctx, client.ObjectKeyFromObject(n), n); err != nil {
+					return err
+				}
+				n.Status.Addresses = append(n.Status.Addresses, addr)
+				return cl.Status().Update(ctx, n)
+			})
+			if err != nil {
 				return fmt.Errorf("giving node %s of %s an address: %w", n.Name, name, err)
 			}
 		}

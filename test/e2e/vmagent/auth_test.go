@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
@@ -89,14 +90,8 @@ func TestTokensScopeWhatAConsumerGets(t *testing.T) {
 
 	// y becomes agentless: its token Secret is deleted and its token refused.
 	oldToken := y.token()
-	vm := &cloudv1alpha1.VirtualMachine{}
-	if err := c.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: "y"}, vm); err != nil {
-		t.Fatal(err)
-	}
-	vm.Spec.EnforcementMode = cloudv1alpha1.EnforcementAgentless
-	if err := c.Update(context.Background(), vm); err != nil {
-		t.Fatal(err)
-	}
+	vm := &cloudv1alpha1.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "y"}}
+	framework.Update(t, c, vm, func() { vm.Spec.EnforcementMode = cloudv1alpha1.EnforcementAgentless })
 	framework.Eventually(t, 30*time.Second, func() error {
 		if _, code, err := l.firstEvent(y, oldToken, ""); err != nil || (code != http.StatusUnauthorized && code != http.StatusForbidden) {
 			return fmt.Errorf("the token of a VM no longer agented: %d, %w", code, err)

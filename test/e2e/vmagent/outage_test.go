@@ -1,12 +1,11 @@
 package vmagent
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 	"antreaplus.io/antreaplus/pkg/vmagent"
@@ -35,14 +34,10 @@ func TestAgentsOutliveTheControlPlane(t *testing.T) {
 	expectFlowsNow(t, before...)
 
 	// A change while the controller is down waits for it.
-	current := &crdv1beta1.ClusterNetworkPolicy{}
-	if err := c.Get(context.Background(), types.NamespacedName{Name: policy.Name}, current); err != nil {
-		t.Fatal(err)
-	}
-	current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, from(client), tcp(9100), tcp(9101))}
-	if err := c.Update(context.Background(), current); err != nil {
-		t.Fatal(err)
-	}
+	current := &crdv1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: policy.Name}}
+	framework.Update(t, c, current, func() {
+		current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, from(client), tcp(9100), tcp(9101))}
+	})
 
 	// The web VM "reboots": its agent dies and its ruleset is lost.
 	tr.web.agent.kill()

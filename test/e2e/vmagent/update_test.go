@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 // TestUpdateKeepsEstablishedConnections opens an allowed TCP connection,
@@ -43,15 +44,10 @@ func TestUpdateKeepsEstablishedConnections(t *testing.T) {
 
 	// The update: the client's new connections to 9000 are dropped, and
 	// 9001 is dropped for everyone.
-	current := &crdv1beta1.ClusterNetworkPolicy{}
-	if err := c.Get(context.Background(), types.NamespacedName{Name: policy.Name}, current); err != nil {
-		t.Fatal(err)
-	}
-	current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, tcp(9000), tcp(9001))}
+	// (The policy controller writes the policy's status meanwhile: Update retries conflicts.)
+	current := &crdv1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: policy.Name}}
 	updated := time.Now()
-	if err := c.Update(context.Background(), current); err != nil {
-		t.Fatal(err)
-	}
+	framework.Update(t, c, current, func() { current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, tcp(9000), tcp(9001))} })
 	expectFlows(t, 30*time.Second,
 		tcpFlow(tr.client, tr.web, 9000, dropped),
 		tcpFlow(tr.client, tr.web, 9001, dropped))

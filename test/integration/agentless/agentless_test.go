@@ -14,6 +14,7 @@ import (
 
 	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
 	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 func TestAgentlessEnforcement(t *testing.T) {
@@ -56,7 +57,7 @@ func TestAgentlessEnforcement(t *testing.T) {
 	})
 
 	// A change updates the group in place.
-	update(t, kube, webPolicy, func() {
+	framework.Update(t, kube, webPolicy, func() {
 		webPolicy.Spec.Ingress[0].Ports = nil
 		tcp(80, 443)(&webPolicy.Spec.Ingress[0])
 	})
@@ -79,7 +80,7 @@ func TestAgentlessEnforcement(t *testing.T) {
 	// 200 rules on one AWS group exceed its quota (60): reported on the
 	// policy, never silently dropped, and the group left as it was.
 	// (Two rules of 100 ports each: a policy holds at most 100 rules.)
-	update(t, kube, dbPolicy, func() {
+	framework.Update(t, kube, dbPolicy, func() {
 		dbPolicy.Spec.Ingress = nil
 		for r := range 2 {
 			ports := make([]int, 100)
@@ -157,19 +158,6 @@ func create(t *testing.T, c client.Client, objs ...client.Object) {
 			t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
 		}
 	}
-}
-
-// update re-reads obj, applies change and writes it, retrying conflicts
-// (the status writer updates policies too).
-func update(t *testing.T, c client.Client, obj client.Object, change func()) {
-	t.Helper()
-	eventually(t, func() error {
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(obj), obj); err != nil {
-			return err
-		}
-		change()
-		return c.Update(context.Background(), obj)
-	})
 }
 
 // wantStatus waits until the policy has phase and, when reason is set, a

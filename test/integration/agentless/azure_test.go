@@ -17,6 +17,7 @@ import (
 	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 const (
@@ -136,7 +137,7 @@ func TestAgentlessEnforcementAzure(t *testing.T) {
 	}
 
 	// A change rewrites the same NSG.
-	update(t, kube, webPolicy, func() {
+	framework.Update(t, kube, webPolicy, func() {
 		webPolicy.Spec.Ingress[0].Ports = nil
 		tcp(80, 443)(&webPolicy.Spec.Ingress[0])
 	})
