@@ -120,6 +120,13 @@ func (c *Clusters) Namespace(t testing.TB, cluster string) string {
 // Eventually retries check every 100 ms until it returns nil, failing the test with its last error after timeout.
 func Eventually(t testing.TB, timeout time.Duration, check func() error) {
 	t.Helper()
+	EventuallyEvery(t, timeout, 100*time.Millisecond, check)
+}
+
+// EventuallyEvery is Eventually for checks too costly to run every 100 ms
+// (lists of thousands of objects).
+func EventuallyEvery(t testing.TB, timeout, interval time.Duration, check func() error) {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		err := check()
@@ -129,7 +136,7 @@ func Eventually(t testing.TB, timeout time.Duration, check func() error) {
 		if time.Now().After(deadline) {
 			t.Fatalf("condition not met within %s: %v", timeout, err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(interval)
 	}
 }
 

@@ -72,7 +72,7 @@ func TestBurstOfExportsCreatedAndDeleted(t *testing.T) {
 	t.Logf("%d Services and exports created in %s", n, time.Since(start).Round(100*time.Millisecond))
 
 	// Nothing missing: every member imports every name, with member-2's endpoints.
-	framework.Eventually(t, 5*time.Minute, func() error {
+	framework.EventuallyEvery(t, 5*time.Minute, time.Second, func() error {
 		for _, m := range clusters.Names {
 			imports, slices, services := managedIn(t, m, ns)
 			if imports != n || slices != n || services != n {
@@ -95,7 +95,7 @@ func TestBurstOfExportsCreatedAndDeleted(t *testing.T) {
 		t.Fatalf("deleting the burst: %v", err)
 	}
 	// Nothing left behind.
-	framework.Eventually(t, 5*time.Minute, func() error {
+	framework.EventuallyEvery(t, 5*time.Minute, time.Second, func() error {
 		for _, m := range clusters.Names {
 			if imports, slices, services := managedIn(t, m, ns); imports+slices+services > 0 {
 				return fmt.Errorf("%s: %d imports, %d slices, %d derived Services left", m, imports, slices, services)
@@ -109,7 +109,7 @@ func TestBurstOfExportsCreatedAndDeleted(t *testing.T) {
 // checkBurstExports checks every export's conditions and every member's endpoints.
 func checkBurstExports(t *testing.T, ns, exporter string, n int) {
 	t.Helper()
-	framework.Eventually(t, 2*time.Minute, func() error {
+	framework.EventuallyEvery(t, 2*time.Minute, time.Second, func() error {
 		list := &mcsv1beta1.ServiceExportList{}
 		if err := cl(t, exporter).List(bg, list, client.InNamespace(ns)); err != nil {
 			return err
