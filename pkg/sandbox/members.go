@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/miekg/dns"
 )
 
 // MemberServicesOptions are the binaries of what a federated sandbox runs
@@ -139,11 +141,24 @@ func checkAddrFree(endpoint string) error {
 	return checkListen("udp", endpoint)
 }
 
-// dnsReady asks a member's DNS server's /ready endpoint.
+// dnsReady asks a member's DNS server's /ready endpoint, then asks it a
+// question over UDP: CoreDNS answers /ready before it binds its DNS port.
 func dnsReady(ctx context.Context, p ClusterPlan) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	url := fmt.Sprintf("http://%s:%d/ready", p.DNS.Addr, p.DNS.ReadyPort)
+	if err := readyEndpoint(ctx, p.DNS); err != nil {
+		return err
+	}
+	q := new(dns.Msg)
+	q.SetQuestion("clusterset.local.", dns.TypeSOA)
+	if _, _, err := new(dns.Client).ExchangeContext(ctx, q, p.DNS.Endpoint()); err != nil {
+		return fmt.Errorf("%s does not answer DNS yet: %w", p.DNS.Endpoint(), err)
+	}
+	return nil
+}
+
+func readyEndpoint(ctx context.Context, p DNSPlan) error {
+	url := fmt.Sprintf("http://%s:%d/ready", p.Addr, p.ReadyPort)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
