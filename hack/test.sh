@@ -14,6 +14,13 @@ step() { printf '\n[test] %s (at %ds)\n' "$*" $((SECONDS - started)); }
 step "verify: generated code and formatting"
 hack/verify.sh
 
+# golangci-lint runs go vet's analyzers (govet) with the rest: no separate
+# `go vet`, and `go test -vet=off` below, so that none runs twice. (Run beside
+# the build and the tests, it compiled the same packages again at the same
+# time: a third more CPU in all.)
+step "golangci-lint (go vet's analyzers included)"
+"$ANTREAPLUS_TOOLS_DIR/golangci-lint" run --allow-parallel-runners ./...
+
 # Programs and test binaries are linked without DWARF (-s -w): a third less
 # link time; stack traces are unaffected.
 ldflags="-s -w"
@@ -22,13 +29,7 @@ export ANTREAPLUS_BIN_DIR="$repo/_output/test-bin"
 rm -rf "$ANTREAPLUS_BIN_DIR"
 go build -ldflags "$ldflags -X main.version=test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/...
 
-out=${TMPDIR:-/tmp}/antreaplus-test
-mkdir -p "$out"
-rm -f "$out/clusters.log" "$out/unit.log" "$out/lint.log"
-# Nothing started here outlives the script, whatever ends it.
-trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-
-step "go test (unit, integration and end-to-end; clusters are real kube-apiservers) and golangci-lint beside it"
+step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each
 # has its own sandbox. The longest start first, so that they overlap the
 # others instead of running last. The other packages run beside them in a
@@ -44,33 +45,27 @@ gotest() {
   shift 2
   GOGC=${GOGC:-300} nice -n "$niceness" go test -count=1 -vet=off -ldflags="$ldflags" -timeout 25m "$@" > "$log" 2>&1
 }
+out=${TMPDIR:-/tmp}/antreaplus-test
+mkdir -p "$out"
+rm -f "$out/clusters.log" "$out/unit.log"
+# Nothing started here outlives the script, whatever ends it.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 gotest "$out/clusters.log" 0 -p 3 "${heavy[@]}" &
 clusters=$!
 # Both logs are printed as they grow (without the lines of passing tests).
 # ($! is tail's pid: killing it ends grep too.)
 tail -q -n +1 -F "$out/clusters.log" "$out/unit.log" 2>/dev/null > >(grep --line-buffered -v '^\(=== \|--- PASS\|PASS$\)') &
 printer=$!
-# The rest waits until the first three cluster packages run (their
-# sandboxes exist), so that two go commands do not compile the same packages
-# at the same time.
+# The unit packages start once the first three cluster packages run (their
+# sandboxes exist), so that both go commands do not compile the same
+# packages at the same time; one at a time, beside them.
 sandboxes="${TMPDIR:-/tmp}/antreaplus-test-sandboxes"
 for _ in $(seq 120); do
   [ "$(find "$sandboxes" -mindepth 1 -maxdepth 1 -name 'pid*' -newer "$out/clusters.log" 2>/dev/null | wc -l)" -ge 3 ] && break
   sleep 1
 done
-# Then golangci-lint, and after it the unit packages, at a lower priority:
-# they fill the gaps the clusters' packages leave. golangci-lint runs go
-# vet's analyzers (govet) with the rest: no separate `go vet`, and `go test
-# -vet=off`, so that none runs twice. (Beside the build, or beside another
-# go command compiling, it compiled the same packages at the same time: a
-# third more CPU in all.) Its findings are printed at the end.
-lint_then_unit() {
-  local rc=0
-  nice -n 5 "$ANTREAPLUS_TOOLS_DIR/golangci-lint" run --allow-parallel-runners ./... > "$out/lint.log" 2>&1 || rc=1
-  gotest "$out/unit.log" 5 -p 1 $rest || rc=1
-  return $rc
-}
-lint_then_unit &
+# (At a lower priority: they fill the gaps the clusters' packages leave.)
+gotest "$out/unit.log" 5 -p 1 $rest &
 unit=$!
 status=0
 wait $clusters || status=$?
@@ -81,9 +76,6 @@ wait $printer 2>/dev/null || true
 sleep 0.2
 cat "$out/clusters.log" "$out/unit.log" > "${TMPDIR:-/tmp}/antreaplus-test.log"
 hack/reap-test-sandboxes.sh || true
-
-step "golangci-lint's findings"
-cat "$out/lint.log"
 
 summary=$(grep -cE '^ok ' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
 failed=$(grep -cE '^(FAIL|--- FAIL)' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
