@@ -95,9 +95,14 @@ func TestAgentEnforcesReportsAndKeepsRulesWhileServerIsDown(t *testing.T) {
 		st, ok := s.Server.Agent(vmKey)
 		return ok && st.Report != nil && st.Report.AppliedGeneration == fw.last().Generation && !st.Behind
 	})
-	if saved, vm, err := LoadState(state); err != nil || saved.Generation != fw.last().Generation || vm != "ns/vm" {
-		t.Fatalf("state file: %v, %q, %v", saved, vm, err)
-	}
+	// The state file is written beside the report, not necessarily before it.
+	eventually(t, "the state file of the applied generation", func() bool {
+		saved, vm, err := LoadState(state)
+		if err != nil {
+			t.Fatalf("state file: %v", err)
+		}
+		return saved != nil && saved.Generation == fw.last().Generation && vm == "ns/vm"
+	})
 
 	s.Down()
 	eventually(t, "the agent to notice", func() bool { return !a.Status().Connected })
