@@ -16,6 +16,7 @@ import (
 	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
 	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
 // New returns a scheme holding every type AntreaPlus reads or writes.
@@ -28,6 +29,7 @@ func New() (*runtime.Scheme, error) {
 		crdv1beta1.AddToScheme,
 		crdv1alpha2.AddToScheme,
 		cloudv1alpha1.AddToScheme,
+		policyv1alpha1.AddToScheme,
 		mcsv1alpha1.Install,
 		mcsv1beta1.Install,
 	} {

@@ -74,7 +74,7 @@ func create(t *testing.T, cl client.Client, ns string, obj *unstructured.Unstruc
 }
 
 func TestSamplesAgainstAPIServer(t *testing.T) {
-	for _, group := range []string{"federation", "antrea", "cloud"} {
+	for _, group := range []string{"federation", "antrea", "cloud", "policy"} {
 		t.Run(group, func(t *testing.T) {
 			cl := clusters.Client(t, "member-1")
 			for _, s := range loadSamples(t, group) {

@@ -14,6 +14,8 @@ var (
 	SchemeBuilder = (&scheme.Builder{GroupVersion: GroupVersion}).Register(
 		&ClusterMembership{}, &ClusterMembershipList{},
 		&MemberCluster{}, &MemberClusterList{},
+		&EntityExport{}, &EntityExportList{},
+		&RemoteEntity{}, &RemoteEntityList{},
 	)
 
 	// AddToScheme adds the federation types to a scheme.

@@ -1,0 +1,81 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Namespaced,shortName=eexport,categories=antreaplus
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Exported",type=integer,JSONPath=`.status.exportedEntities`,description="How many ExternalEntities the export makes visible to the federation."
+// +kubebuilder:printcolumn:name="Valid",type=string,JSONPath=`.status.conditions[?(@.type=="Valid")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// EntityExport makes ExternalEntities of its Namespace (cloud VMs' network
+// interfaces and cloud-native services) visible to the other members of the
+// federation, which import them as RemoteEntities into their Namespace of
+// the same name. It is how a member's admin decides, bottom-up, what of its
+// own the federation may name in federated policies. Pods are never
+// exported: their addresses are not reachable from outside their cluster.
+type EntityExport struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the standard object metadata.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec selects what is exported.
+	// +required
+	Spec EntityExportSpec `json:"spec"`
+
+	// status is what the member controller found.
+	// +optional
+	Status EntityExportStatus `json:"status,omitempty"`
+}
+
+// EntityExportSpec selects the ExternalEntities of the export's Namespace
+// that the federation sees.
+type EntityExportSpec struct {
+	// externalEntitySelector selects ExternalEntities of this Namespace by
+	// label (their cloud tags are labels tag.cloud.antreaplus.io/<tag>, their
+	// kind cloud.antreaplus.io/kind). An empty selector exports every
+	// ExternalEntity of the Namespace.
+	// +required
+	ExternalEntitySelector metav1.LabelSelector `json:"externalEntitySelector"`
+}
+
+// EntityExportStatus is what the member controller found of an export.
+type EntityExportStatus struct {
+	// observedGeneration is the export generation this status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// exportedEntities is how many ExternalEntities the export selects.
+	// +optional
+	ExportedEntities int32 `json:"exportedEntities,omitempty"`
+
+	// conditions: Valid (the selector parses and selects only what may be
+	// exported).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// EntityExportConditionValid is the condition that says whether an export
+// is valid, and why not.
+const EntityExportConditionValid = "Valid"
+
+// +kubebuilder:object:root=true
+
+// EntityExportList is a list of EntityExports.
+type EntityExportList struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// metadata is the standard list metadata.
+	// +optional
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	// items are the exports.
+	Items []EntityExport `json:"items"`
+}
