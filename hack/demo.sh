@@ -12,7 +12,7 @@ dig=$(command -v dig)
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "Starting three real clusters (etcd, kube-apiserver, controller-manager, scheduler, kwok each),"
-say "a local cloud (an AWS and Azure emulator, not the real clouds) imported into member-1,"
+say "a local cloud (an AWS and Azure emulator, not the real clouds): AWS imported into member-1, Azure into member-2,"
 say "federated with member-1 and member-2 as supervisors, each running a federation manager,"
 say "and in every member a member controller and a DNS server (our CoreDNS build)"
 start=$SECONDS
@@ -119,9 +119,9 @@ printf '  dig %-50s -> %s\n' "SRV _http._tcp.web.shop.member-1.${FEDERATION_ID}.
 echo "  (clusterset.local: the ServiceImport's cluster-set IP; the federation names: what each"
 echo "   exporter offers from outside: member-1's nodes on NodePort 31080, member-2's load balancer)"
 
-say "The local cloud: accounts and a selector per cloud in member-1's namespace cloud-demo"
+say "The local cloud: AWS's account and selector in member-1's namespace cloud-demo (Azure's are in member-2's)"
 for _ in $(seq 1 100); do
-  [ "$("$kubectl" --context member-1 -n cloud-demo get externalentities -o name 2>/dev/null | wc -l)" -ge 12 ] && break; sleep 0.3
+  [ "$("$kubectl" --context member-1 -n cloud-demo get externalentities -o name 2>/dev/null | wc -l)" -ge 8 ] && break; sleep 0.3
 done
 "$kubectl" --context member-1 -n cloud-demo get cloudprovideraccounts,cloudentityselectors
 echo

@@ -10,8 +10,13 @@
 // It writes, under --state-dir, ca.pem (the CA of its Azure TLS endpoint,
 // for the cloud controller's --cloud-ca-file) and cloud.yaml (a namespace,
 // Secrets, CloudProviderAccounts and CloudEntitySelectors pointing at it,
-// ready for kubectl apply), prints the endpoints and credentials, and
-// serves until interrupted.
+// ready for kubectl apply), and the same per cloud in cloud-aws.yaml and
+// cloud-azure.yaml (to import each cloud into a cluster of its own),
+// prints the endpoints and credentials, and serves until interrupted.
+//
+// The AWS VPCs prod and dev are 10.10.0.0/16 and 10.20.0.0/16, the Azure
+// VNets prod and dev 10.30.0.0/16 and 10.40.0.0/16: distinct, so that the
+// VMs of both clouds can share one network.
 package main
 
 import (
@@ -122,9 +127,13 @@ func run(f flags) error {
 		servers = append(servers, srv)
 		go func() { errs <- srv.ServeTLS(l, "", "") }()
 	}
-	manifests := filepath.Join(f.stateDir, "cloud.yaml")
-	if err := os.WriteFile(manifests, []byte(renderManifests(ends, f)), 0o644); err != nil {
-		return err
+	// cloud.yaml comes last: once it is there, every file is.
+	var manifests string
+	for _, m := range renderManifests(ends, f) {
+		manifests = filepath.Join(f.stateDir, m.name)
+		if err := os.WriteFile(manifests, []byte(m.content), 0o644); err != nil {
+			return err
+		}
 	}
 	printBanner(ends, manifests, f)
 	select {
@@ -161,6 +170,6 @@ func printBanner(e endpoints, manifests string, f flags) {
 			e.azure, azureRegion, e.subscription, e.tenant, azureClientID, azureClientSecret)
 		fmt.Printf("Azure TLS CA (pass to cloud-controller --cloud-ca-file) %s\n", e.caFile)
 	}
-	fmt.Printf("Seeded %d VMs in each of 2 VPCs/VNets per cloud. Manifests: kubectl apply -f %s (namespace %s)\n", f.vmsPerVPC, manifests, f.namespace)
+	fmt.Printf("Seeded %d VMs in each of 2 VPCs/VNets per cloud. Manifests: kubectl apply -f %s (namespace %s; one cloud's: cloud-aws.yaml, cloud-azure.yaml)\n", f.vmsPerVPC, manifests, f.namespace)
 	fmt.Println("ready")
 }

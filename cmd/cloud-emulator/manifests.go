@@ -12,15 +12,40 @@ type endpoints struct {
 	tenant, subscription string
 }
 
-// renderManifests is a namespace, and for each served cloud a Secret, an
-// account and a selector importing every seeded VM: the prod network
-// agentless, the dev network agented.
-func renderManifests(e endpoints, f flags) string {
+// manifestFile is one file of manifests the emulator writes.
+type manifestFile struct {
+	name, content string
+}
+
+// renderManifests are the files of manifests that point at the emulator:
+// for each served cloud, cloud-aws.yaml and cloud-azure.yaml (a namespace,
+// a Secret, an account and a selector importing every seeded VM: the prod
+// network agentless, the dev network agented), and last cloud.yaml, every
+// cloud's together. Applying a cloud's file to a cluster imports that
+// cloud there.
+func renderManifests(e endpoints, f flags) []manifestFile {
+	header := "# Written by cloud-emulator (development only): accounts pointing at the local emulator.\n" +
+		fmt.Sprintf("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %s\n", f.namespace)
+	var files []manifestFile
+	all := header
+	for _, c := range []struct {
+		file, served string
+		render       func(endpoints, flags) string
+	}{{"cloud-aws.yaml", e.aws, awsManifests}, {"cloud-azure.yaml", e.azure, azureManifests}} {
+		if c.served == "" {
+			continue
+		}
+		body := c.render(e, f)
+		files = append(files, manifestFile{name: c.file, content: header + body})
+		all += body
+	}
+	return append(files, manifestFile{name: "cloud.yaml", content: all})
+}
+
+// awsManifests are the AWS account's Secret, account and selector.
+func awsManifests(e endpoints, f flags) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Written by cloud-emulator (development only): accounts pointing at the local emulator.\n")
-	fmt.Fprintf(&b, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %s\n", f.namespace)
-	if e.aws != "" {
-		fmt.Fprintf(&b, `---
+	fmt.Fprintf(&b, `---
 apiVersion: v1
 kind: Secret
 metadata:
@@ -45,12 +70,15 @@ spec:
       secretRef:
         name: aws-emulator-credentials
 `, f.namespace, awsAccessKeyID, awsSecretAccessKey, e.aws, f.pollSeconds, awsRegion)
-		b.WriteString(selectorYAML(f.namespace, "aws-emulator"))
-		// And the prod VPC's load balancers and databases.
-		b.WriteString("  cloudNativeServices:\n  - vpcMatch:\n      names: [prod]\n")
-	}
-	if e.azure != "" {
-		fmt.Fprintf(&b, `---
+	b.WriteString(selectorYAML(f.namespace, "aws-emulator"))
+	// And the prod VPC's load balancers and databases.
+	b.WriteString("  cloudNativeServices:\n  - vpcMatch:\n      names: [prod]\n")
+	return b.String()
+}
+
+// azureManifests are the Azure account's Secret, account and selector.
+func azureManifests(e endpoints, f flags) string {
+	return fmt.Sprintf(`---
 apiVersion: v1
 kind: Secret
 metadata:
@@ -77,10 +105,8 @@ spec:
     credentials:
       secretRef:
         name: azure-emulator-credentials
-`, f.namespace, e.subscription, e.tenant, azureClientID, azureClientSecret, e.azure, f.pollSeconds, azureRegion)
-		b.WriteString(selectorYAML(f.namespace, "azure-emulator"))
-	}
-	return b.String()
+`, f.namespace, e.subscription, e.tenant, azureClientID, azureClientSecret, e.azure, f.pollSeconds, azureRegion) +
+		selectorYAML(f.namespace, "azure-emulator")
 }
 
 func selectorYAML(ns, account string) string {

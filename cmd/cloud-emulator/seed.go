@@ -12,10 +12,20 @@ type network struct {
 	name, cidr, env, role string
 }
 
-var networks = []network{
-	{name: "prod", cidr: "10.10.0.0/16", env: "prod", role: "web"},
-	{name: "dev", cidr: "10.20.0.0/16", env: "dev", role: "build"},
-}
+// awsNetworks and azureNetworks are the seeded VPCs and VNets. Their
+// CIDRs are distinct, so that the VMs of both clouds can share one
+// network (the sandbox plays the agented ones on one bridge) and a policy
+// can name a VM of either cloud by its address.
+var (
+	awsNetworks = []network{
+		{name: "prod", cidr: "10.10.0.0/16", env: "prod", role: "web"},
+		{name: "dev", cidr: "10.20.0.0/16", env: "dev", role: "build"},
+	}
+	azureNetworks = []network{
+		{name: "prod", cidr: "10.30.0.0/16", env: "prod", role: "web"},
+		{name: "dev", cidr: "10.40.0.0/16", env: "dev", role: "build"},
+	}
+)
 
 // tags of the n-th VM of net: plain ones, and one whose key and value are
 // not valid label values, to show their normalisation.
@@ -24,7 +34,7 @@ func tags(net network, n int) map[string]string {
 }
 
 func seedAWS(emu *awsemu.Server, perVPC int) error {
-	for _, net := range networks {
+	for _, net := range awsNetworks {
 		vpc, err := emu.AddVPC(awsemu.VPCSpec{Region: awsRegion, CIDR: net.cidr, Name: net.name, Tags: map[string]string{"env": net.env}})
 		if err != nil {
 			return err
@@ -63,13 +73,18 @@ func seedAWSServices(emu *awsemu.Server, net network, vpc string) error {
 }
 
 func seedAzure(emu *azureemu.Server, perVNet int) error {
-	for _, net := range networks {
+	for _, net := range azureNetworks {
 		vnet, err := emu.AddVNet(azureemu.VNetSpec{Location: azureRegion, Name: net.name, Prefix: net.cidr, Tags: map[string]string{"env": net.env}})
 		if err != nil {
 			return err
 		}
 		for n := range perVNet {
-			spec := azureemu.VMSpec{VNetID: vnet, Name: fmt.Sprintf("%s-%s-%d", net.name, net.role, n+1), Tags: tags(net, n), PublicIP: n == 0}
+			name := fmt.Sprintf("%s-%s-%d", net.name, net.role, n+1)
+			// A Name tag as AWS's instances have: a policy selects a VM of
+			// either cloud by tag.cloud.antreaplus.io/Name.
+			vmTags := tags(net, n)
+			vmTags["Name"] = name
+			spec := azureemu.VMSpec{VNetID: vnet, Name: name, Tags: vmTags, PublicIP: n == 0}
 			if _, err := emu.AddVM(spec); err != nil {
 				return err
 			}

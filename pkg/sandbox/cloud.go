@@ -1,110 +1,139 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
+	"strings"
+	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
-
-	fednames "antreaplus.io/antreaplus/pkg/federation/names"
-	"antreaplus.io/antreaplus/pkg/policydistribution"
-	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
+	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
-
-// CloudPorts are the loopback ports of a sandbox's local cloud: the
-// emulator's AWS (plain HTTP) and Azure (HTTPS) endpoints, and the cloud
-// controller's metrics and health endpoints. They follow the DNS ports.
-type CloudPorts struct {
-	AWS, Azure, Metrics, Health int
-	// Policy is the policy controller's distribution API (HTTPS).
-	Policy int
-}
-
-// cloudPortOffset puts the cloud's ports above the DNS ports.
-const cloudPortOffset = dnsPortOffset + 3
-
-// cloudPorts is how many ports CloudPorts holds.
-const cloudPorts = 5
-
-// PlanCloud lays out the cloud ports of a sandbox whose member-1 API server
-// listens on apiPortBase.
-func PlanCloud(apiPortBase int) CloudPorts {
-	b := apiPortBase + cloudPortOffset
-	return CloudPorts{AWS: b, Azure: b + 1, Metrics: b + 2, Health: b + 3, Policy: b + 4}
-}
 
 // CloudOptions shape a sandbox's local cloud.
 type CloudOptions struct {
-	// Cluster imports the cloud (its context); default member-1.
-	Cluster string
+	// Cluster imports both clouds (its context), unless AWSCluster or
+	// AzureCluster place one elsewhere. When all three are empty, a re-run
+	// keeps the clouds where they are; a first run imports AWS into
+	// member-1 and Azure into member-2 (member-1 in a one-cluster sandbox).
+	Cluster, AWSCluster, AzureCluster string
 	// Emulator and Controller are the cloud-emulator and cloud-controller
-	// executables; PolicyController, when set, is run too, and the cloud
-	// controller enforces the policies of agentless VMs with the emulator's
-	// security groups.
+	// executables; PolicyController, when set, is run too in every member
+	// that imports a cloud, and the cloud controller enforces the policies
+	// of agentless VMs with the emulator's security groups.
 	Emulator, Controller, PolicyController string
-	// Namespace holds the accounts, selectors and imported objects.
+	// Namespace holds the accounts, selectors and imported objects in
+	// every member; default cloud-demo.
 	Namespace string
 	// PollInterval is how often the controller polls the emulator (it
 	// overrides the accounts' pollIntervalSeconds, whose minimum is 30).
 	PollInterval time.Duration
 }
 
-// CloudDir holds the emulator's state (ca.pem, cloud.yaml) and the cloud
-// processes' pid files and logs.
+// CloudState is what the state records of a sandbox's local cloud.
+type CloudState struct {
+	// Namespace holds the accounts, selectors and imported objects in
+	// every member that imports a cloud.
+	Namespace string `json:"namespace"`
+	// Ports are the emulator's endpoints.
+	Ports CloudPorts `json:"ports"`
+	// Placement is the member that imports each cloud.
+	Placement CloudPlacement `json:"placement"`
+	// Members are the members that import a cloud, in cluster order.
+	Members []CloudMember `json:"members"`
+	// VMs are the agented VMs played with --vm-agents (a copy of
+	// vms/vms.json).
+	VMs []AgentVM `json:"vms,omitempty"`
+}
+
+// Member returns the cloud member called cluster.
+func (c *CloudState) Member(cluster string) (CloudMember, bool) {
+	if c != nil {
+		for _, m := range c.Members {
+			if m.Cluster == cluster {
+				return m, true
+			}
+		}
+	}
+	return CloudMember{}, false
+}
+
+// CloudDir holds the emulator's state (ca.pem, the manifests) and the
+// cloud processes' pid files and logs.
 func (s *Sandbox) CloudDir() string { return filepath.Join(s.opts.Dir, "cloud") }
 
 func (s *Sandbox) cloudEmulator() process {
 	return process{dir: s.CloudDir(), name: "cloud-emulator", what: "the cloud emulator"}
 }
 
-func (s *Sandbox) policyController() process {
-	return process{dir: s.CloudDir(), name: "policy-controller", what: "the policy controller"}
-}
-
-func (s *Sandbox) cloudController() process {
-	return process{dir: s.CloudDir(), name: "cloud-controller", what: "the cloud controller"}
-}
-
 // CloudManifests is the file of the namespace, Secrets, accounts and
-// selectors that point at the emulator.
+// selectors of both clouds that point at the emulator.
 func (s *Sandbox) CloudManifests() string { return filepath.Join(s.CloudDir(), "cloud.yaml") }
 
+// cloudManifest is the file of one cloud's: cloud-aws.yaml, cloud-azure.yaml.
+func (s *Sandbox) cloudManifest(cloud cloudv1.CloudProvider) string {
+	return filepath.Join(s.CloudDir(), "cloud-"+strings.ToLower(string(cloud))+".yaml")
+}
+
 // StartCloud runs the local cloud: the emulator (AWS and Azure, seeded with
-// two VPCs/VNets of VMs each), the cloud controller against opts.Cluster,
-// and applies the emulator's accounts and selectors there. Safe to re-run.
+// two VPCs/VNets of VMs each) and, in each member that imports a cloud, the
+// policy controller and the cloud controller, and applies that cloud's
+// account and selector there. Safe to re-run: what died is restarted.
 func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	st, err := s.LoadState()
 	if err != nil {
 		return fmt.Errorf("no sandbox: %w", err)
 	}
-	if opts.Cluster == "" {
-		opts.Cluster = ClusterName(1)
-	}
-	if opts.Namespace == "" {
-		opts.Namespace = "cloud-demo"
-	}
+	opts.Namespace = cmp.Or(opts.Namespace, "cloud-demo")
 	if opts.PollInterval == 0 {
 		opts.PollInterval = 10 * time.Second
 	}
-	found := false
-	for _, p := range st.Clusters {
-		found = found || p.Name == opts.Cluster
+	clusters := make([]string, len(st.Clusters))
+	for i, p := range st.Clusters {
+		clusters[i] = p.Name
 	}
-	if !found {
-		return fmt.Errorf("the sandbox has no cluster %q to import the cloud into", opts.Cluster)
+	var prev CloudState
+	if st.Cloud != nil {
+		prev = *st.Cloud
 	}
-	ports := PlanCloud(st.Clusters[0].APIServerPort)
+	placement, err := choosePlacement(CloudPlacement{Cluster: opts.Cluster, AWS: opts.AWSCluster, Azure: opts.AzureCluster}, prev.Members, clusters)
+	if err != nil {
+		return err
+	}
+	base := st.Clusters[0].APIServerPort
+	placement, members, err := PlanCloudMembers(clusters, placement, base)
+	if err != nil {
+		return err
+	}
+	ports := PlanCloud(base)
+	if err := s.startEmulator(ctx, opts, ports); err != nil {
+		return err
+	}
+	if _, err := s.tools(ctx); err != nil { // once, before the members use them
+		return err
+	}
+	errs := make([]error, len(members))
+	var wg sync.WaitGroup
+	for i, m := range members {
+		wg.Go(func() { errs[i] = s.startCloudMember(ctx, opts, m) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs}
+	return s.saveState(st)
+}
+
+// startEmulator runs the emulator unless it runs, and waits for its
+// manifests.
+func (s *Sandbox) startEmulator(ctx context.Context, opts CloudOptions, ports CloudPorts) error {
 	emu := s.cloudEmulator()
 	if emu.pid() == 0 {
 		for _, port := range []int{ports.AWS, ports.Azure} {
@@ -112,7 +141,7 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 				return fmt.Errorf("the cloud emulator: %w", err)
 			}
 		}
-		// cloud.yaml is written once the endpoints listen: a fresh one says the emulator is up.
+		// cloud.yaml is written last, once the endpoints listen: a fresh one says the emulator is up.
 		_ = os.Remove(s.CloudManifests())
 		pid, _, err := emu.start(opts.Emulator,
 			"--aws-addr", loopback(ports.AWS), "--azure-addr", loopback(ports.Azure),
@@ -125,102 +154,12 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 		}
 		s.logf("cloud emulator: AWS on %s, Azure on %s (pid %d, log %s)", loopback(ports.AWS), loopback(ports.Azure), pid, emu.logFile())
 	}
-	args := []string{"--kubeconfig", s.KubeconfigPath(), "--context", opts.Cluster,
-		"--cloud-ca-file", filepath.Join(s.CloudDir(), "ca.pem"), "--poll-interval-override", opts.PollInterval.String(),
-		"--metrics-bind-address", loopback(ports.Metrics), "--health-probe-bind-address", loopback(ports.Health)}
-	if opts.PolicyController != "" {
-		policyArgs, err := s.startPolicyController(ctx, opts, ports)
-		if err != nil {
-			return err
-		}
-		args = append(args, policyArgs...)
-	}
-	ctl := s.cloudController()
-	pid, started, err := ctl.start(opts.Controller, args...)
-	if err != nil {
-		return err
-	}
-	if started {
-		s.logf("%s: cloud controller running (pid %d, log %s)", opts.Cluster, pid, ctl.logFile())
-	}
-	tools, err := s.tools(ctx)
-	if err != nil {
-		return err
-	}
-	apply := exec.CommandContext(ctx, tools.Path("kubectl"), "--kubeconfig", s.KubeconfigPath(), "--context", opts.Cluster,
-		"apply", "-f", s.CloudManifests())
-	if out, err := apply.CombinedOutput(); err != nil {
-		return fmt.Errorf("applying %s to %s: %w\n%s", s.CloudManifests(), opts.Cluster, err, out)
-	}
-	s.logf("%s: cloud accounts and selectors applied in namespace %s (%s)", opts.Cluster, opts.Namespace, s.CloudManifests())
-	st.Cloud = &CloudState{Cluster: opts.Cluster, Namespace: opts.Namespace, Ports: ports}
-	return s.saveState(st)
-}
-
-// CloudState is what the state records of a sandbox's local cloud.
-type CloudState struct {
-	Cluster   string     `json:"cluster"`
-	Namespace string     `json:"namespace"`
-	Ports     CloudPorts `json:"ports"`
-}
-
-// startPolicyController runs the policy controller in the cloud's cluster,
-// waits for the agentless consumer's token, and returns the cloud
-// controller's flags to enforce agentless VMs' policies.
-func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, ports CloudPorts) ([]string, error) {
-	cfg, err := s.restConfig(opts.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fednames.Namespace}}
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return nil, fmt.Errorf("creating namespace %s in %s: %w", fednames.Namespace, opts.Cluster, err)
-	}
-	certDir := filepath.Join(s.CloudDir(), "policy-certs")
-	pc := s.policyController()
-	pid, started, err := pc.start(opts.PolicyController, "--kubeconfig", s.KubeconfigPath(), "--context", opts.Cluster,
-		"--listen-address", loopback(ports.Policy), "--cert-dir", certDir, "--tls-san", "127.0.0.1,localhost")
-	if err != nil {
-		return nil, err
-	}
-	if started {
-		s.logf("%s: policy controller serving https://%s (pid %d, log %s)", opts.Cluster, loopback(ports.Policy), pid, pc.logFile())
-	}
-	tokenFile := filepath.Join(s.CloudDir(), "agentless-token")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		sec, err := cs.CoreV1().Secrets(fednames.Namespace).Get(ctx, agenttoken.AgentlessSecretName, metav1.GetOptions{})
-		if err == nil && len(sec.Data[policydistribution.TokenKey]) > 0 {
-			if err := os.WriteFile(tokenFile, sec.Data[policydistribution.TokenKey], 0o600); err != nil {
-				return nil, err
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			if err == nil {
-				err = errors.New("the Secret holds no token")
-			}
-			return nil, fmt.Errorf("the policy controller made no agentless token in 60s (%w): see %s", err, pc.logFile())
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(200 * time.Millisecond):
+	for _, cloud := range emulatorClouds {
+		if _, err := os.Stat(s.cloudManifest(cloud)); err != nil {
+			return fmt.Errorf("the cloud emulator wrote no %s (an older build?): run 'antreaplus sandbox down' and 'up' again: %w", s.cloudManifest(cloud), err)
 		}
 	}
-	if err := waitFile(ctx, filepath.Join(certDir, "ca.crt"), 30*time.Second); err != nil {
-		return nil, err
-	}
-	return []string{"--policy-server", "https://" + loopback(ports.Policy), "--policy-token-file", tokenFile,
-		"--policy-ca-file", filepath.Join(certDir, "ca.crt"), "--agentless-resync-interval", "30s"}, nil
-}
-
-func (s *Sandbox) stopCloud() error {
-	return errors.Join(s.cloudController().stop(syscall.SIGTERM), s.policyController().stop(syscall.SIGTERM), s.cloudEmulator().stop(syscall.SIGTERM))
+	return nil
 }
 
 func loopback(port int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) }

@@ -13,4 +13,12 @@
 //	state, err := sb.Up(ctx, 3)
 //	defer sb.Down(ctx)
 //	statuses := sb.Status(ctx)
+//
+// The local cloud: the emulator, AWS imported into member-1 and Azure into
+// member-2 (each with its policy and cloud controllers), and their agented
+// VMs played in network namespaces with VM agents (root):
+//
+//	err = sb.StartCloud(ctx, sandbox.CloudOptions{Emulator: emu, Controller: ctl, PolicyController: pc})
+//	err = sb.StartVMAgents(ctx, sandbox.VMAgentOptions{Agent: agent, Helper: antreaplus})
+//	res, err := sb.Probe(ctx, "dev-build-1", "azure-dev-build-1:8080", 3*time.Second)
 package sandbox

@@ -158,7 +158,11 @@ func dnsReady(ctx context.Context, p ClusterPlan) error {
 }
 
 func readyEndpoint(ctx context.Context, p DNSPlan) error {
-	url := fmt.Sprintf("http://%s:%d/ready", p.Addr, p.ReadyPort)
+	return getOK(ctx, fmt.Sprintf("http://%s:%d/ready", p.Addr, p.ReadyPort))
+}
+
+// getOK fails unless a GET of url answers 200 OK.
+func getOK(ctx context.Context, url string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
@@ -178,11 +182,12 @@ func readyEndpoint(ctx context.Context, p DNSPlan) error {
 type ServiceStatus struct {
 	// Cluster the process serves.
 	Cluster string `json:"cluster"`
-	// Kind is federation-manager, member-controller or dns.
+	// Kind is federation-manager, member-controller, dns, cloud-emulator,
+	// policy-controller, cloud-controller, vm-agent, vm-listener or vm-relay.
 	Kind string `json:"kind"`
 	// Pid is 0 when the process is not running.
 	Pid int `json:"pid"`
-	// Address is where it serves (DNS servers).
+	// Address is where it serves (DNS servers, the cloud's processes, VMs).
 	Address string `json:"address,omitempty"`
 	// Ready is true while it runs (and, for a DNS server, answers /ready).
 	Ready bool `json:"ready"`
@@ -190,42 +195,37 @@ type ServiceStatus struct {
 	Log string `json:"log"`
 }
 
-// Services lists the federation managers, member controllers and DNS
-// servers the sandbox started, and whether they run.
+// Services lists the federation managers, member controllers, DNS
+// servers and cloud processes the sandbox started, by cluster, and whether
+// they run.
 func (s *Sandbox) Services(ctx context.Context) ([]ServiceStatus, error) {
 	st, err := s.LoadState()
 	if err != nil {
 		return nil, err
 	}
 	var out []ServiceStatus
-	add := func(cluster, kind string, p process, ready func() bool) {
-		if _, err := os.Stat(p.pidFile()); err != nil {
-			return
+	add := func(ss ServiceStatus, started bool) {
+		if started {
+			out = append(out, ss)
 		}
-		ss := ServiceStatus{Cluster: cluster, Kind: kind, Pid: p.pid(), Log: p.logFile()}
-		ss.Ready = ss.Pid != 0 && (ready == nil || ready())
-		out = append(out, ss)
 	}
 	for _, c := range st.Clusters {
-		add(c.Name, "federation-manager", s.manager(c.Name), nil)
-		add(c.Name, "member-controller", s.memberController(c.Name), nil)
-		before := len(out)
-		add(c.Name, "dns", s.dnsServer(c.Name), func() bool { return dnsReady(ctx, c) == nil })
-		if len(out) > before {
-			out[len(out)-1].Address = c.DNS.Endpoint()
-		}
-		if st.Cloud != nil && st.Cloud.Cluster == c.Name {
-			add(c.Name, "cloud-emulator", s.cloudEmulator(), nil)
-			if len(out) > 0 && out[len(out)-1].Kind == "cloud-emulator" {
-				out[len(out)-1].Address = fmt.Sprintf("aws %s, azure %s", loopback(st.Cloud.Ports.AWS), loopback(st.Cloud.Ports.Azure))
-			}
-			add(c.Name, "policy-controller", s.policyController(), nil)
-			if len(out) > 0 && out[len(out)-1].Kind == "policy-controller" {
-				out[len(out)-1].Address = "https://" + loopback(st.Cloud.Ports.Policy)
-			}
-			add(c.Name, "cloud-controller", s.cloudController(), nil)
-			out = append(out, s.vmServices(c.Name)...)
-		}
+		add(processStatus(c.Name, "federation-manager", "", s.manager(c.Name), nil))
+		add(processStatus(c.Name, "member-controller", "", s.memberController(c.Name), nil))
+		add(processStatus(c.Name, "dns", c.DNS.Endpoint(), s.dnsServer(c.Name), func() bool { return dnsReady(ctx, c) == nil }))
+		out = append(out, s.cloudServices(ctx, st.Cloud, c.Name)...)
 	}
 	return out, nil
+}
+
+// processStatus is what Services says of p, a process of cluster serving
+// at address and ready while it runs and ready (if given) says so; false
+// when p was never started.
+func processStatus(cluster, kind, address string, p process, ready func() bool) (ServiceStatus, bool) {
+	if _, err := os.Stat(p.pidFile()); err != nil {
+		return ServiceStatus{}, false
+	}
+	ss := ServiceStatus{Cluster: cluster, Kind: kind, Pid: p.pid(), Address: address, Log: p.logFile()}
+	ss.Ready = ss.Pid != 0 && (ready == nil || ready())
+	return ss, true
 }

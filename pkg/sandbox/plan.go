@@ -114,7 +114,11 @@ func Ports(plans []ClusterPlan) []int {
 	if len(plans) > 0 {
 		d := plans[0].DNS
 		c := PlanCloud(plans[0].APIServerPort)
-		out = append(out, d.Port, d.ReadyPort, d.MetricsPort, c.AWS, c.Azure, c.Metrics, c.Health, c.Policy)
+		out = append(out, d.Port, d.ReadyPort, d.MetricsPort, c.AWS, c.Azure)
+		for slot := range maxCloudMembers {
+			m := PlanCloudControllers(plans[0].APIServerPort, slot)
+			out = append(out, m.Metrics, m.Health, m.Policy)
+		}
 	}
 	return out
 }

@@ -46,8 +46,11 @@ func TestPlan(t *testing.T) {
 				t.Fatalf("got %d plans, want %d", len(plans), tt.n)
 			}
 			seenPorts := map[int]string{}
-			c := PlanCloud(tt.base)
-			for _, port := range []int{c.AWS, c.Azure, c.Metrics, c.Health, c.Policy} {
+			c, m1, m2 := PlanCloud(tt.base), PlanCloudControllers(tt.base, 0), PlanCloudControllers(tt.base, 1)
+			for _, port := range []int{c.AWS, c.Azure, m1.Metrics, m1.Health, m1.Policy, m2.Metrics, m2.Health, m2.Policy} {
+				if _, ok := seenPorts[port]; ok {
+					t.Errorf("cloud port %d used twice", port)
+				}
 				if port <= plans[0].DNS.MetricsPort {
 					t.Errorf("cloud port %d is not above the DNS ports", port)
 				}

@@ -5,13 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -42,15 +38,6 @@ func (s *Sandbox) VMDir() string { return filepath.Join(s.opts.Dir, "vms") }
 
 func (s *Sandbox) vmPlanPath() string { return filepath.Join(s.VMDir(), "vms.json") }
 
-// vmProcesses are the processes that play one VM: its TCP listener, the
-// relay to the policy controller, and its agent.
-func (s *Sandbox) vmProcesses(vm AgentVM) (listener, relay, agent process) {
-	dir := s.VMDir()
-	return process{dir: dir, name: vm.Name + ".listener", what: "the TCP listener of " + vm.Name},
-		process{dir: dir, name: vm.Name + ".relay", what: "the policy API relay of " + vm.Name},
-		process{dir: dir, name: vm.Name + ".vm-agent", what: "the VM agent of " + vm.Name}
-}
-
 // AgentVMs returns the VMs StartVMAgents plays; os.ErrNotExist when none.
 func (s *Sandbox) AgentVMs() ([]AgentVM, error) {
 	raw, err := os.ReadFile(s.vmPlanPath())
@@ -67,12 +54,12 @@ func (s *Sandbox) AgentVMs() ([]AgentVM, error) {
 	return vms, nil
 }
 
-// StartVMAgents plays every agented AWS VM of the local cloud: a network
-// namespace on a bridge with the VM's private IP, a TCP echo listener, and
-// a vm-agent connected to the policy controller with the VM's token, whose
-// nftables rules live in the namespace. It waits for the agents to report.
-// Safe to re-run: what runs is kept, what died or lost its network is
-// restarted.
+// StartVMAgents plays every agented VM of the local cloud, of both
+// clouds: a network namespace on one bridge with the VM's private IP, a
+// TCP echo listener, and a vm-agent connected, with the VM's token, to the
+// policy controller of the member that imports the VM, whose nftables
+// rules live in the namespace. It waits for the agents to report. Safe to
+// re-run: what runs is kept, what died or lost its network is restarted.
 func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error {
 	if err := VMAgentsSupported(); err != nil {
 		return err
@@ -81,7 +68,7 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 	if err != nil {
 		return fmt.Errorf("no sandbox: %w", err)
 	}
-	if st.Cloud == nil {
+	if st.Cloud == nil || len(st.Cloud.Members) == 0 {
 		return errors.New("--vm-agents needs the local cloud: add --cloud")
 	}
 	if opts.ListenPort == 0 {
@@ -90,12 +77,14 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 	if opts.Timeout == 0 {
 		opts.Timeout = 90 * time.Second
 	}
-	c, err := s.cloudClient(st.Cloud.Cluster)
-	if err != nil {
-		return err
+	clients := map[string]client.Client{}
+	for _, m := range st.Cloud.Members {
+		if clients[m.Cluster], err = s.cloudClient(m.Cluster); err != nil {
+			return err
+		}
 	}
 	base := vmNetNSBase(s.opts.Dir)
-	vms, tokens, err := s.waitAgentVMs(ctx, c, st.Cloud.Namespace, base, opts.Timeout)
+	vms, tokens, err := s.waitAgentVMs(ctx, clients, st.Cloud, base, opts.Timeout)
 	if err != nil {
 		return err
 	}
@@ -105,6 +94,22 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 	if err := s.forgetVMs(vms); err != nil {
 		return err
 	}
+	if err := s.saveVMPlan(st, vms); err != nil {
+		return err
+	}
+	if err := ensureBridge(base); err != nil {
+		return fmt.Errorf("creating the VMs' bridge: %w", err)
+	}
+	for _, vm := range vms {
+		if err := s.ensureVM(base, vm, tokens[vm.Name], opts); err != nil {
+			return err
+		}
+	}
+	return s.waitAgentsConnected(ctx, clients, st.Cloud.Namespace, vms, opts.Timeout)
+}
+
+// saveVMPlan writes the plan to vms.json and the sandbox state.
+func (s *Sandbox) saveVMPlan(st *State, vms []AgentVM) error {
 	if err := os.MkdirAll(s.VMDir(), 0o755); err != nil {
 		return err
 	}
@@ -112,15 +117,8 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 	if err := os.WriteFile(s.vmPlanPath(), raw, 0o644); err != nil {
 		return err
 	}
-	if err := ensureBridge(base); err != nil {
-		return fmt.Errorf("creating the VMs' bridge: %w", err)
-	}
-	for _, vm := range vms {
-		if err := s.ensureVM(base, vm, tokens[vm.Name], st.Cloud.Ports.Policy, opts); err != nil {
-			return err
-		}
-	}
-	return s.waitAgentsConnected(ctx, c, st.Cloud.Namespace, vms, opts.Timeout)
+	st.Cloud.VMs = vms
+	return s.saveState(st)
 }
 
 func (s *Sandbox) cloudClient(cluster string) (client.Client, error) {
@@ -136,16 +134,17 @@ func (s *Sandbox) cloudClient(cluster string) (client.Client, error) {
 }
 
 // waitAgentVMs waits until the agented VMs are imported with their
-// addresses and the policy controller issued their tokens.
-func (s *Sandbox) waitAgentVMs(ctx context.Context, c client.Client, ns, base string, timeout time.Duration) ([]AgentVM, map[string][]byte, error) {
+// addresses into every cloud member and its policy controller issued
+// their tokens.
+func (s *Sandbox) waitAgentVMs(ctx context.Context, clients map[string]client.Client, cloud *CloudState, base string, timeout time.Duration) ([]AgentVM, map[string][]byte, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		vms, tokens, err := agentVMs(ctx, c, ns, base)
+		vms, tokens, err := agentVMs(ctx, clients, cloud, base)
 		if err == nil {
 			return vms, tokens, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, fmt.Errorf("the agented VMs of namespace %s were not ready after %s: %w (see the logs in %s)", ns, timeout, err, s.CloudDir())
+			return nil, nil, fmt.Errorf("the agented VMs of namespace %s were not ready after %s: %w (see the logs in %s)", cloud.Namespace, timeout, err, s.CloudDir())
 		}
 		select {
 		case <-ctx.Done():
@@ -155,93 +154,51 @@ func (s *Sandbox) waitAgentVMs(ctx context.Context, c client.Client, ns, base st
 	}
 }
 
-// agentVMs plans the agented VMs and reads their tokens, by VM.
-func agentVMs(ctx context.Context, c client.Client, ns, base string) ([]AgentVM, map[string][]byte, error) {
-	var vmList cloudv1.VirtualMachineList
-	if err := c.List(ctx, &vmList, client.InNamespace(ns)); err != nil {
-		return nil, nil, err
+// agentVMs plans the agented VMs of every cloud member and reads their
+// tokens, by VM.
+func agentVMs(ctx context.Context, clients map[string]client.Client, cloud *CloudState, base string) ([]AgentVM, map[string][]byte, error) {
+	var invs []vmInventory
+	for _, m := range cloud.Members {
+		inv := vmInventory{member: m}
+		var vmList cloudv1.VirtualMachineList
+		if err := clients[m.Cluster].List(ctx, &vmList, client.InNamespace(cloud.Namespace)); err != nil {
+			return nil, nil, fmt.Errorf("listing the VMs of %s: %w", m.Cluster, err)
+		}
+		var nics cloudv1.NetworkInterfaceList
+		if err := clients[m.Cluster].List(ctx, &nics, client.InNamespace(cloud.Namespace)); err != nil {
+			return nil, nil, fmt.Errorf("listing the interfaces of %s: %w", m.Cluster, err)
+		}
+		inv.vms, inv.nics = vmList.Items, nics.Items
+		invs = append(invs, inv)
 	}
-	var nics cloudv1.NetworkInterfaceList
-	if err := c.List(ctx, &nics, client.InNamespace(ns)); err != nil {
-		return nil, nil, err
-	}
-	vms, err := planVMs(base, vmList.Items, nics.Items)
+	vms, err := planVMs(base, invs)
 	if err != nil {
 		return nil, nil, err
-	}
-	if len(vms) == 0 {
-		return nil, nil, errors.New("no agented AWS VM is imported yet")
 	}
 	tokens := map[string][]byte{}
 	for _, vm := range vms {
 		var sec corev1.Secret
-		key := client.ObjectKey{Namespace: ns, Name: agenttoken.SecretName(vm.Object)}
-		if err := c.Get(ctx, key, &sec); err != nil {
-			return nil, nil, fmt.Errorf("the token of %s: %w", vm.Name, err)
+		key := client.ObjectKey{Namespace: cloud.Namespace, Name: agenttoken.SecretName(vm.Object)}
+		if err := clients[vm.Cluster].Get(ctx, key, &sec); err != nil {
+			return nil, nil, fmt.Errorf("the token of %s in %s: %w", vm.Name, vm.Cluster, err)
 		}
 		if len(sec.Data[policydistribution.TokenKey]) == 0 {
-			return nil, nil, fmt.Errorf("the Secret %s holds no token yet", key)
+			return nil, nil, fmt.Errorf("the Secret %s of %s holds no token yet", key, vm.Cluster)
 		}
 		tokens[vm.Name] = sec.Data[policydistribution.TokenKey]
 	}
 	return vms, tokens, nil
 }
 
-// ensureVM wires the VM's namespace unless it is intact (restarting the
-// VM's processes if it was not), writes its token, and starts what of its
-// processes does not run.
-func (s *Sandbox) ensureVM(base string, vm AgentVM, token []byte, policyPort int, opts VMAgentOptions) error {
-	listener, relay, agent := s.vmProcesses(vm)
-	if !vmWired(base, vm) {
-		if err := s.stopVM(vm); err != nil {
-			return err
-		}
-		if err := wireVM(base, vm); err != nil {
-			return err
-		}
-		s.logf("%s: network namespace %s, %s on bridge %s of namespace %s", vm.Name, vm.NetNS, vm.CIDR(), vmBridge, base)
-	}
-	tokenFile := filepath.Join(s.VMDir(), vm.Name+".token")
-	if err := os.WriteFile(tokenFile, token, 0o600); err != nil {
-		return err
-	}
-	listen := "0.0.0.0:" + strconv.Itoa(vm.Port)
-	policy := loopback(policyPort)
-	steps := []struct {
-		p         process
-		kind, bin string
-		args      []string
-	}{
-		{listener, "TCP listener on " + listen, "ip", []string{"netns", "exec", vm.NetNS, opts.Helper, "sandbox", "serve-tcp", "--listen", listen}},
-		// The agent reaches the policy controller at the address its
-		// certificate names, 127.0.0.1, on its own loopback.
-		{relay, "relay of " + policy + " to the policy controller", opts.Helper,
-			[]string{"sandbox", "serve-tcp", "--netns", vm.NetNS, "--listen", policy, "--forward", policy}},
-		{agent, "VM agent", "ip", []string{"netns", "exec", vm.NetNS, opts.Agent, "--server", "https://" + policy,
-			"--token-file", tokenFile, "--ca-file", filepath.Join(s.CloudDir(), "policy-certs", "ca.crt"),
-			"--state-file", filepath.Join(s.VMDir(), vm.Name+".state.json"), "--report-interval", "15s"}},
-	}
-	for _, step := range steps {
-		pid, started, err := step.p.start(step.bin, step.args...)
-		if err != nil {
-			return err
-		}
-		if started {
-			s.logf("%s: %s running (pid %d, log %s)", vm.Name, step.kind, pid, step.p.logFile())
-		}
-	}
-	return nil
-}
-
-// waitAgentsConnected waits until every VM's status says its agent is
-// connected and reported.
-func (s *Sandbox) waitAgentsConnected(ctx context.Context, c client.Client, ns string, vms []AgentVM, timeout time.Duration) error {
+// waitAgentsConnected waits until every VM's status, in the member that
+// imports it, says its agent is connected and reported.
+func (s *Sandbox) waitAgentsConnected(ctx context.Context, clients map[string]client.Client, ns string, vms []AgentVM, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		var waiting []string
 		for _, vm := range vms {
 			var obj cloudv1.VirtualMachine
-			if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: vm.Object}, &obj); err != nil || !AgentReported(&obj) {
+			if err := clients[vm.Cluster].Get(ctx, client.ObjectKey{Namespace: ns, Name: vm.Object}, &obj); err != nil || !AgentReported(&obj) {
 				waiting = append(waiting, vm.Name)
 			}
 		}
@@ -278,68 +235,4 @@ func vmNames(vms []AgentVM) string {
 		names = append(names, v.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// stopVM stops the VM's processes and deletes its namespace.
-func (s *Sandbox) stopVM(vm AgentVM) error {
-	listener, relay, agent := s.vmProcesses(vm)
-	return errors.Join(agent.stop(syscall.SIGTERM), relay.stop(syscall.SIGTERM), listener.stop(syscall.SIGTERM), deleteNetNS(vm.NetNS))
-}
-
-// forgetVMs tears down the VMs of the previous plan that are not in vms.
-func (s *Sandbox) forgetVMs(vms []AgentVM) error {
-	prev, _ := s.AgentVMs() // none on a first up
-	var errs []error
-	for _, old := range prev {
-		if !slices.Contains(vms, old) {
-			s.logf("%s: no longer planned as it was; stopping it", old.Name)
-			errs = append(errs, s.stopVM(old))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// stopVMAgents stops every VM process and deletes the sandbox's network
-// namespaces (the VMs', and the bridge's with its veths), whatever is left
-// of them.
-func (s *Sandbox) stopVMAgents() error {
-	var errs []error
-	vms, _ := s.AgentVMs()
-	for _, vm := range vms { // agents first, their relays and listeners next
-		errs = append(errs, s.stopVM(vm))
-	}
-	for _, name := range processNames(s.VMDir()) {
-		p := process{dir: s.VMDir(), name: name, what: name}
-		errs = append(errs, p.stop(syscall.SIGTERM))
-	}
-	for _, ns := range ownedNetNS(vmNetNSBase(s.opts.Dir)) {
-		errs = append(errs, deleteNetNS(ns))
-	}
-	return errors.Join(errs...)
-}
-
-// vmServices lists, for Services, each VM's agent, listener and relay.
-func (s *Sandbox) vmServices(cluster string) []ServiceStatus {
-	vms, err := s.AgentVMs()
-	if err != nil {
-		return nil
-	}
-	var out []ServiceStatus
-	for _, vm := range vms {
-		listener, relay, agent := s.vmProcesses(vm)
-		wired := netnsExists(vm.NetNS)
-		for _, p := range []struct {
-			kind, address string
-			p             process
-		}{
-			{"vm-agent", vm.IP, agent},
-			{"vm-listener", net.JoinHostPort(vm.IP, strconv.Itoa(vm.Port)), listener},
-			{"vm-relay", vm.Name + " -> policy API", relay},
-		} {
-			ss := ServiceStatus{Cluster: cluster, Kind: p.kind, Pid: p.p.pid(), Address: p.address, Log: p.p.logFile()}
-			ss.Ready = ss.Pid != 0 && wired
-			out = append(out, ss)
-		}
-	}
-	return out
 }

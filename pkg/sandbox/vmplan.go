@@ -17,8 +17,17 @@ import (
 // network namespace of its own, with the VM's private IP, a TCP listener
 // and a VM agent.
 type AgentVM struct {
-	// Name is the VM's cloud name, made safe for file and namespace names.
+	// Name is the VM's cloud name, made safe for file and namespace names,
+	// and prefixed by its cloud ("azure-dev-build-1") when a VM of a cloud
+	// before it (AWS, then Azure) has that name.
 	Name string `json:"name"`
+	// Cloud is the VM's provider (AWS, Azure); CloudName its name there.
+	Cloud     cloudv1.CloudProvider `json:"cloud"`
+	CloudName string                `json:"cloudName"`
+	// Cluster is the member that imports the VM, whose policy controller
+	// its agent connects to at PolicyServer.
+	Cluster      string `json:"cluster"`
+	PolicyServer string `json:"policyServer"`
 	// Object is the VirtualMachine's name in the cloud's namespace.
 	Object string `json:"object"`
 	// IP is the VM's primary private address, on the namespace's eth0.
@@ -60,26 +69,39 @@ func ownsNetNS(base, name string) bool {
 	return name == base || strings.HasPrefix(name, base+"-")
 }
 
-// planVMs picks the agented AWS VMs that are not going away and the
-// address of their primary interface; base is vmNetNSBase's. It fails
-// while a VM has no interface with an IPv4 address yet.
-func planVMs(base string, vms []cloudv1.VirtualMachine, nics []cloudv1.NetworkInterface) ([]AgentVM, error) {
+// vmInventory is what one cloud member imported: its VirtualMachines and
+// NetworkInterfaces in the cloud's namespace.
+type vmInventory struct {
+	member CloudMember
+	vms    []cloudv1.VirtualMachine
+	nics   []cloudv1.NetworkInterface
+}
+
+// planVMs picks the agented VMs, of the clouds each member imports, that
+// are not going away, names them uniquely, and gives each the address of
+// its primary interface, on one link; base is vmNetNSBase's. It fails
+// while a VM has no interface with an IPv4 address yet, while a cloud has
+// no agented VM yet, and when two VMs share an address.
+func planVMs(base string, invs []vmInventory) ([]AgentVM, error) {
 	var out []AgentVM
-	used := map[string]bool{}
-	for _, vm := range vms {
-		if !playable(&vm) {
-			continue
+	for _, inv := range invs {
+		vms, err := inv.playable()
+		if err != nil {
+			return nil, err
 		}
-		ip, ok := primaryIPv4(vm.Name, nics)
-		if !ok {
-			return nil, fmt.Errorf("VirtualMachine %s/%s (%s) has no primary interface with an IPv4 address yet", vm.Namespace, vm.Name, vm.Spec.CloudName)
+		out = append(out, vms...)
+	}
+	slices.SortFunc(out, func(a, b AgentVM) int {
+		return cmp.Or(cmp.Compare(slices.Index(emulatorClouds, a.Cloud), slices.Index(emulatorClouds, b.Cloud)),
+			strings.Compare(a.CloudName, b.CloudName), strings.Compare(a.Object, b.Object))
+	})
+	nameVMs(base, out)
+	byIP := map[string]string{}
+	for _, v := range out {
+		if other, ok := byIP[v.IP]; ok {
+			return nil, fmt.Errorf("VMs %s and %s share the address %s: they cannot be played on one link (seed their networks with distinct CIDRs)", other, v.Name, v.IP)
 		}
-		name := vmFileName(cmp.Or(vm.Spec.CloudName, vm.Name))
-		if used[name] {
-			name = vmFileName(name + "-" + vm.Name)
-		}
-		used[name] = true
-		out = append(out, AgentVM{Name: name, Object: vm.Name, IP: ip.String(), NetNS: base + "-" + name, Veth: vethName(name)})
+		byIP[v.IP] = v.Name
 	}
 	slices.SortFunc(out, func(a, b AgentVM) int { return strings.Compare(a.Name, b.Name) })
 	bits := commonPrefixLen(out)
@@ -89,13 +111,54 @@ func planVMs(base string, vms []cloudv1.VirtualMachine, nics []cloudv1.NetworkIn
 	return out, nil
 }
 
-// playable: an agented AWS VM that is not going away.
+// playable lists the member's agented VMs of the clouds it imports, with
+// their addresses, unnamed; it fails unless every cloud has one.
+func (inv vmInventory) playable() ([]AgentVM, error) {
+	var out []AgentVM
+	for _, vm := range inv.vms {
+		if !playable(&vm) || !inv.member.Imports(vm.Spec.Provider) {
+			continue
+		}
+		ip, ok := primaryIPv4(vm.Name, inv.nics)
+		if !ok {
+			return nil, fmt.Errorf("VirtualMachine %s/%s (%s) in %s has no primary interface with an IPv4 address yet", vm.Namespace, vm.Name, vm.Spec.CloudName, inv.member.Cluster)
+		}
+		out = append(out, AgentVM{Cloud: vm.Spec.Provider, CloudName: cmp.Or(vm.Spec.CloudName, vm.Name), Cluster: inv.member.Cluster,
+			PolicyServer: inv.member.PolicyServer, Object: vm.Name, IP: ip.String()})
+	}
+	for _, c := range inv.member.Clouds {
+		if !slices.ContainsFunc(out, func(v AgentVM) bool { return v.Cloud == c }) {
+			return nil, fmt.Errorf("no agented %s VM is imported into %s yet", c, inv.member.Cluster)
+		}
+	}
+	return out, nil
+}
+
+// nameVMs names VMs, in order, after their cloud names; a name a VM of
+// another cloud took gets the cloud as prefix ("azure-dev-build-1"), one a
+// VM of the same cloud took the VirtualMachine's name as suffix.
+func nameVMs(base string, vms []AgentVM) {
+	takenBy := map[string]cloudv1.CloudProvider{}
+	for i, vm := range vms {
+		name := vmFileName(vm.CloudName)
+		if by, taken := takenBy[name]; taken && by != vm.Cloud {
+			name = vmFileName(string(vm.Cloud) + "-" + name)
+		}
+		if _, taken := takenBy[name]; taken {
+			name = vmFileName(name + "-" + vm.Object)
+		}
+		takenBy[name] = vm.Cloud
+		vms[i].Name, vms[i].NetNS, vms[i].Veth = name, base+"-"+name, vethName(name)
+	}
+}
+
+// playable: an agented VM that is not going away.
 func playable(vm *cloudv1.VirtualMachine) bool {
 	switch vm.Spec.State {
 	case cloudv1.VMStateTerminated, cloudv1.VMStateShuttingDown:
 		return false
 	}
-	return vm.Spec.Provider == cloudv1.ProviderAWS && vm.Spec.EnforcementMode == cloudv1.EnforcementAgented
+	return vm.Spec.EnforcementMode == cloudv1.EnforcementAgented
 }
 
 // primaryIPv4 is the first IPv4 address of the VM's primary interface.
@@ -156,10 +219,16 @@ func vethName(vm string) string {
 	return "v-" + hex.EncodeToString(sum[:6])
 }
 
-// findVM returns the planned VM called name.
+// findVM returns the planned VM called name, or whose name prefixed by
+// its cloud is name ("aws-dev-build-1" for AWS's dev-build-1).
 func findVM(vms []AgentVM, name string) (AgentVM, bool) {
 	for _, v := range vms {
 		if v.Name == name {
+			return v, true
+		}
+	}
+	for _, v := range vms {
+		if strings.ToLower(string(v.Cloud))+"-"+v.Name == name {
 			return v, true
 		}
 	}

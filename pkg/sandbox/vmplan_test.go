@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,59 +33,123 @@ func agentless(vm *cloudv1.VirtualMachine)  { vm.Spec.EnforcementMode = cloudv1.
 func onAzure(vm *cloudv1.VirtualMachine)    { vm.Spec.Provider = cloudv1.ProviderAzure }
 func terminated(vm *cloudv1.VirtualMachine) { vm.Spec.State = cloudv1.VMStateTerminated }
 
-type testInventory struct {
-	vms  []cloudv1.VirtualMachine
-	nics []cloudv1.NetworkInterface
+// testMember imports clouds; its policy controller listens on port.
+func testMember(cluster string, port int, clouds ...cloudv1.CloudProvider) CloudMember {
+	return CloudMember{Cluster: cluster, Clouds: clouds, PolicyServer: "https://" + loopback(port)}
 }
 
-func (in *testInventory) add(vm cloudv1.VirtualMachine, nics []cloudv1.NetworkInterface) *testInventory {
-	in.vms = append(in.vms, vm)
-	in.nics = append(in.nics, nics...)
-	return in
+var (
+	awsMember   = testMember("member-1", 16750, cloudv1.ProviderAWS)
+	azureMember = testMember("member-2", 16753, cloudv1.ProviderAzure)
+	bothMember  = testMember("member-1", 16750, cloudv1.ProviderAWS, cloudv1.ProviderAzure)
+)
+
+// testInventory is what a member imported.
+func testInventory(m CloudMember, vms ...func() (cloudv1.VirtualMachine, []cloudv1.NetworkInterface)) vmInventory {
+	inv := vmInventory{member: m}
+	for _, f := range vms {
+		vm, nics := f()
+		inv.vms = append(inv.vms, vm)
+		inv.nics = append(inv.nics, nics...)
+	}
+	return inv
+}
+
+// vm defers testVM, for testInventory.
+func vm(object, cloudName, ip string, mods ...func(*cloudv1.VirtualMachine)) func() (cloudv1.VirtualMachine, []cloudv1.NetworkInterface) {
+	return func() (cloudv1.VirtualMachine, []cloudv1.NetworkInterface) {
+		return testVM(object, cloudName, ip, mods...)
+	}
 }
 
 func TestPlanVMs(t *testing.T) {
 	cases := []struct {
 		name    string
-		in      *testInventory
-		want    string // name=netns,veth,cidr;...
+		in      []vmInventory
+		want    []string // name=cloud,cluster,policy server,cidr,netns,veth
 		wantErr string
 	}{{
-		name: "agented AWS VMs only, sorted, on a /24",
-		in: new(testInventory).
-			add(testVM("i-3", "dev-build-3", "10.20.0.3")).
-			add(testVM("i-1", "dev-build-1", "10.20.0.1")).
-			add(testVM("i-9", "prod-web-1", "10.10.0.1", agentless)).
-			add(testVM("dev-build-1-abc", "dev-build-1", "10.20.0.1", onAzure)).
-			add(testVM("i-7", "dev-build-7", "10.20.0.7", terminated)),
-		want: "dev-build-1=ap-x-dev-build-1,v-dev-build-1,10.20.0.1/24;dev-build-3=ap-x-dev-build-3,v-dev-build-3,10.20.0.3/24",
+		name: "the agented VMs of the clouds each member imports, on one link; an Azure name AWS has gets a prefix",
+		in: []vmInventory{
+			testInventory(awsMember,
+				vm("i-3", "dev-build-3", "10.20.0.3"),
+				vm("i-1", "dev-build-1", "10.20.0.1"),
+				vm("i-9", "prod-web-1", "10.10.0.1", agentless),
+				vm("i-7", "dev-build-7", "10.20.0.7", terminated),
+				vm("stray-azure", "dev-build-5", "10.40.0.9", onAzure)), // member-1 does not import Azure
+			testInventory(azureMember,
+				vm("dev-build-2-def", "dev-build-2", "10.40.0.5", onAzure),
+				vm("dev-build-1-abc", "dev-build-1", "10.40.0.4", onAzure),
+				vm("prod-web-1-ghi", "prod-web-1", "10.30.0.4", onAzure, agentless)),
+		},
+		want: []string{
+			"azure-dev-build-1=Azure,member-2,https://127.0.0.1:16753,10.40.0.4/10,ap-x-azure-dev-build-1,v-7edcc50183fd",
+			"dev-build-1=AWS,member-1,https://127.0.0.1:16750,10.20.0.1/10,ap-x-dev-build-1,v-dev-build-1",
+			"dev-build-2=Azure,member-2,https://127.0.0.1:16753,10.40.0.5/10,ap-x-dev-build-2,v-dev-build-2",
+			"dev-build-3=AWS,member-1,https://127.0.0.1:16750,10.20.0.3/10,ap-x-dev-build-3,v-dev-build-3",
+		},
+	}, {
+		name: "both clouds in one member: the same names, the same policy server",
+		in: []vmInventory{testInventory(bothMember,
+			vm("dev-build-1-abc", "dev-build-1", "10.40.0.4", onAzure),
+			vm("i-1", "dev-build-1", "10.20.0.1"))},
+		want: []string{
+			"azure-dev-build-1=Azure,member-1,https://127.0.0.1:16750,10.40.0.4/10,ap-x-azure-dev-build-1,v-7edcc50183fd",
+			"dev-build-1=AWS,member-1,https://127.0.0.1:16750,10.20.0.1/10,ap-x-dev-build-1,v-dev-build-1",
+		},
+	}, {
+		name: "a name taken in its own cloud gets the object's name; in another, the cloud's",
+		in: []vmInventory{
+			testInventory(awsMember, vm("i-1", "x", "10.0.0.1")),
+			testInventory(azureMember, vm("x-b", "x", "10.0.0.3", onAzure), vm("x-a", "x", "10.0.0.2", onAzure)),
+		},
+		want: []string{
+			"azure-x=Azure,member-2,https://127.0.0.1:16753,10.0.0.2/24,ap-x-azure-x,v-azure-x",
+			"azure-x-x-b=Azure,member-2,https://127.0.0.1:16753,10.0.0.3/24,ap-x-azure-x-x-b,v-azure-x-x-b",
+			"x=AWS,member-1,https://127.0.0.1:16750,10.0.0.1/24,ap-x-x,v-x",
+		},
 	}, {
 		name: "addresses in two /24s share a shorter prefix",
-		in: new(testInventory).
-			add(testVM("i-1", "a", "10.20.0.5")).
-			add(testVM("i-2", "b", "10.20.3.5")),
-		want: "a=ap-x-a,v-a,10.20.0.5/22;b=ap-x-b,v-b,10.20.3.5/22",
+		in:   []vmInventory{testInventory(awsMember, vm("i-1", "a", "10.20.0.5"), vm("i-2", "b", "10.20.3.5"))},
+		want: []string{
+			"a=AWS,member-1,https://127.0.0.1:16750,10.20.0.5/22,ap-x-a,v-a",
+			"b=AWS,member-1,https://127.0.0.1:16750,10.20.3.5/22,ap-x-b,v-b",
+		},
 	}, {
 		name: "odd and duplicate cloud names become distinct safe names; long ones a digest veth",
-		in: new(testInventory).
-			add(testVM("i-1", "Build Box", "10.0.0.1")).
-			add(testVM("i-2", "Build Box", "10.0.0.2")).
-			add(testVM("i-3", "", "10.0.0.3")).
-			add(testVM("i-4", "a-very-long-vm-name", "10.0.0.4")),
-		want: "a-very-long-vm-name=ap-x-a-very-long-vm-name,v-d6df078beed7,10.0.0.4/24;" +
-			"build-box=ap-x-build-box,v-build-box,10.0.0.1/24;build-box-i-2=ap-x-build-box-i-2,v-build-box-i-2,10.0.0.2/24;" +
-			"i-3=ap-x-i-3,v-i-3,10.0.0.3/24",
+		in: []vmInventory{testInventory(awsMember,
+			vm("i-1", "Build Box", "10.0.0.1"),
+			vm("i-2", "Build Box", "10.0.0.2"),
+			vm("i-3", "", "10.0.0.3"),
+			vm("i-4", "a-very-long-vm-name", "10.0.0.4"))},
+		want: []string{
+			"a-very-long-vm-name=AWS,member-1,https://127.0.0.1:16750,10.0.0.4/24,ap-x-a-very-long-vm-name,v-d6df078beed7",
+			"build-box=AWS,member-1,https://127.0.0.1:16750,10.0.0.1/24,ap-x-build-box,v-build-box",
+			"build-box-i-2=AWS,member-1,https://127.0.0.1:16750,10.0.0.2/24,ap-x-build-box-i-2,v-build-box-i-2",
+			"i-3=AWS,member-1,https://127.0.0.1:16750,10.0.0.3/24,ap-x-i-3,v-i-3",
+		},
 	}, {
 		name:    "a VM without an address yet",
-		in:      new(testInventory).add(testVM("i-1", "dev-build-1", "")),
+		in:      []vmInventory{testInventory(awsMember, vm("i-1", "dev-build-1", ""))},
 		wantErr: "no primary interface with an IPv4 address",
 	}, {
-		name: "none",
-		in:   new(testInventory).add(testVM("i-9", "prod-web-1", "10.10.0.1", agentless)),
+		name: "a cloud without an agented VM yet",
+		in: []vmInventory{
+			testInventory(awsMember, vm("i-1", "dev-build-1", "10.20.0.1")),
+			testInventory(azureMember, vm("prod-web-1-ghi", "prod-web-1", "10.30.0.4", onAzure, agentless)),
+		},
+		wantErr: "no agented Azure VM is imported into member-2 yet",
+	}, {
+		name: "two clouds seeded with the same CIDR cannot share the link",
+		in: []vmInventory{
+			testInventory(awsMember, vm("i-1", "dev-build-1", "10.20.0.4")),
+			testInventory(azureMember, vm("dev-build-1-abc", "dev-build-1", "10.20.0.4", onAzure)),
+		},
+		wantErr: "VMs dev-build-1 and azure-dev-build-1 share the address 10.20.0.4",
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			vms, err := planVMs("ap-x", tc.in.vms, tc.in.nics)
+			vms, err := planVMs("ap-x", tc.in)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)
@@ -95,15 +161,36 @@ func TestPlanVMs(t *testing.T) {
 			}
 			var got []string
 			for _, v := range vms {
-				got = append(got, v.Name+"="+v.NetNS+","+v.Veth+","+v.CIDR())
+				got = append(got, fmt.Sprintf("%s=%s,%s,%s,%s,%s,%s", v.Name, v.Cloud, v.Cluster, v.PolicyServer, v.CIDR(), v.NetNS, v.Veth))
 				if len(v.Veth) > 15 {
 					t.Errorf("veth %s is longer than an interface name may be", v.Veth)
 				}
 			}
-			if s := strings.Join(got, ";"); s != tc.want {
-				t.Errorf("plan:\n got %s\nwant %s", s, tc.want)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("plan:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tc.want, "\n     "))
 			}
 		})
+	}
+}
+
+func TestFindVM(t *testing.T) {
+	vms := []AgentVM{
+		{Name: "dev-build-1", Cloud: cloudv1.ProviderAWS, IP: "10.20.0.1"},
+		{Name: "azure-dev-build-1", Cloud: cloudv1.ProviderAzure, IP: "10.40.0.4"},
+		{Name: "dev-build-2", Cloud: cloudv1.ProviderAzure, IP: "10.40.0.5"},
+	}
+	for name, want := range map[string]string{
+		"dev-build-1":       "10.20.0.1",
+		"aws-dev-build-1":   "10.20.0.1", // the cloud's prefix names an unprefixed VM too
+		"azure-dev-build-1": "10.40.0.4",
+		"azure-dev-build-2": "10.40.0.5",
+		"aws-dev-build-2":   "", // not an AWS VM
+		"dev-build-9":       "",
+	} {
+		got, ok := findVM(vms, name)
+		if ok != (want != "") || got.IP != want {
+			t.Errorf("findVM(%s) = %s, %v; want %q", name, got.IP, ok, want)
+		}
 	}
 }
 

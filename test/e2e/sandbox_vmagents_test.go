@@ -33,10 +33,13 @@ spec:
     from: [{ipBlock: {cidr: 0.0.0.0/0}}]
 `
 
-// TestSandboxVMAgents plays the local cloud's agented VMs in network
-// namespaces with real VM agents, and checks with real connections that an
-// Antrea NetworkPolicy allows one VM and blocks another; down leaves no
-// namespace, link or process.
+// TestSandboxVMAgents plays the local cloud's agented VMs of both clouds,
+// AWS imported into member-1 and Azure into member-2, in network
+// namespaces on one bridge with real VM agents, each connected to its
+// member's policy controller. It checks with real connections that VMs of
+// both clouds reach each other, that an Antrea NetworkPolicy of each
+// member allows one VM and blocks another, that up restarts what died,
+// and that down leaves no namespace, link or process.
 func TestSandboxVMAgents(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("sandbox up --vm-agents needs root: it creates network namespaces and programs nftables")
@@ -47,50 +50,71 @@ func TestSandboxVMAgents(t *testing.T) {
 		}
 	}
 	c := newCLI(t)
-	base, err := sandbox.FreeBase(1)
+	base, err := sandbox.FreeBase(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	up := []string{"sandbox", "up", "--clusters", "1", "--cloud", "--vm-agents", "--api-port-base=" + strconv.Itoa(base)}
+	up := []string{"sandbox", "up", "--clusters", "2", "--cloud", "--vm-agents", "--api-port-base=" + strconv.Itoa(base)}
 	c.mustRun(up...)
 
-	vms, err := sandbox.New(sandbox.Options{Dir: c.dir}).AgentVMs()
-	if err != nil {
-		t.Fatal(err)
+	cloud := sandboxCloud(t, c)
+	vms := cloud.VMs
+	if placement := cloud.Placement; placement.AWS != "member-1" || placement.Azure != "member-2" {
+		t.Fatalf("the clouds are imported as %s, want AWS into member-1, Azure into member-2", placement)
+	}
+	if len(cloud.Members) != 2 || cloud.Members[0].PolicyServer == cloud.Members[1].PolicyServer {
+		t.Fatalf("cloud members %+v: want member-1 and member-2, each with a policy controller of its own", cloud.Members)
 	}
 	var names []string
 	for _, vm := range vms {
-		names = append(names, vm.Name)
+		names = append(names, vm.Name+"@"+vm.Cluster)
 		if _, err := os.Stat(filepath.Join("/run/netns", vm.NetNS)); err != nil {
 			t.Errorf("%s: no network namespace %s: %v", vm.Name, vm.NetNS, err)
 		}
+		if m, _ := cloud.Member(vm.Cluster); vm.PolicyServer != m.PolicyServer {
+			t.Errorf("%s: its agent connects to %s, not to its member %s's policy controller %s", vm.Name, vm.PolicyServer, vm.Cluster, m.PolicyServer)
+		}
 	}
-	if got := strings.Join(names, ","); got != "dev-build-1,dev-build-2,dev-build-3" {
-		t.Fatalf("played VMs = %s, want the agented AWS VMs dev-build-1..3", got)
+	want := "azure-dev-build-1@member-2,azure-dev-build-2@member-2,azure-dev-build-3@member-2," +
+		"dev-build-1@member-1,dev-build-2@member-1,dev-build-3@member-1"
+	if got := strings.Join(names, ","); got != want {
+		t.Fatalf("played VMs = %s, want the agented VMs of AWS in member-1 and of Azure in member-2:\n%s", got, want)
 	}
 
-	t.Run("every agent reported to its VirtualMachine", func(t *testing.T) {
+	t.Run("every agent reported to its VirtualMachine in its member", func(t *testing.T) {
 		for _, vm := range vms {
-			got := c.in(t).kubectl("--context", "member-1", "-n", "cloud-demo", "get", "virtualmachine", vm.Object,
+			got := c.in(t).kubectl("--context", vm.Cluster, "-n", "cloud-demo", "get", "virtualmachine", vm.Object,
 				"-o", `jsonpath={.status.agent.version}/{.status.conditions[?(@.type=="AgentConnected")].status}`)
 			if !strings.HasSuffix(got, "/True") || strings.HasPrefix(got, "/") {
-				t.Errorf("%s (%s): agent version/connected = %q, want a version and True", vm.Name, vm.Object, got)
+				t.Errorf("%s (%s in %s): agent version/connected = %q, want a version and True", vm.Name, vm.Object, vm.Cluster, got)
 			}
 		}
 	})
 
+	t.Run("VMs of both clouds reach each other", func(t *testing.T) {
+		c := c.in(t)
+		for _, p := range [][2]string{{"dev-build-1", "azure-dev-build-1"}, {"azure-dev-build-2", "dev-build-2"}, {"aws-dev-build-3", "azure-dev-build-3"}} {
+			c.mustRun("sandbox", "probe", "--from", p[0], "--to", p[1]+":8080", "--expect", "connected")
+		}
+	})
+
 	agents := vmAgentPids(t, c, vms)
-	t.Run("up restarts a dead agent and keeps the others", func(t *testing.T) {
+	t.Run("up restarts a dead agent and policy controller and keeps the others", func(t *testing.T) {
 		c := c.in(t)
 		_ = syscall.Kill(agents["dev-build-3"], syscall.SIGKILL)
+		pc := serviceOf(t, c, "member-2", "policy-controller")
+		_ = syscall.Kill(pc.Pid, syscall.SIGKILL)
 		c.mustRun(up...)
 		now := vmAgentPids(t, c, vms)
 		if now["dev-build-3"] == agents["dev-build-3"] || !sandbox.Alive(now["dev-build-3"]) {
 			t.Errorf("the killed agent of dev-build-3 was not restarted: pid %d, before %d", now["dev-build-3"], agents["dev-build-3"])
 		}
-		for _, vm := range []string{"dev-build-1", "dev-build-2"} {
-			if now[vm] != agents[vm] {
-				t.Errorf("up restarted the running agent of %s: pid %d, before %d", vm, now[vm], agents[vm])
+		if again := serviceOf(t, c, "member-2", "policy-controller"); again.Pid == pc.Pid || !again.Ready {
+			t.Errorf("the killed policy controller of member-2 was not restarted: pid %d, before %d (log %s)", again.Pid, pc.Pid, again.Log)
+		}
+		for _, vm := range vms {
+			if vm.Name != "dev-build-3" && now[vm.Name] != agents[vm.Name] {
+				t.Errorf("up restarted the running agent of %s: pid %d, before %d", vm.Name, now[vm.Name], agents[vm.Name])
 			}
 		}
 		agents = now
@@ -104,19 +128,20 @@ func TestSandboxVMAgents(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.kubectl("--context", "member-1", "apply", "-f", policy)
-		var out string
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			if out, err = c.run("sandbox", "probe", "--from", "dev-build-3", "--to", "dev-build-2:8080", "--expect", "blocked", "--timeout", "1s"); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("dev-build-3 still reaches dev-build-2:8080 60s after the policy:\n%s", out)
-			}
-			time.Sleep(time.Second)
-		}
-		t.Logf("%s", out)
+		waitProbe(t, c, "dev-build-3", "dev-build-2:8080", "blocked")
 		t.Logf("%s", c.mustRun("sandbox", "probe", "--from", "dev-build-1", "--to", "dev-build-2:8080", "--expect", "connected"))
+	})
+
+	t.Run("member-2's policy lets only AWS's dev-build-1 reach azure-dev-build-2", func(t *testing.T) {
+		c := c.in(t)
+		src, _ := agentVMByName(vms, "dev-build-1")
+		policy := filepath.Join(t.TempDir(), "policy.yaml")
+		if err := os.WriteFile(policy, []byte(strings.ReplaceAll(azureIngressPolicy, "SOURCE", src.IP)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c.kubectl("--context", "member-2", "apply", "-f", policy)
+		waitProbe(t, c, "azure-dev-build-1", "azure-dev-build-2:8080", "blocked")
+		c.mustRun("sandbox", "probe", "--from", "dev-build-1", "--to", "azure-dev-build-2:8080", "--expect", "connected")
 	})
 
 	// Everything that must be gone after down: processes, namespaces, links.
@@ -148,6 +173,69 @@ func TestSandboxVMAgents(t *testing.T) {
 	if out := c.mustRun("sandbox", "down"); !strings.Contains(out, "No sandbox") {
 		t.Errorf("a second down did not say there is nothing left:\n%s", out)
 	}
+}
+
+// azureIngressPolicy, in member-2, lets only SOURCE (an AWS VM's address)
+// reach azure-dev-build-2 on TCP 8080.
+const azureIngressPolicy = `apiVersion: crd.antrea.io/v1beta1
+kind: NetworkPolicy
+metadata: {name: azure-build-2-ingress, namespace: cloud-demo}
+spec:
+  priority: 5
+  appliedTo:
+  - externalEntitySelector:
+      matchLabels: {cloud.antreaplus.io/account-name: azure-emulator, tag.cloud.antreaplus.io/Name: dev-build-2}
+  ingress:
+  - action: Allow
+    from: [{ipBlock: {cidr: SOURCE/32}}]
+    ports: [{protocol: TCP, port: 8080}]
+  - action: Drop
+    from: [{ipBlock: {cidr: 0.0.0.0/0}}]
+`
+
+// waitProbe waits up to 60 s for a probe from a VM to have the expected
+// outcome (connected or blocked).
+func waitProbe(t *testing.T, c *cli, from, to, expect string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, err := c.run("sandbox", "probe", "--from", from, "--to", to, "--expect", expect, "--timeout", "1s")
+		if err == nil {
+			t.Logf("%s", out)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s -> %s is not %s 60s after the policy:\n%s", from, to, expect, out)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// sandboxCloud is the local cloud of 'sandbox status -o json'.
+func sandboxCloud(t *testing.T, c *cli) *sandbox.CloudState {
+	t.Helper()
+	var st struct {
+		Cloud *sandbox.CloudState `json:"cloud"`
+	}
+	if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Cloud == nil {
+		t.Fatal("sandbox status -o json shows no cloud")
+	}
+	return st.Cloud
+}
+
+// serviceOf is the process of that kind in cluster, from status.
+func serviceOf(t *testing.T, c *cli, cluster, kind string) sandbox.ServiceStatus {
+	t.Helper()
+	for _, s := range sandboxServices(t, c) {
+		if s.Cluster == cluster && s.Kind == kind {
+			return s
+		}
+	}
+	t.Fatalf("status lists no %s in %s", kind, cluster)
+	return sandbox.ServiceStatus{}
 }
 
 // sandboxServices is what 'sandbox status -o json' lists besides clusters.
@@ -184,6 +272,15 @@ func vmAgentPids(t *testing.T, c *cli, vms []sandbox.AgentVM) map[string]int {
 func agentVMByIP(vms []sandbox.AgentVM, ip string) (sandbox.AgentVM, bool) {
 	for _, vm := range vms {
 		if vm.IP == ip {
+			return vm, true
+		}
+	}
+	return sandbox.AgentVM{}, false
+}
+
+func agentVMByName(vms []sandbox.AgentVM, name string) (sandbox.AgentVM, bool) {
+	for _, vm := range vms {
+		if vm.Name == name {
 			return vm, true
 		}
 	}

@@ -24,7 +24,7 @@ type sandboxFlags struct {
 	managerArgs  []string
 	memberSvcs   bool
 	cloud        bool
-	cloudCluster string
+	placement    sandbox.CloudPlacement
 	vmAgents     bool
 	apiPortBase  int
 	nodes        int
@@ -98,10 +98,10 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				defer fmt.Fprintf(out, "\nFederation %q: see it with 'antreaplus federation status'.\n", f.federationID)
 			}
 			if f.cloud {
-				if err := startCloud(ctx, sb, f.cloudCluster); err != nil {
+				if err := startCloud(ctx, sb, f.placement); err != nil {
 					return err
 				}
-				defer fmt.Fprintf(out, "\nLocal cloud (an emulator, not AWS or Azure) imported into %s: kubectl --context %s -n cloud-demo get cloudprovideraccounts,virtualmachines,externalentities\n", f.cloudCluster, f.cloudCluster)
+				defer printCloud(out, sb)
 			}
 			if f.vmAgents {
 				if err := startVMAgents(ctx, sb); err != nil {
@@ -123,16 +123,18 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().IntVar(&f.supervisors, "supervisors", 0, "form a federation of all clusters with the first K as supervisors, each running a federation manager (0: no federation)")
 	c.Flags().StringVar(&f.federationID, "federation-id", "sandbox", "ID of the sandbox's federation")
 	c.Flags().StringSliceVar(&f.managerArgs, "manager-arg", nil, "extra flag for every federation manager, e.g. --manager-arg=--unreachable-grace=20s")
-	c.Flags().BoolVar(&f.cloud, "cloud", false, "also run a local cloud: an AWS and Azure emulator with a few VMs, the cloud controller importing them into --cloud-cluster, and the policy controller, whose policies on agentless VMs become the emulator's security groups")
-	c.Flags().StringVar(&f.cloudCluster, "cloud-cluster", "member-1", "cluster the local cloud is imported into")
-	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented AWS VM in a network namespace with its private IP, a TCP listener on 8080 and a VM agent enforcing its policies with nftables (needs root)")
+	c.Flags().BoolVar(&f.cloud, "cloud", false, "also run a local cloud: an AWS and Azure emulator with a few VMs and, in each member that imports a cloud, the cloud controller and the policy controller, whose policies on agentless VMs become the emulator's security groups")
+	c.Flags().StringVar(&f.placement.AWS, "aws-cluster", "", "cluster the emulator's AWS account is imported into (default: --cloud-cluster, else member-1)")
+	c.Flags().StringVar(&f.placement.Azure, "azure-cluster", "", "cluster the emulator's Azure account is imported into (default: --cloud-cluster, else member-2, or member-1 in a one-cluster sandbox)")
+	c.Flags().StringVar(&f.placement.Cluster, "cloud-cluster", "", "import both clouds into this cluster (default: AWS into member-1, Azure into member-2); a re-run keeps them where they are")
+	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented VM of both clouds in a network namespace on one bridge with its private IP, a TCP listener on 8080 and a VM agent connected to its member's policy controller, enforcing its policies with nftables (needs root)")
 	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
 }
 
-// startCloud runs the sandbox's local cloud and its cloud controller.
-func startCloud(ctx context.Context, sb *sandbox.Sandbox, cluster string) error {
-	opts := sandbox.CloudOptions{Cluster: cluster}
+// startCloud runs the sandbox's local cloud and its members' controllers.
+func startCloud(ctx context.Context, sb *sandbox.Sandbox, p sandbox.CloudPlacement) error {
+	opts := sandbox.CloudOptions{Cluster: p.Cluster, AWSCluster: p.AWS, AzureCluster: p.Azure}
 	var err error
 	if opts.Emulator, err = sb.FindBinary(ctx, "cloud-emulator"); err != nil {
 		return err
@@ -144,6 +146,19 @@ func startCloud(ctx context.Context, sb *sandbox.Sandbox, cluster string) error 
 		return err
 	}
 	return sb.StartCloud(ctx, opts)
+}
+
+// printCloud says where the local cloud is imported and how to see it.
+func printCloud(out io.Writer, sb *sandbox.Sandbox) {
+	st, err := sb.LoadState()
+	if err != nil || st.Cloud == nil {
+		return
+	}
+	fmt.Fprintf(out, "\nLocal cloud (an emulator, not AWS or Azure), namespace %s:\n", st.Cloud.Namespace)
+	for _, m := range st.Cloud.Members {
+		fmt.Fprintf(out, "  %v into %s (policy controller %s): kubectl --context %s -n %s get cloudprovideraccounts,virtualmachines,externalentities\n",
+			m.Clouds, m.Cluster, m.PolicyServer, m.Cluster, st.Cloud.Namespace)
+	}
 }
 
 // startMemberServices runs every member's member controller and DNS server.
@@ -188,13 +203,18 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			st, err := sb.LoadState()
+			if err != nil {
+				return err
+			}
 			if f.output == "json" {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(struct {
 					Clusters []sandbox.ClusterStatus `json:"clusters"`
 					Services []sandbox.ServiceStatus `json:"services"`
-				}{statuses, services})
+					Cloud    *sandbox.CloudState     `json:"cloud,omitempty"`
+				}{statuses, services, st.Cloud})
 			}
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "CLUSTER\tAPI SERVER\tREADY\tPOD CIDR\tSERVICE CIDR")
@@ -218,6 +238,7 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 					fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", s.Cluster, s.Kind, s.Pid, s.Address, ready)
 				}
 			}
+			printCloudStatus(w, st.Cloud)
 			if err := w.Flush(); err != nil {
 				return err
 			}

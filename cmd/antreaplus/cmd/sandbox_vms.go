@@ -26,6 +26,27 @@ func startVMAgents(ctx context.Context, sb *sandbox.Sandbox) error {
 	return sb.StartVMAgents(ctx, opts)
 }
 
+// printCloudStatus lists which member imports which cloud, with its
+// policy controller, and the VMs played, with their addresses and members.
+func printCloudStatus(w io.Writer, cloud *sandbox.CloudState) {
+	if cloud == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nCLOUD\tMEMBER\tACCOUNT\tPOLICY CONTROLLER\tNAMESPACE\n")
+	for _, m := range cloud.Members {
+		for i, c := range m.Clouds {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", c, m.Cluster, m.Accounts[i], m.PolicyServer, cloud.Namespace)
+		}
+	}
+	if len(cloud.VMs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nVM\tCLOUD\tMEMBER\tIP\tCLOUD NAME\n")
+	for _, vm := range cloud.VMs {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", vm.Name, vm.Cloud, vm.Cluster, vm.IP, vm.CloudName)
+	}
+}
+
 func sandboxProbe(f *sandboxFlags, out io.Writer) *cobra.Command {
 	var from, to, expect string
 	var timeout time.Duration
@@ -34,11 +55,14 @@ func sandboxProbe(f *sandboxFlags, out io.Writer) *cobra.Command {
 		Short: "Open a TCP connection from a VM's network namespace (up --vm-agents) and say whether it was allowed",
 		Long: `Opens a real TCP connection from the network namespace that plays the VM --from
 (see 'antreaplus sandbox up --cloud --vm-agents') to --to, and echoes a message: the
-VM agents' nftables rules decide. It prints connected, refused (a Reject rule) or
+VM agents' nftables rules decide. VMs are named as 'sandbox status' lists them: an
+Azure VM whose name an AWS VM has is prefixed, e.g. azure-dev-build-1; aws-dev-build-1
+names AWS's dev-build-1 too. It prints connected, refused (a Reject rule) or
 dropped (a Drop rule: nothing came back within --timeout). With --expect, it fails
 unless the outcome is the expected one. Needs root.`,
 		Example: `  antreaplus sandbox probe --from dev-build-1 --to dev-build-2:8080
-  antreaplus sandbox probe --from dev-build-3 --to 10.20.0.12:8080 --expect blocked`,
+  antreaplus sandbox probe --from dev-build-1 --to azure-dev-build-1:8080
+  antreaplus sandbox probe --from dev-build-3 --to 10.40.0.5:8080 --expect blocked`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if expect != "" && expect != "connected" && expect != "blocked" {

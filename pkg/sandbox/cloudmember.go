@@ -1,0 +1,203 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	fednames "antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/policydistribution"
+	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
+)
+
+func (s *Sandbox) policyController(cluster string) process {
+	return process{dir: s.CloudDir(), name: cluster + ".policy-controller", what: "the policy controller of " + cluster}
+}
+
+func (s *Sandbox) cloudController(cluster string) process {
+	return process{dir: s.CloudDir(), name: cluster + ".cloud-controller", what: "the cloud controller of " + cluster}
+}
+
+// PolicyCertDir holds the self-signed CA (ca.crt, which VM agents trust)
+// and serving certificate of a member's policy controller.
+func (s *Sandbox) PolicyCertDir(cluster string) string {
+	return filepath.Join(s.CloudDir(), cluster+".policy-certs")
+}
+
+// startCloudMember runs a cloud member's policy controller (if any) and
+// cloud controller, and applies its clouds' accounts and selectors.
+func (s *Sandbox) startCloudMember(ctx context.Context, opts CloudOptions, m CloudMember) error {
+	args := []string{"--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
+		"--cloud-ca-file", filepath.Join(s.CloudDir(), "ca.pem"), "--poll-interval-override", opts.PollInterval.String(),
+		"--metrics-bind-address", loopback(m.Ports.Metrics), "--health-probe-bind-address", loopback(m.Ports.Health)}
+	if opts.PolicyController != "" {
+		policyArgs, err := s.startPolicyController(ctx, opts, m)
+		if err != nil {
+			return err
+		}
+		args = append(args, policyArgs...)
+	}
+	ctl := s.cloudController(m.Cluster)
+	pid, started, err := ctl.start(opts.Controller, args...)
+	if err != nil {
+		return err
+	}
+	if started {
+		s.logf("%s: cloud controller running (pid %d, log %s)", m.Cluster, pid, ctl.logFile())
+	}
+	tools, err := s.tools(ctx)
+	if err != nil {
+		return err
+	}
+	apply := []string{"--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster, "apply"}
+	var files []string
+	for _, c := range m.Clouds {
+		files = append(files, s.cloudManifest(c))
+		apply = append(apply, "-f", s.cloudManifest(c))
+	}
+	if out, err := exec.CommandContext(ctx, tools.Path("kubectl"), apply...).CombinedOutput(); err != nil {
+		return fmt.Errorf("applying %s to %s: %w\n%s", strings.Join(files, ", "), m.Cluster, err, out)
+	}
+	s.logf("%s: accounts %s applied in namespace %s (%s)", m.Cluster, strings.Join(m.Accounts, ", "), opts.Namespace, strings.Join(files, ", "))
+	return nil
+}
+
+// startPolicyController runs a member's policy controller, waits for the
+// agentless consumer's token, and returns the cloud controller's flags to
+// enforce agentless VMs' policies.
+func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, m CloudMember) ([]string, error) {
+	cfg, err := s.restConfig(m.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fednames.Namespace}}
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, fmt.Errorf("creating namespace %s in %s: %w", fednames.Namespace, m.Cluster, err)
+	}
+	certDir := s.PolicyCertDir(m.Cluster)
+	pc := s.policyController(m.Cluster)
+	pid, started, err := pc.start(opts.PolicyController, "--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
+		"--listen-address", loopback(m.Ports.Policy), "--cert-dir", certDir, "--tls-san", "127.0.0.1,localhost")
+	if err != nil {
+		return nil, err
+	}
+	if started {
+		s.logf("%s: policy controller serving %s (pid %d, log %s)", m.Cluster, m.PolicyServer, pid, pc.logFile())
+	}
+	tokenFile := filepath.Join(s.CloudDir(), m.Cluster+".agentless-token")
+	if err := waitAgentlessToken(ctx, cs, tokenFile); err != nil {
+		return nil, fmt.Errorf("the policy controller of %s made no agentless token in 60s (%w): see %s", m.Cluster, err, pc.logFile())
+	}
+	if err := waitFile(ctx, filepath.Join(certDir, "ca.crt"), 30*time.Second); err != nil {
+		return nil, err
+	}
+	if err := waitTCP(ctx, loopback(m.Ports.Policy), 30*time.Second); err != nil {
+		return nil, fmt.Errorf("the policy controller of %s: %w: see %s", m.Cluster, err, pc.logFile())
+	}
+	return []string{"--policy-server", m.PolicyServer, "--policy-token-file", tokenFile,
+		"--policy-ca-file", filepath.Join(certDir, "ca.crt"), "--agentless-resync-interval", "30s"}, nil
+}
+
+// waitAgentlessToken waits up to 60 s for the policy controller's token of
+// the agentless consumer, and writes it to tokenFile.
+func waitAgentlessToken(ctx context.Context, cs kubernetes.Interface, tokenFile string) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		sec, err := cs.CoreV1().Secrets(fednames.Namespace).Get(ctx, agenttoken.AgentlessSecretName, metav1.GetOptions{})
+		if err == nil && len(sec.Data[policydistribution.TokenKey]) > 0 {
+			return os.WriteFile(tokenFile, sec.Data[policydistribution.TokenKey], 0o600)
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = errors.New("the Secret holds no token")
+			}
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// stopCloud stops every member's controllers, then the emulator.
+func (s *Sandbox) stopCloud() error {
+	var errs []error
+	emu := s.cloudEmulator()
+	for _, name := range processNames(s.CloudDir()) {
+		if name != emu.name {
+			p := process{dir: s.CloudDir(), name: name, what: name}
+			errs = append(errs, p.stop(syscall.SIGTERM))
+		}
+	}
+	return errors.Join(append(errs, emu.stop(syscall.SIGTERM))...)
+}
+
+// cloudServices lists, for Services, the cloud processes of cluster: the
+// emulator (with the first cloud member), the member's policy and cloud
+// controllers, and its VMs' processes.
+func (s *Sandbox) cloudServices(ctx context.Context, cloud *CloudState, cluster string) []ServiceStatus {
+	m, ok := cloud.Member(cluster)
+	if !ok {
+		return nil
+	}
+	var out []ServiceStatus
+	add := func(kind, address string, p process, ready func() bool) {
+		if ss, started := processStatus(cluster, kind, address, p, ready); started {
+			out = append(out, ss)
+		}
+	}
+	if cloud.Members[0].Cluster == cluster {
+		add("cloud-emulator", fmt.Sprintf("aws %s, azure %s", loopback(cloud.Ports.AWS), loopback(cloud.Ports.Azure)), s.cloudEmulator(), nil)
+	}
+	add("policy-controller", m.PolicyServer, s.policyController(cluster), func() bool { return tcpAnswers(loopback(m.Ports.Policy)) })
+	add("cloud-controller", strings.Join(m.Accounts, ", "), s.cloudController(cluster), func() bool {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		return getOK(ctx, "http://"+loopback(m.Ports.Health)+"/readyz") == nil
+	})
+	return append(out, s.vmServices(cluster)...)
+}
+
+// waitTCP waits until address accepts TCP connections.
+func waitTCP(ctx context.Context, address string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for !tcpAnswers(address) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s does not answer after %s", address, timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// tcpAnswers reports whether address accepts a TCP connection.
+func tcpAnswers(address string) bool {
+	c, err := net.DialTimeout("tcp", address, time.Second)
+	if err != nil {
+		return false
+	}
+	_ = c.Close()
+	return true
+}
