@@ -18,6 +18,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cmdutil"
+	"antreaplus.io/antreaplus/pkg/entityimport"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
 	"antreaplus.io/antreaplus/pkg/scheme"
@@ -75,6 +76,7 @@ func run(ctx context.Context, f *flags) error {
 	membershipstatus.RegisterMetrics()
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, membershipstatus.New(30*time.Second))
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, serviceimport.New(mgr.GetAPIReader(), f.opts.Namespace))
+	f.opts.LeaderControllers = append(f.opts.LeaderControllers, entityimport.New(mgr.GetAPIReader(), f.opts.Namespace))
 	if err := manager.New(f.opts, me, mgr.GetClient(), cfg).SetupWithManager(mgr); err != nil {
 		return err
 	}

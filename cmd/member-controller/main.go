@@ -1,7 +1,9 @@
 // Command member-controller runs in every member cluster of an AntreaPlus
 // federation, with the member's own credentials. It keeps the Valid and
 // Ready conditions of the member's ServiceExports true to KEP-1645 (package
-// exportstatus); the member's leader writes their Conflict condition.
+// exportstatus); the member's leader writes their Conflict condition. It
+// translates the member's FederatedNetworkPolicies into Antrea
+// NetworkPolicies and Groups (package federatedpolicy).
 package main
 
 import (
@@ -21,6 +23,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"antreaplus.io/antreaplus/pkg/cmdutil"
+	entityexportstatus "antreaplus.io/antreaplus/pkg/entityexport/exportstatus"
+	"antreaplus.io/antreaplus/pkg/federatedpolicy"
 	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/outage"
 	"antreaplus.io/antreaplus/pkg/scheme"
@@ -59,6 +63,8 @@ func run(ctx context.Context, f *flags) error {
 	// after an outage (package outage): the metrics read the current cache.
 	reader := &currentReader{}
 	exportstatus.RegisterMetrics(reader)
+	federatedpolicy.RegisterMetrics(reader)
+	entityexportstatus.RegisterMetrics(reader)
 	ctrl.Log.Info("Starting the member controller", "server", cfg.Host)
 	for {
 		mctx, cancel := context.WithCancel(ctx)
@@ -90,6 +96,12 @@ func runManager(ctx context.Context, cfg *rest.Config, f *flags, sch *runtime.Sc
 	}
 	if err := (&exportstatus.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the ServiceExport status controller: %w", err)
+	}
+	if err := (&entityexportstatus.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the EntityExport status controller: %w", err)
+	}
+	if err := federatedpolicy.Setup(ctx, mgr); err != nil {
+		return fmt.Errorf("setting up the FederatedNetworkPolicy controller: %w", err)
 	}
 	reader.set(mgr.GetCache())
 	if err := cmdutil.AddPing(mgr); err != nil {

@@ -69,10 +69,10 @@
 // Error. Peers are sorted, without overlaps and with adjacent blocks merged.
 // No peer at all matches every address (AnyPeer). Peers the compiler cannot
 // resolve (fqdn, nodeSelector, a group's serviceReference) match nothing,
-// with a Warning; scope ClusterSet is resolved against the workloads this
-// cluster holds (its own and imported ones), with a Warning. Rules with
-// toServices or l7Protocols cannot be enforced on an ExternalEntity: they
-// are left out, with a Warning.
+// with a Warning; scope ClusterSet is ignored, with a Warning: an Antrea
+// policy never matches remote resources (a FederatedNetworkPolicy does).
+// Rules with toServices or l7Protocols cannot be enforced on an
+// ExternalEntity: they are left out, with a Warning.
 //
 // Ports. port (number, or name), endPort, sourcePort and sourceEndPort for
 // TCP (default), UDP and SCTP; ICMP type and code and IGMP from protocols.

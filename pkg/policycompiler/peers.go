@@ -26,7 +26,8 @@ func (ctx *planContext) peers(dir Direction, rule *crdv1beta1.Rule) peerPlan {
 
 func (ctx *planContext) peer(p *crdv1beta1.NetworkPolicyPeer, plan *peerPlan) {
 	if p.Scope == crdv1beta1.ScopeClusterSet {
-		ctx.issues.warnf(ReasonUnsupported, "peer scope ClusterSet selects only the local and imported workloads of this cluster")
+		ctx.issues.warnf(ReasonUnsupported, "peer scope ClusterSet is ignored: an Antrea NetworkPolicy never matches remote resources; "+
+			"to select what other members export, write a FederatedNetworkPolicy")
 	}
 	switch {
 	case p.IPBlock != nil:

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"antreaplus.io/antreaplus/pkg/federation/manager"
+	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
 // errFenced is returned when the election no longer allows this manager to write.
@@ -61,6 +62,7 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 	}
 	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("controller", c.Name(), "member", m.ClusterID, "term", m.Term))
 	r.log = log.FromContext(ctx)
+	r.sources = r.newTracker()
 	defer forgetMember(m.ClusterID)
 	return r.run(ctx)
 }
@@ -72,18 +74,8 @@ type run struct {
 	writer client.Client
 	queue  workqueue.TypedRateLimitingInterface[types.NamespacedName]
 	log    logr.Logger
-
-	mu         sync.Mutex
-	hooks      map[string]*hook
-	lastStates string
-	registered map[string]registration
-	// unreachable is when this run first saw each member marked unreachable.
-	unreachable map[string]time.Time
-}
-
-type registration struct {
-	present bool
-	at      time.Time
+	// sources judges every member: read, kept or withdrawn.
+	sources *sources.Tracker
 }
 
 func (c *Controller) newRun(m manager.Member) (*run, error) {
@@ -98,18 +90,17 @@ func (c *Controller) newRun(m manager.Member) (*run, error) {
 	q := workqueue.NewTypedRateLimitingQueueWithConfig(
 		workqueue.NewTypedItemExponentialFailureRateLimiter[types.NamespacedName](5*time.Millisecond, 30*time.Second),
 		workqueue.TypedRateLimitingQueueConfig[types.NamespacedName]{Name: "serviceimport-" + m.ClusterID})
-	return &run{c: c, m: m, writer: w, queue: q, hooks: map[string]*hook{}, registered: map[string]registration{},
-		unreachable: map[string]time.Time{}}, nil
+	return &run{c: c, m: m, writer: w, queue: q}, nil
 }
 
 func (r *run) run(ctx context.Context) error {
 	defer r.queue.ShutDown()
-	defer r.unhookAll()
+	defer r.sources.Close()
 	if err := r.hookLed(ctx); err != nil {
 		return err
 	}
-	r.refresh(ctx)
-	r.waitForSources(ctx, 5*time.Second)
+	r.sources.Refresh(ctx)
+	r.sources.WaitForSources(ctx, 5*time.Second)
 	r.enqueueAll(ctx)
 	var wg sync.WaitGroup
 	for range r.c.Workers {
@@ -132,31 +123,12 @@ func (r *run) run(ctx context.Context) error {
 			wg.Wait()
 			return nil
 		case <-tick.C:
-			if r.refresh(ctx) {
+			if r.sources.Refresh(ctx) {
 				r.enqueueAll(ctx)
 			}
 		case <-resync.C:
 			r.enqueueAll(ctx)
 		}
-	}
-}
-
-// waitForSources gives the members' informers a moment to sync, so the
-// first pass reads them rather than keeping the last import.
-func (r *run) waitForSources(ctx context.Context, timeout time.Duration) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		all := true
-		for _, mi := range r.m.Federation.Members() {
-			if mi.Cluster != nil && mi.UnreachableSince == nil && mi.Reachable && r.state(mi) != live {
-				all = false
-			}
-		}
-		if all {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-		r.refresh(ctx)
 	}
 }
 

@@ -22,7 +22,9 @@
 // serviceexport.ExportFromSlices). Only once the federation marks the
 // cluster unreachable past its grace (UnreachableSince, seen for
 // UnreachableHoldDown straight), or the cluster has left the registry, are
-// its endpoints withdrawn. A leader failover thus withdraws nothing.
+// its endpoints withdrawn. A leader failover thus withdraws nothing. These
+// rules are package sources', shared with the leader controller of
+// federated entities (package entityimport).
 //
 // # Usage
 //

@@ -15,39 +15,9 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/federation/sources"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
-
-// eventType is the kind of an informer event.
-type eventType int
-
-const (
-	added eventType = iota
-	updated
-	deleted
-)
-
-// handler turns every event into a call of f with its type, the object,
-// and the old object for an update.
-func handler(f func(ev eventType, obj, old client.Object)) toolscache.ResourceEventHandlerFuncs {
-	return toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(o any) { call(f, added, o, nil) },
-		UpdateFunc: func(old, o any) { call(f, updated, o, old) },
-		DeleteFunc: func(o any) { call(f, deleted, o, nil) },
-	}
-}
-
-func call(f func(eventType, client.Object, client.Object), ev eventType, o, old any) {
-	if t, ok := o.(toolscache.DeletedFinalStateUnknown); ok {
-		o = t.Obj
-	}
-	obj, ok := o.(client.Object)
-	if !ok {
-		return
-	}
-	oldObj, _ := old.(client.Object)
-	f(ev, obj, oldObj)
-}
 
 // ours tells whether a leader wrote the object.
 func ours(o client.Object) bool { return o.GetLabels()[names.ManagedByLabel] == names.ManagedBy }
@@ -60,7 +30,7 @@ func importKey(o client.Object) types.NamespacedName {
 // sourceHandler maps the events of one member's informer to exported names.
 // Objects a leader wrote matter only in the led member; the member's own
 // Services and EndpointSlices only when the member exports them.
-func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, kind client.Object) toolscache.ResourceEventHandlerFuncs {
+func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, kind client.Object) toolscache.ResourceEventHandler {
 	led := id == r.m.ClusterID
 	enqueueIfExported := func(k types.NamespacedName) {
 		if r.exported(ctx, cl, k) {
@@ -69,17 +39,17 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 	}
 	switch kind.(type) {
 	case *mcsv1beta1.ServiceExport:
-		return handler(func(ev eventType, o, old client.Object) {
-			if ev != updated || !statusOnly(old, o) {
+		return sources.Handler(func(ev sources.EventType, o, old client.Object) {
+			if ev != sources.Updated || !statusOnly(old, o) {
 				r.queue.Add(client.ObjectKeyFromObject(o))
 			}
 		})
 	case *corev1.Service:
-		return handler(func(ev eventType, o, _ client.Object) {
+		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
 			if ours(o) {
 				// A leader's own creates and updates need no look; a deletion
 				// by someone else is repaired at once, other changes at resync.
-				if led && ev == deleted {
+				if led && ev == sources.Deleted {
 					r.queue.Add(importKey(o))
 				}
 				return
@@ -87,9 +57,9 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 			enqueueIfExported(client.ObjectKeyFromObject(o))
 		})
 	case *discoveryv1.EndpointSlice:
-		return handler(func(ev eventType, o, _ client.Object) {
+		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
 			if o.GetLabels()[discoveryv1.LabelManagedBy] == serviceexport.ManagedBy {
-				if led && ev == deleted {
+				if led && ev == sources.Deleted {
 					r.queue.Add(importKey(o))
 				}
 				return
@@ -99,8 +69,8 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 			}
 		})
 	default: // nodes: what NodePort exports offer
-		return handler(func(ev eventType, o, old client.Object) {
-			if ev == updated && !nodeChanged(old, o) {
+		return sources.Handler(func(ev sources.EventType, o, old client.Object) {
+			if ev == sources.Updated && !nodeChanged(old, o) {
 				return
 			}
 			r.enqueueExports(ctx, cl, "")
@@ -109,18 +79,18 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 }
 
 // ledHandler maps the led member's ServiceImports and namespaces to names.
-func (r *run) ledHandler(ctx context.Context, kind client.Object) toolscache.ResourceEventHandlerFuncs {
+func (r *run) ledHandler(ctx context.Context, kind client.Object) toolscache.ResourceEventHandler {
 	if _, ok := kind.(*corev1.Namespace); ok {
-		return handler(func(ev eventType, o, old client.Object) {
-			if ev != updated || o.(*corev1.Namespace).Status.Phase != old.(*corev1.Namespace).Status.Phase {
-				for _, mi := range r.liveMembers() {
+		return sources.Handler(func(ev sources.EventType, o, old client.Object) {
+			if ev != sources.Updated || o.(*corev1.Namespace).Status.Phase != old.(*corev1.Namespace).Status.Phase {
+				for _, mi := range r.sources.Live() {
 					r.enqueueExports(ctx, mi.Cluster, o.GetName())
 				}
 			}
 		})
 	}
-	return handler(func(ev eventType, o, _ client.Object) {
-		if ours(o) && ev == deleted {
+	return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
+		if ours(o) && ev == sources.Deleted {
 			r.queue.Add(client.ObjectKeyFromObject(o))
 		}
 	})
@@ -155,7 +125,7 @@ func (r *run) enqueueExports(ctx context.Context, cl cluster.Cluster, ns string)
 // enqueueAll enqueues every name exported by a readable member or imported
 // into the led member.
 func (r *run) enqueueAll(ctx context.Context) {
-	for _, mi := range r.liveMembers() {
+	for _, mi := range r.sources.Live() {
 		r.enqueueExports(ctx, mi.Cluster, "")
 	}
 	c := r.m.Cluster.GetCache()

@@ -16,6 +16,7 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/leadertest"
 )
 
 const ns = "shop"
@@ -104,15 +105,14 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 		}
 	}
 	exportLB(t, b, "web", "203.0.113.2")
-	ca, cb := newCluster(t, "member-1", true), newCluster(t, "member-2", true)
-	view := &fakeView{members: map[string]manager.MemberInfo{
-		"member-1": {ClusterID: "member-1", Cluster: ca, Reachable: true},
-		"member-2": {ClusterID: "member-2", Cluster: cb, Reachable: true},
-	}}
-	registry := &fakeRegistry{present: map[string]bool{"member-1": true, "member-2": true}}
+	ca, cb := leadertest.Cluster(t, clusters, "member-1", true), leadertest.Cluster(t, clusters, "member-2", true)
+	view := leadertest.NewView(
+		manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true},
+		manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
+	registry := leadertest.NewRegistry("member-1", "member-2")
 	c := New(registry, "antreaplus-system")
 	c.Resync = time.Second
-	lead(t, c, "member-1", ca, view)
+	leadertest.Lead(t, c, "member-1", ca, view)
 	const live = "member-2: member-2=203.0.113.2"
 	waitImported(t, a, "web", live)
 
@@ -146,7 +146,7 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 
 	// member-2 cannot be read (its informers never synced here): its export
 	// goes meanwhile, yet what it exported stays.
-	view.set(manager.MemberInfo{ClusterID: "member-2", Cluster: newCluster(t, "member-2", false)})
+	view.Set(manager.MemberInfo{ClusterID: "member-2", Cluster: leadertest.Cluster(t, clusters, "member-2", false)})
 	time.Sleep(2 * time.Second)
 	if err := b.Delete(bg, &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}}); err != nil {
 		t.Fatal(err)
@@ -154,25 +154,25 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 	stays(t, a, "web", live, 4*time.Second)
 
 	// member-2 is missing from this manager's view but still registered: kept.
-	view.remove("member-2")
+	view.Remove("member-2")
 	stays(t, a, "web", live, 4*time.Second)
 
 	// Readable again: its export is gone, so is the import.
-	view.set(manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
+	view.Set(manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
 	waitImported(t, a, "web", "")
 
 	// Unreachable past the grace: withdrawn although its last state is readable.
 	exportLB(t, b, "api", "203.0.113.3")
 	waitImported(t, a, "api", "member-2: member-2=203.0.113.3")
 	since := time.Now().Add(-time.Minute)
-	view.set(manager.MemberInfo{ClusterID: "member-2", Cluster: cb, UnreachableSince: &since})
+	view.Set(manager.MemberInfo{ClusterID: "member-2", Cluster: cb, UnreachableSince: &since})
 	waitImported(t, a, "api", "")
-	view.set(manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
+	view.Set(manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
 	waitImported(t, a, "api", "member-2: member-2=203.0.113.3")
 
 	// Gone from the view and from the registry: it left the federation.
-	view.remove("member-2")
+	view.Remove("member-2")
 	stays(t, a, "api", "member-2: member-2=203.0.113.3", 2*time.Second)
-	registry.setPresent("member-2", false)
+	registry.SetPresent("member-2", false)
 	waitImported(t, a, "api", "")
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
 var (
@@ -47,7 +49,7 @@ func registerMetrics() {
 // forgetMember drops a member's gauges when this manager stops leading it.
 func forgetMember(member string) {
 	importsGauge.DeleteLabelValues(member)
-	for _, s := range []sourceState{live, kept, withdrawn} {
+	for _, s := range sources.States() {
 		sourcesGauge.DeleteLabelValues(member, s.String())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/pkg/federation/sources"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -60,13 +61,13 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 	seen := map[string]bool{}
 	for _, mi := range r.m.Federation.Members() {
 		seen[mi.ClusterID] = true
-		switch r.state(mi) {
-		case withdrawn:
-		case kept:
+		switch r.sources.State(mi) {
+		case sources.Withdrawn:
+		case sources.Kept:
 			if e, ok := serviceexport.ExportFromSlices(mi.ClusterID, imported[mi.ClusterID]); ok {
 				exports = append(exports, e)
 			}
-		case live:
+		case sources.Live:
 			exp, e, valid, err := readExport(ctx, mi.Cluster, mi.ClusterID, k)
 			if err != nil {
 				return nil, nil, err
@@ -80,7 +81,7 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 		}
 	}
 	for _, cluster := range sortedKeys(imported) {
-		if seen[cluster] || !r.stillRegistered(ctx, cluster) {
+		if seen[cluster] || !r.sources.StillRegistered(ctx, cluster) {
 			continue
 		}
 		if e, ok := serviceexport.ExportFromSlices(cluster, imported[cluster]); ok {

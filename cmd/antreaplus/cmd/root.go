@@ -22,5 +22,6 @@ and runs a local sandbox of real clusters to try it.`,
 	root.AddCommand(newSandboxCommand(out, errOut))
 	root.AddCommand(newFederationCommand(out, errOut))
 	root.AddCommand(newServiceCommand(out, errOut))
+	root.AddCommand(newPolicyCommand(out, errOut))
 	return root
 }

@@ -34,7 +34,7 @@ func (p *joinPlan) setUpMember(ctx context.Context, r reporter) error {
 		return err
 	}
 	r.step(name, "writing its identity: cluster %s of federation %s (supervisor: %t) ...", p.reg.ClusterID, p.reg.FederationID, p.reg.Supervisor)
-	if err := ensureMembership(ctx, cl, p.reg.identity); err != nil {
+	if err := ensureMembership(ctx, cl, p.reg.identity, p.reg.Labels); err != nil {
 		return err
 	}
 	r.step(name, "creating the federation account %s/%s and its least-privilege roles ...", names.Namespace, names.ServiceAccount)
@@ -51,8 +51,10 @@ func (p *joinPlan) setUpMember(ctx context.Context, r reporter) error {
 	return nil
 }
 
-func ensureMembership(ctx context.Context, cl client.Client, id identity) error {
-	m := membershipObject(id)
+// ensureMembership writes the cluster's identity; its labels are added to
+// those it has (as in the registry: joining again without labels keeps them).
+func ensureMembership(ctx context.Context, cl client.Client, id identity, labels map[string]string) error {
+	m := membershipObject(id, labels)
 	if err := ensure(ctx, cl, m, func(have, want *federationv1alpha1.ClusterMembership) { have.Spec = want.Spec }); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func cleanMember(ctx context.Context, r reporter, member Cluster, cl client.Clie
 		r.step(member.Name, "removed %d imported object(s) the federation wrote", n)
 	}
 	r.step(member.Name, "removing its identity (ClusterMembership %s) ...", federationv1alpha1.MembershipName)
-	if _, err := remove(ctx, cl, membershipObject(identity{})); err != nil {
+	if _, err := remove(ctx, cl, membershipObject(identity{}, nil)); err != nil {
 		return fmt.Errorf("%s: %w", member.Name, err)
 	}
 	return removeNamespaceIfEmpty(ctx, r, member, cl)

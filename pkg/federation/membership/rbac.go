@@ -26,8 +26,13 @@ func leaseRules() []rbacv1.PolicyRule {
 	}}
 }
 
-// clusterRules let the federation account read exports, write imports
-// (ServiceImports, their EndpointSlices and Services) and the membership status.
+// antreaGroup is the API group of Antrea's ExternalEntities.
+const antreaGroup = "crd.antrea.io"
+
+// clusterRules let the federation account read exports (ServiceExports,
+// EntityExports and the ExternalEntities they select), write imports
+// (ServiceImports, their EndpointSlices and Services, RemoteEntities) and
+// the membership status.
 func clusterRules() []rbacv1.PolicyRule {
 	return []rbacv1.PolicyRule{
 		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceexports"}, Verbs: readVerbs},
@@ -40,6 +45,9 @@ func clusterRules() []rbacv1.PolicyRule {
 		{APIGroups: []string{""}, Resources: []string{"namespaces", "nodes"}, Verbs: readVerbs},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships"}, Verbs: readVerbs},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships/status"}, Verbs: []string{"get", "update", "patch"}},
+		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"entityexports"}, Verbs: readVerbs},
+		{APIGroups: []string{antreaGroup}, Resources: []string{"externalentities"}, Verbs: readVerbs},
+		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"remoteentities"}, Verbs: writeVerbs},
 	}
 }
 

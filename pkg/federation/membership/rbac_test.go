@@ -45,7 +45,7 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 		{name: "namespace role: the leader Lease", rules: leaseRules(), want: [][]string{
 			expand("coordination.k8s.io/leases", "get", "list", "watch", "create", "update", "patch"),
 		}},
-		{name: "cluster role: exports, imports, membership status", rules: clusterRules(), want: [][]string{
+		{name: "cluster role: exports, imports, entities, membership status", rules: clusterRules(), want: [][]string{
 			expand("multicluster.x-k8s.io/serviceexports", read...),
 			expand("multicluster.x-k8s.io/serviceexports/status", "get", "update", "patch"),
 			expand("multicluster.x-k8s.io/serviceimports", all...),
@@ -56,6 +56,9 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 			expand("/nodes", read...),
 			expand("federation.antreaplus.io/clustermemberships", read...),
 			expand("federation.antreaplus.io/clustermemberships/status", "get", "update", "patch"),
+			expand("federation.antreaplus.io/entityexports", read...),
+			expand("crd.antrea.io/externalentities", read...),
+			expand("federation.antreaplus.io/remoteentities", all...),
 		}},
 		{name: "supervisor role: read the registry", rules: supervisorRules(), want: [][]string{
 			expand("federation.antreaplus.io/memberclusters", read...),

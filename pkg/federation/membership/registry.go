@@ -19,10 +19,12 @@ func namespaceObject() *corev1.Namespace {
 	return &corev1.Namespace{ObjectMeta: clusterScoped(names.Namespace)}
 }
 
-// membershipObject is the cluster's own identity (KEP-2149 names).
-func membershipObject(id identity) *federationv1alpha1.ClusterMembership {
+// membershipObject is the cluster's own identity (KEP-2149 names), labelled
+// with its member labels as its registry entries are: the member controller
+// reads them to evaluate member-label selectors against its own entities.
+func membershipObject(id identity, labels map[string]string) *federationv1alpha1.ClusterMembership {
 	return &federationv1alpha1.ClusterMembership{
-		ObjectMeta: clusterScoped(federationv1alpha1.MembershipName),
+		ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName, Labels: managedLabels(labels)},
 		Spec: federationv1alpha1.ClusterMembershipSpec{
 			ClusterID:    id.ClusterID,
 			FederationID: id.FederationID,

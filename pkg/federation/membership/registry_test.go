@@ -32,9 +32,12 @@ func TestRegistryObjects(t *testing.T) {
 	if s.Name != names.MemberSecret("eu-1") || string(s.Data["token"]) != "tok" || string(s.Data["ca.crt"]) != "ca" {
 		t.Errorf("Secret = %s %v", s.Name, s.Data)
 	}
-	m := membershipObject(reg.identity)
+	m := membershipObject(reg.identity, reg.Labels)
 	if m.Name != "cluster.clusterset.k8s.io" || m.Spec.FederationID != "acme" || m.Spec.ClusterID != "eu-1" || !m.Spec.Supervisor {
 		t.Errorf("ClusterMembership = %+v", m)
+	}
+	if m.Labels["env"] != "prod" || m.Labels[names.ManagedByLabel] != names.ManagedBy || len(m.Labels) != 2 {
+		t.Errorf("ClusterMembership labels = %v, want the member's labels and the managed-by label", m.Labels)
 	}
 }
 

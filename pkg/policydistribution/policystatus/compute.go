@@ -73,7 +73,7 @@ func Compute(in Input, prev *crdv1beta1.NetworkPolicyStatus, now metav1.Time) cr
 		failure = condition(prev, now, crdv1beta1.NetworkPolicyConditionRealizationFailure, metav1.ConditionTrue, ReasonPointsFailed,
 			fmt.Sprintf("%d of %d enforcement points do not enforce the policy as written: %s", len(failed), len(points), list(failed)))
 	}
-	st.Conditions = []crdv1beta1.NetworkPolicyCondition{realizable, failure}
+	st.Conditions = []crdv1beta1.NetworkPolicyCondition{realizable, failure, enforcersCondition(prev, now, points)}
 	switch {
 	case !in.Compiled.Realized || len(failed) > 0:
 		st.Phase = crdv1beta1.NetworkPolicyFailed

@@ -10,6 +10,12 @@
 // security groups (realised when the agentless report covers that
 // generation and has no Unrealized finding for the policy on that point).
 //
+// Besides Antrea's conditions (Realizable, RealizationFailure), the status
+// has an Enforcers condition whose message names every enforcer (a VM
+// agent "agent <namespace>/<vm>", or "agentless") with the state of its
+// worst point (FormatEnforcers; ParseEnforcers reads it back): the member
+// controller shows them as the enforcement points of a federated policy.
+//
 // The computation is pure (Point, AgentPoint, AgentlessPoint, Compute);
 // the Writer reads the hub, the server and the compiler, calls it, and
 // writes only the statuses that changed.

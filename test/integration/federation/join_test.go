@@ -50,6 +50,10 @@ func TestJoinGivesIdentityAndRegistersInEverySupervisor(t *testing.T) {
 	if reg["member-2"].Labels["env"] != "test" {
 		t.Errorf("member-2 labels = %v, want env=test", reg["member-2"].Labels)
 	}
+	// The member's own identity carries its labels too (for member-label selectors).
+	if m := identity(t, "member-2"); m == nil || m.Labels["env"] != "test" || m.Labels[names.ManagedByLabel] != names.ManagedBy {
+		t.Errorf("member-2 ClusterMembership labels = %v, want env=test and the managed-by label", m.GetLabels())
+	}
 }
 
 func TestJoinAgainIsIdempotent(t *testing.T) {

@@ -1,0 +1,36 @@
+package entityimport
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/sources"
+)
+
+// sourceKinds are what the leader reads of every other member.
+func sourceKinds() []client.Object {
+	return []client.Object{&federationv1alpha1.EntityExport{}, &crdv1alpha2.ExternalEntity{}}
+}
+
+// newTracker follows the members whose exports the run reads: every member
+// but the led one (nothing of a member is imported into itself).
+func (r *run) newTracker() *sources.Tracker {
+	return sources.New(r.m, sources.Options{
+		Kinds: sourceKinds(), Handler: r.sourceHandler,
+		UnreachableHoldDown: r.c.UnreachableHoldDown,
+		Registry:            r.c.registry, RegistryNamespace: r.c.registryNamespace,
+		Gauge: sourcesGauge,
+	}, r.log)
+}
+
+// hookLed watches the led member's RemoteEntities and Namespaces and waits
+// until they are synced.
+func (r *run) hookLed(ctx context.Context) error {
+	return r.sources.HookLed(ctx,
+		sources.Watch{Kind: &federationv1alpha1.RemoteEntity{}, Handler: r.remoteEntityHandler()},
+		sources.Watch{Kind: &corev1.Namespace{}, Handler: r.namespaceHandler(ctx)})
+}

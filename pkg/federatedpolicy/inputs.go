@@ -1,0 +1,97 @@
+package federatedpolicy
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
+	"antreaplus.io/antreaplus/pkg/federation/names"
+)
+
+// inputs reads what the translation of p needs, and only that.
+func (r *Reconciler) inputs(ctx context.Context, p *policyv1alpha1.FederatedNetworkPolicy) (*translate.Inputs, error) {
+	deps := translate.DependenciesOf(p)
+	in := &translate.Inputs{Services: map[types.NamespacedName]translate.ServiceInput{}}
+	var err error
+	if in.Member, err = r.member(ctx); err != nil {
+		return nil, err
+	}
+	if deps.SelectedNamespaces {
+		if in.Namespaces, err = r.namespaces(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if deps.OwnNamespaceEntities || deps.SelectedNamespaces {
+		var entities []federationv1alpha1.RemoteEntity
+		for _, ns := range translate.EntityNamespaces(p, in.Namespaces) {
+			list := &federationv1alpha1.RemoteEntityList{}
+			if err := r.List(ctx, list, client.InNamespace(ns)); err != nil {
+				return nil, fmt.Errorf("listing the RemoteEntities of Namespace %s: %w", ns, err)
+			}
+			entities = append(entities, list.Items...)
+		}
+		in.Entities = translate.NewIndex(entities)
+	}
+	for _, key := range deps.Services {
+		svc, err := r.service(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		in.Services[key] = svc
+	}
+	return in, nil
+}
+
+// member reads this member's identity; a cluster outside any federation
+// has none.
+func (r *Reconciler) member(ctx context.Context) (translate.Member, error) {
+	m := &federationv1alpha1.ClusterMembership{}
+	err := r.Get(ctx, types.NamespacedName{Name: federationv1alpha1.MembershipName}, m)
+	if apierrors.IsNotFound(err) {
+		return translate.Member{}, nil
+	}
+	if err != nil {
+		return translate.Member{}, fmt.Errorf("reading the ClusterMembership: %w", err)
+	}
+	return translate.Member{ClusterID: m.Spec.ClusterID, Labels: m.Labels}, nil
+}
+
+func (r *Reconciler) namespaces(ctx context.Context) (map[string]map[string]string, error) {
+	list := &corev1.NamespaceList{}
+	if err := r.List(ctx, list); err != nil {
+		return nil, fmt.Errorf("listing Namespaces: %w", err)
+	}
+	out := make(map[string]map[string]string, len(list.Items))
+	for _, ns := range list.Items {
+		out[ns.Name] = ns.Labels
+	}
+	return out, nil
+}
+
+// service reads what this member imports of a federated Service.
+func (r *Reconciler) service(ctx context.Context, key types.NamespacedName) (translate.ServiceInput, error) {
+	var in translate.ServiceInput
+	imp := &mcsv1beta1.ServiceImport{}
+	switch err := r.Get(ctx, key, imp); {
+	case err == nil:
+		in.Import = imp
+	case !apierrors.IsNotFound(err):
+		return in, fmt.Errorf("reading ServiceImport %s: %w", key, err)
+	}
+	slices := &discoveryv1.EndpointSliceList{}
+	if err := r.List(ctx, slices, client.InNamespace(key.Namespace),
+		client.MatchingLabels{names.ManagedByLabel: names.ManagedBy, mcsv1beta1.LabelServiceName: key.Name}); err != nil {
+		return in, fmt.Errorf("listing the imported EndpointSlices of %s: %w", key, err)
+	}
+	in.Slices = slices.Items
+	return in, nil
+}

@@ -1,0 +1,102 @@
+package translate
+
+import (
+	"net/netip"
+	"sort"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/entityexport"
+)
+
+// Inputs is everything a translation reads besides the policy.
+type Inputs struct {
+	// Member is this member's identity.
+	Member Member
+	// Namespaces are the labels of the member's Namespaces, by name; only
+	// peers with a namespaceSelector read them.
+	Namespaces map[string]map[string]string
+	// Entities are the member's RemoteEntities.
+	Entities *Index
+	// Services are the federated Services toServices entries name, by
+	// namespace/name; a Service missing here is imported by nobody yet.
+	Services map[types.NamespacedName]ServiceInput
+}
+
+// Member is this member's identity: its clusterID and labels, from its
+// ClusterMembership. The zero Member is a cluster outside any federation.
+type Member struct {
+	ClusterID string
+	// Labels are the ClusterMembership's labels (managed-by excepted).
+	Labels map[string]string
+}
+
+// FederationLabels are the labels a RemoteEntity exported by this member
+// would carry under the federation's two label families: the source
+// cluster and the member labels, named as the leader names them
+// (entityexport.MemberLabels: member.federation.antreaplus.io/<key>).
+func (m Member) FederationLabels() labels.Set {
+	set := labels.Set(entityexport.MemberLabels(m.Labels))
+	if m.ClusterID != "" {
+		set[federationv1alpha1.LabelSourceCluster] = m.ClusterID
+	}
+	return set
+}
+
+// ServiceInput is what this member imports of one federated Service: its
+// ServiceImport (nil when it has none) and the imported EndpointSlices.
+type ServiceInput struct {
+	Import *mcsv1beta1.ServiceImport
+	Slices []discoveryv1.EndpointSlice
+}
+
+// Index holds RemoteEntities by Namespace, with the labels selectors see
+// and their parsed addresses, so that a peer looks only at the entities
+// of the Namespaces it selects.
+type Index struct {
+	byNamespace map[string][]indexedEntity
+}
+
+type indexedEntity struct {
+	name    string
+	cluster string
+	labels  labels.Set
+	addrs   []netip.Addr
+}
+
+// NewIndex indexes entities. A RemoteEntity's source-cluster label is
+// taken from its spec.sourceCluster, whatever its labels say.
+func NewIndex(entities []federationv1alpha1.RemoteEntity) *Index {
+	x := &Index{byNamespace: map[string][]indexedEntity{}}
+	for i := range entities {
+		e := &entities[i]
+		lbls := make(labels.Set, len(e.Labels)+1)
+		for k, v := range e.Labels {
+			lbls[k] = v
+		}
+		lbls[federationv1alpha1.LabelSourceCluster] = e.Spec.SourceCluster
+		ie := indexedEntity{name: e.Name, cluster: e.Spec.SourceCluster, labels: lbls}
+		for _, ep := range e.Spec.Endpoints {
+			if a, err := netip.ParseAddr(ep.IP); err == nil {
+				ie.addrs = append(ie.addrs, a.Unmap())
+			}
+		}
+		x.byNamespace[e.Namespace] = append(x.byNamespace[e.Namespace], ie)
+	}
+	for _, list := range x.byNamespace {
+		sort.Slice(list, func(a, b int) bool { return list[a].name < list[b].name })
+	}
+	return x
+}
+
+// inNamespace returns the entities of a Namespace.
+func (x *Index) inNamespace(ns string) []indexedEntity {
+	if x == nil {
+		return nil
+	}
+	return x.byNamespace[ns]
+}

@@ -1,0 +1,142 @@
+package translate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+)
+
+// world is the state of a member that data-driven tests build up: what a
+// controller would read from its cache.
+type world struct {
+	member     Member
+	namespaces map[string]map[string]string
+	entities   map[types.NamespacedName]federationv1alpha1.RemoteEntity
+	imports    map[types.NamespacedName]*mcsv1beta1.ServiceImport
+	slices     map[types.NamespacedName]discoveryv1.EndpointSlice
+	policies   map[types.NamespacedName]*policyv1alpha1.FederatedNetworkPolicy
+	local      map[types.NamespacedName]*crdv1alpha2.ExternalEntity
+}
+
+func newWorld() *world {
+	return &world{
+		namespaces: map[string]map[string]string{},
+		entities:   map[types.NamespacedName]federationv1alpha1.RemoteEntity{},
+		imports:    map[types.NamespacedName]*mcsv1beta1.ServiceImport{},
+		slices:     map[types.NamespacedName]discoveryv1.EndpointSlice{},
+		policies:   map[types.NamespacedName]*policyv1alpha1.FederatedNetworkPolicy{},
+		local:      map[types.NamespacedName]*crdv1alpha2.ExternalEntity{},
+	}
+}
+
+// inputs are the world as a translation reads it.
+func (w *world) inputs() *Inputs {
+	var entities []federationv1alpha1.RemoteEntity
+	for _, e := range w.entities {
+		entities = append(entities, e)
+	}
+	services := map[types.NamespacedName]ServiceInput{}
+	for k, imp := range w.imports {
+		services[k] = ServiceInput{Import: imp}
+	}
+	for _, s := range w.slices {
+		k := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[mcsv1beta1.LabelServiceName]}
+		in := services[k]
+		in.Slices = append(in.Slices, s)
+		services[k] = in
+	}
+	for _, in := range services {
+		sort.Slice(in.Slices, func(a, b int) bool { return in.Slices[a].Name < in.Slices[b].Name })
+	}
+	return &Inputs{Member: w.member, Namespaces: w.namespaces, Entities: NewIndex(entities), Services: services}
+}
+
+// apply upserts (or deletes) the YAML objects of text, chosen by kind.
+func (w *world) apply(t *testing.T, text string, del bool) {
+	t.Helper()
+	decoder := yaml.NewYAMLOrJSONDecoder(strings.NewReader(text), 4096)
+	for {
+		var raw json.RawMessage
+		err := decoder.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("decoding YAML: %v", err)
+		}
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		if err := w.applyOne(raw, del); err != nil {
+			t.Fatalf("applying %s: %v", raw, err)
+		}
+	}
+}
+
+func (w *world) applyOne(raw json.RawMessage, del bool) error {
+	var meta struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		return err
+	}
+	switch meta.Kind {
+	case "Namespace":
+		return upsert(raw, del, w.namespaces, func(n *corev1.Namespace) (string, map[string]string) { return n.Name, n.Labels })
+	case "RemoteEntity":
+		return upsert(raw, del, w.entities, func(e *federationv1alpha1.RemoteEntity) (types.NamespacedName, federationv1alpha1.RemoteEntity) {
+			return key(e.Namespace, e.Name), *e
+		})
+	case "ServiceImport":
+		return upsert(raw, del, w.imports, func(i *mcsv1beta1.ServiceImport) (types.NamespacedName, *mcsv1beta1.ServiceImport) {
+			return key(i.Namespace, i.Name), i
+		})
+	case "EndpointSlice":
+		return upsert(raw, del, w.slices, func(s *discoveryv1.EndpointSlice) (types.NamespacedName, discoveryv1.EndpointSlice) {
+			return key(s.Namespace, s.Name), *s
+		})
+	case "FederatedNetworkPolicy":
+		return upsert(raw, del, w.policies, func(p *policyv1alpha1.FederatedNetworkPolicy) (types.NamespacedName, *policyv1alpha1.FederatedNetworkPolicy) {
+			return key(p.Namespace, p.Name), p
+		})
+	case "ExternalEntity":
+		return upsert(raw, del, w.local, func(e *crdv1alpha2.ExternalEntity) (types.NamespacedName, *crdv1alpha2.ExternalEntity) {
+			return key(e.Namespace, e.Name), e
+		})
+	}
+	return fmt.Errorf("unknown kind %q", meta.Kind)
+}
+
+// upsert decodes raw into a new T and stores (or deletes) what entry makes
+// of it in m.
+func upsert[T any, K comparable, V any](raw json.RawMessage, del bool, m map[K]V, entry func(*T) (K, V)) error {
+	obj := new(T)
+	if err := json.Unmarshal(raw, obj); err != nil {
+		return err
+	}
+	k, v := entry(obj)
+	if del {
+		delete(m, k)
+	} else {
+		m[k] = v
+	}
+	return nil
+}
+
+func key(ns, name string) types.NamespacedName {
+	return types.NamespacedName{Namespace: ns, Name: name}
+}

@@ -1,0 +1,72 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+)
+
+// registryTTL is how long an answer of the registry is reused.
+const registryTTL = 5 * time.Second
+
+// registration is what the registry last said of a cluster.
+type registration struct {
+	present bool
+	labels  map[string]string
+	err     error
+	at      time.Time
+}
+
+// lookup reads a cluster's MemberCluster, or reuses an answer younger than registryTTL.
+func (t *Tracker) lookup(ctx context.Context, clusterID string) registration {
+	t.mu.Lock()
+	reg, ok := t.registered[clusterID]
+	t.mu.Unlock()
+	if ok && t.now().Sub(reg.at) < registryTTL {
+		return reg
+	}
+	reg = registration{present: true, at: t.now()}
+	if t.opts.Registry != nil {
+		mc := &federationv1alpha1.MemberCluster{}
+		err := t.opts.Registry.Get(ctx, client.ObjectKey{Namespace: t.opts.RegistryNamespace, Name: clusterID}, mc)
+		switch {
+		case apierrors.IsNotFound(err):
+			reg.present = false
+		case err != nil:
+			reg.err = fmt.Errorf("reading the registry entry of %s: %w", clusterID, err)
+		default:
+			reg.labels = maps.Clone(mc.Labels)
+		}
+	}
+	t.mu.Lock()
+	t.registered[clusterID] = reg
+	t.mu.Unlock()
+	return reg
+}
+
+// StillRegistered tells whether a cluster this manager has no session for
+// is still in its registry (its session is starting): then its imports are
+// kept. A failed read counts as yes.
+func (t *Tracker) StillRegistered(ctx context.Context, clusterID string) bool {
+	return t.lookup(ctx, clusterID).present
+}
+
+// RegistryLabels are the labels of a cluster's registry entry (its
+// MemberCluster), as read at most a few seconds ago; an error when the
+// registry could not be read or the cluster is not in it.
+func (t *Tracker) RegistryLabels(ctx context.Context, clusterID string) (map[string]string, error) {
+	reg := t.lookup(ctx, clusterID)
+	switch {
+	case reg.err != nil:
+		return nil, reg.err
+	case !reg.present:
+		return nil, fmt.Errorf("cluster %s is not in the registry", clusterID)
+	}
+	return maps.Clone(reg.labels), nil
+}

@@ -1,0 +1,228 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+
+	"antreaplus.io/antreaplus/pkg/federation/manager"
+)
+
+// Options say what a Tracker reads of every member and how it judges them.
+type Options struct {
+	// Kinds are what the controller reads of every source member.
+	Kinds []client.Object
+	// Handler is the controller's event handler of one kind in one member's informer.
+	Handler func(ctx context.Context, id string, cl cluster.Cluster, kind client.Object) toolscache.ResourceEventHandler
+	// ReadLed makes the led member a source too (a Service it exports is
+	// imported into itself); otherwise only the other members are.
+	ReadLed bool
+	// UnreachableHoldDown is how long a member must be seen continuously
+	// marked unreachable before it is Withdrawn: a manager that has just
+	// started marks members it has not probed yet as unreachable for a moment.
+	UnreachableHoldDown time.Duration
+	// Registry reads MemberClusters in RegistryNamespace (the supervisor's
+	// own registry); nil counts every cluster as registered, without labels.
+	Registry          client.Reader
+	RegistryNamespace string
+	// Gauge, when set, gets the number of members in each state, with the
+	// labels member (the led member) and state.
+	Gauge *prometheus.GaugeVec
+}
+
+// Watch is an event handler on one kind of the led member.
+type Watch struct {
+	Kind    client.Object
+	Handler toolscache.ResourceEventHandler
+}
+
+// Tracker follows the members a leader controller reads, for one led member.
+type Tracker struct {
+	m    manager.Member
+	opts Options
+	log  logr.Logger
+
+	mu         sync.Mutex
+	hooks      map[string]*hook
+	lastStates string
+	registered map[string]registration
+	// unreachable is when this tracker first saw each member marked unreachable.
+	unreachable map[string]time.Time
+	now         func() time.Time
+}
+
+// New returns a Tracker of the members m.Federation shows, for the leader of m.
+func New(m manager.Member, opts Options, log logr.Logger) *Tracker {
+	return &Tracker{m: m, opts: opts, log: log, hooks: map[string]*hook{}, registered: map[string]registration{},
+		unreachable: map[string]time.Time{}, now: time.Now}
+}
+
+// hook is the tracker's event handlers on one member's informers.
+type hook struct {
+	cluster   cluster.Cluster
+	informers []cache.Informer
+	regs      []toolscache.ResourceEventHandlerRegistration
+}
+
+func (h *hook) synced() bool {
+	for _, i := range h.informers {
+		if !i.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *hook) remove() {
+	for i, reg := range h.regs {
+		_ = h.informers[i].RemoveEventHandler(reg)
+	}
+}
+
+// add registers handler on the informer of kind, without waiting for it to sync.
+func (h *hook) add(ctx context.Context, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) error {
+	inf, err := h.cluster.GetCache().GetInformer(ctx, kind, opts...)
+	if err != nil {
+		return fmt.Errorf("informer of %T in %s: %w", kind, id, err)
+	}
+	reg, err := inf.AddEventHandler(handler)
+	if err != nil {
+		return fmt.Errorf("handler on %T in %s: %w", kind, id, err)
+	}
+	h.informers, h.regs = append(h.informers, inf), append(h.regs, reg)
+	return nil
+}
+
+// hookMember adds the controller's handlers to a member's informers,
+// without waiting for them to sync.
+func (t *Tracker) hookMember(ctx context.Context, id string, cl cluster.Cluster) (*hook, error) {
+	h := &hook{cluster: cl}
+	for _, kind := range t.opts.Kinds {
+		if err := h.add(ctx, id, kind, t.opts.Handler(ctx, id, cl, kind), cache.BlockUntilSynced(false)); err != nil {
+			h.remove()
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// HookLed adds the watches on the led member (and, with ReadLed, the
+// controller's handlers on its sources) and waits until they are synced.
+func (t *Tracker) HookLed(ctx context.Context, watches ...Watch) error {
+	h := &hook{cluster: t.m.Cluster}
+	if t.opts.ReadLed {
+		var err error
+		if h, err = t.hookMember(ctx, t.m.ClusterID, t.m.Cluster); err != nil {
+			return err
+		}
+	}
+	for _, w := range watches {
+		if err := h.add(ctx, t.m.ClusterID, w.Kind, w.Handler); err != nil {
+			h.remove()
+			return fmt.Errorf("watching the led member: %w", err)
+		}
+	}
+	if !toolscache.WaitForCacheSync(ctx.Done(), h.synced) {
+		h.remove()
+		return ctx.Err()
+	}
+	t.mu.Lock()
+	t.hooks[t.m.ClusterID] = h
+	t.mu.Unlock()
+	return nil
+}
+
+// Close removes every handler the tracker added.
+func (t *Tracker) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, h := range t.hooks {
+		h.remove()
+		delete(t.hooks, id)
+	}
+}
+
+// Refresh hooks new or reconnected members and tells whether any member's
+// state changed since the last call (then everything is reconciled again).
+func (t *Tracker) Refresh(ctx context.Context) bool {
+	members := t.m.Federation.Members()
+	for _, mi := range members {
+		t.rehook(ctx, mi)
+	}
+	counts := map[State]int{}
+	var states []string
+	for _, mi := range members {
+		s := t.State(mi)
+		counts[s]++
+		states = append(states, fmt.Sprintf("%s=%s/%p", mi.ClusterID, s, mi.Cluster))
+	}
+	if t.opts.Gauge != nil {
+		for _, s := range States() {
+			t.opts.Gauge.WithLabelValues(t.m.ClusterID, s.String()).Set(float64(counts[s]))
+		}
+	}
+	sig := strings.Join(states, ",")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	changed := sig != t.lastStates
+	if changed && t.lastStates != "" {
+		t.log.Info("Member states changed", "states", sig)
+	}
+	t.lastStates = sig
+	return changed
+}
+
+// rehook hooks a member whose cache is new to the tracker.
+func (t *Tracker) rehook(ctx context.Context, mi manager.MemberInfo) {
+	if mi.ClusterID == t.m.ClusterID && !t.opts.ReadLed {
+		return
+	}
+	t.mu.Lock()
+	h := t.hooks[mi.ClusterID]
+	t.mu.Unlock()
+	if mi.Cluster == nil || (h != nil && h.cluster == mi.Cluster) {
+		return
+	}
+	if h != nil {
+		h.remove()
+	}
+	nh, err := t.hookMember(ctx, mi.ClusterID, mi.Cluster)
+	if err != nil {
+		t.log.V(1).Info("Cannot watch member yet", "source", mi.ClusterID, "err", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if nh == nil {
+		delete(t.hooks, mi.ClusterID)
+	} else {
+		t.hooks[mi.ClusterID] = nh
+	}
+}
+
+// WaitForSources gives the members' informers up to timeout to sync, so
+// that the first pass reads them rather than keeping the last import.
+func (t *Tracker) WaitForSources(ctx context.Context, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		all := true
+		for _, mi := range t.m.Federation.Members() {
+			if mi.Cluster != nil && mi.UnreachableSince == nil && mi.Reachable && t.State(mi) != Live {
+				all = false
+			}
+		}
+		if all {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+		t.Refresh(ctx)
+	}
+}

@@ -1,0 +1,36 @@
+package policyview_test
+
+import (
+	"errors"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/policyview"
+)
+
+// A federated policy and the Antrea policy derived from it are two rows
+// and one policy; a member that did not answer is reported.
+func ExampleList() {
+	fnp := policyv1alpha1.FederatedNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Generation: 1}}
+	fnp.Status.ObservedGeneration, fnp.Status.Phase = 1, policyv1alpha1.FederatedPolicyRealized
+	fnp.Status.EnforcementPoints = []policyv1alpha1.EnforcementPointStatus{{Name: "antrea", Realized: true}}
+	derived := crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "fnp-web", Generation: 1,
+		Labels: map[string]string{policyview.FederatedPolicyLabel: "web"}}}
+	derived.Status = crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyRealized, ObservedGeneration: 1, CurrentNodesRealized: 2, DesiredNodesRealized: 2}
+
+	l := policyview.List([]policyview.Snapshot{
+		{Context: "member-1", Federated: []policyv1alpha1.FederatedNetworkPolicy{fnp}, NetworkPolicies: []crdv1beta1.NetworkPolicy{derived}},
+		{Context: "member-2", Err: errors.New("connection refused")},
+	})
+	for _, r := range l.Policies {
+		fmt.Printf("%s %s %s/%s federated=%v derivedFrom=%q %s %d/%d\n", r.Context, r.Kind, r.Namespace, r.Name, r.Federated, r.DerivedFrom, r.Phase, r.Realized, r.Desired)
+	}
+	fmt.Printf("%d policies, %d derived, %d member(s) unreadable\n", l.Summary.Policies, l.Summary.Derived, l.Summary.MembersUnreadable)
+	// Output:
+	// member-1 FederatedNetworkPolicy shop/web federated=true derivedFrom="" Realized 1/1
+	// member-1 NetworkPolicy shop/fnp-web federated=false derivedFrom="web" Realized 2/2
+	// 1 policies, 1 derived, 1 member(s) unreadable
+}
