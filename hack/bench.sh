@@ -29,6 +29,11 @@ make -s build >/dev/null  # the sandbox runs bin/federation-manager, bin/member-
 PATH="$repo/bin:$PATH" go run ./test/bench/servicesbench -members "${BENCH_MEMBERS:-3,10}" -services 100 -json "$out/services.json"
 
 echo
+echo "[bench] federated policy: a remote change (VM IP, new entity, Service endpoint) to a VM agent's nftables in another member, vs the same change made locally (3 members; needs root: network namespaces, nftables)"
+# bin/ (built above) holds federation-manager, member-controller, policy-controller and vm-agent.
+PATH="$repo/bin:$PATH" go run ./test/bench/fedpolicybench -runs "${BENCH_FEDPOLICY_RUNS:-30}" -json "$out/fedpolicy.json"
+
+echo
 echo "[bench] agentless enforcement: 1k policies on 1k VMs through the real SDKs against the emulators"
 go run ./test/bench/agentlessbench -vms 1000 -policies 1000 -runs "${BENCH_RUNS:-3}" -json "$out/agentless.json"
 

@@ -134,14 +134,13 @@ func reportEnforced(t *testing.T, c client.Client, ns, name, enforcers string) {
 		t.Fatal(err)
 	}
 	now := metav1.Now()
-	np.Status = crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyRealized, ObservedGeneration: np.Generation,
-		CurrentNodesRealized: 2, DesiredNodesRealized: 2, Conditions: []crdv1beta1.NetworkPolicyCondition{
-			{Type: crdv1beta1.NetworkPolicyConditionRealizable, Status: metav1.ConditionTrue, Reason: policystatus.ReasonCompiled, LastTransitionTime: now},
-			{Type: policystatus.ConditionEnforcers, Status: metav1.ConditionTrue, Reason: policystatus.ReasonEnforcersRealized, Message: enforcers, LastTransitionTime: now},
-		}}
-	if err := c.Status().Update(ctx, np); err != nil {
-		t.Fatal(err)
-	}
+	framework.UpdateStatus(t, c, np, func() {
+		np.Status = crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyRealized, ObservedGeneration: np.Generation,
+			CurrentNodesRealized: 2, DesiredNodesRealized: 2, Conditions: []crdv1beta1.NetworkPolicyCondition{
+				{Type: crdv1beta1.NetworkPolicyConditionRealizable, Status: metav1.ConditionTrue, Reason: policystatus.ReasonCompiled, LastTransitionTime: now},
+				{Type: policystatus.ConditionEnforcers, Status: metav1.ConditionTrue, Reason: policystatus.ReasonEnforcersRealized, Message: enforcers, LastTransitionTime: now},
+			}}
+	})
 }
 
 func TestRemotePodPeersRefused(t *testing.T) {

@@ -41,13 +41,13 @@ func TestTenancy(t *testing.T) {
 	})
 
 	// Tenant b's entities are reached only by selecting its Namespace.
+	// (The controller writes the policy's status meanwhile: the update retries conflicts.)
 	p := fnp(t, c, a, "db")
 	other := remoteRole("web")
 	other.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"tenant": "b-" + b}}
-	p.Spec.Ingress = append(p.Spec.Ingress, crdv1beta1.Rule{Name: "from-b", Action: ptr.To(crdv1beta1.RuleActionAllow), From: []crdv1beta1.NetworkPolicyPeer{other}})
-	if err := c.Update(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	framework.Update(t, c, p, func() {
+		p.Spec.Ingress = append(p.Spec.Ingress, crdv1beta1.Rule{Name: "from-b", Action: ptr.To(crdv1beta1.RuleActionAllow), From: []crdv1beta1.NetworkPolicyPeer{other}})
+	})
 	framework.Eventually(t, timeout, func() error {
 		cidrs, err := groupCIDRs(c, a, "fnp-db-ingress-1-peer-0")
 		if err == nil && strings.Join(cidrs, " ") != "10.1.2.1/32" {
