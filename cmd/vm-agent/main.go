@@ -38,10 +38,12 @@ type flags struct {
 	reportInterval            time.Duration
 	heartbeatTimeout          time.Duration
 	uninstall, showVersion    bool
+	// log is the logger's configuration: -v and -vmodule set it.
+	log *textlogger.Config
 }
 
 func parseFlags() *flags {
-	f := &flags{}
+	f := &flags{log: textlogger.NewConfig()}
 	fs := flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	fs.StringVar(&f.server, "server", "", "URL of the policy distribution API, https://host:port")
 	fs.StringVar(&f.tokenFile, "token-file", "/etc/antreaplus/vm-agent/token", "file holding the VM's token (read at every connection)")
@@ -52,7 +54,8 @@ func parseFlags() *flags {
 	fs.DurationVar(&f.heartbeatTimeout, "heartbeat-timeout", 30*time.Second, "reconnect when the server is silent this long")
 	fs.BoolVar(&f.uninstall, "uninstall", false, "remove the agent's nftables table and state file, then exit")
 	fs.BoolVar(&f.showVersion, "version", false, "print the version and exit")
-	klog.InitFlags(fs)
+	fs.Var(f.log.Verbosity(), "v", "log verbosity: 0 logs what an operator needs, 1-2 each change received and applied, 4 and above debugging detail")
+	fs.Var(f.log.VModule(), "vmodule", "per-file verbosity, comma-separated pattern=N (e.g. agent=4)")
 	_ = fs.Parse(os.Args[1:])
 	return f
 }
@@ -63,7 +66,7 @@ func main() {
 		fmt.Println(version)
 		return
 	}
-	logger := textlogger.NewLogger(textlogger.NewConfig())
+	logger := textlogger.NewLogger(f.log)
 	klog.SetLogger(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
