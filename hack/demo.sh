@@ -214,6 +214,171 @@ YAML
     -o custom-columns='POLICY:.metadata.name,PHASE:.status.phase,REALIZED:.status.currentNodesRealized,DESIRED:.status.desiredNodesRealized' | sed 's/^/  /'
 fi
 
+# The two federated sections: probes from a VM, indented; a wait until a
+# probe has the outcome wanted (connected or blocked); the Antrea policy a
+# federated policy of member-2 became, with its Groups.
+probes() { # from to...
+  local from=$1
+  shift
+  for to in "$@"; do "$antreaplus" sandbox probe --from "$from" --to "$to" | sed 's/^/    /'; done
+}
+wait_probe() { # from to expect
+  for _ in $(seq 1 30); do
+    "$antreaplus" sandbox probe --from "$1" --to "$2" --expect "$3" --timeout 1s >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  return 1
+}
+derived() { # federated policy name
+  echo "  the Antrea NetworkPolicy fnp-$1 the member controller derived from it (remote peers as ipBlocks of Groups):"
+  "$kubectl" --context member-2 -n cloud-demo get networkpolicies.crd.antrea.io "fnp-$1" -o yaml \
+    | sed -n '/^spec:/,/^status:/{/^status:/!p}' | sed 's/^/    /'
+  "$kubectl" --context member-2 -n cloud-demo get groups.crd.antrea.io -l "policy.antreaplus.io/federated-policy=$1" \
+    -o custom-columns='GROUP:.metadata.name,IPBLOCKS:.spec.ipBlocks[*].cidr' | sed 's/^/    /'
+}
+policy_cli() { # antreaplus policy ARGS..., without its progress line
+  echo "  antreaplus policy $*"
+  "$antreaplus" policy "$@" 2>&1 | grep -v '^reading the policies' | sed 's/^/  /'
+}
+
+say "Federated NetworkPolicy: egress"
+if [ ${#vm_agents[@]} -eq 0 ]; then
+  echo "  (skipped: the agented VMs are network namespaces, which need root)"
+else
+  dev3=$("$kubectl" --context member-1 -n cloud-demo get externalentities -l tag.cloud.antreaplus.io/Name=dev-build-3,cloud.antreaplus.io/account-name=aws-emulator -o jsonpath='{.items[0].spec.endpoints[0].ip}')
+  echo "  member-1 puts a Service in front of its VM dev-build-3 (no selector: its owner writes the EndpointSlice)"
+  echo "  and exports it over the flat network (the VMs of both clouds share one network):"
+  echo_svc=$(cat <<YAML
+apiVersion: v1
+kind: Service
+metadata: {name: vm-echo, namespace: cloud-demo}
+spec:
+  ports: [{name: echo, protocol: TCP, port: 8080, targetPort: 8080}]
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: vm-echo-dev-build-3
+  namespace: cloud-demo
+  labels: {kubernetes.io/service-name: vm-echo, endpointslice.kubernetes.io/managed-by: cloud-demo-admin}
+addressType: IPv4
+ports: [{name: echo, protocol: TCP, port: 8080}]
+endpoints: [{addresses: [$dev3], conditions: {ready: true}}]
+YAML
+)
+  echo "$echo_svc" | sed 's/^/  /'
+  echo "$echo_svc" | "$kubectl" --context member-1 apply -f - >/dev/null
+  echo "  antreaplus service export vm-echo -n cloud-demo --context member-1 --flat-network"
+  "$antreaplus" service export vm-echo -n cloud-demo --context member-1 --flat-network 2>&1 | sed 's/^/  /'
+  echo "  before any policy, real TCP connections from azure-dev-build-3 (an Azure VM of member-2):"
+  probes azure-dev-build-3 dev-build-3:8080 dev-build-1:8080
+  policy3=$(cat <<'YAML'
+apiVersion: policy.antreaplus.io/v1alpha1
+kind: FederatedNetworkPolicy
+metadata: {name: build-3-egress, namespace: cloud-demo}
+spec:
+  priority: 5
+  appliedTo:
+  - externalEntitySelector:
+      matchLabels: {cloud.antreaplus.io/account-name: azure-emulator, tag.cloud.antreaplus.io/Name: dev-build-3}
+  egress:
+  - action: Allow            # the federated Service vm-echo, whoever exports it
+    toServices: [{name: vm-echo, namespace: cloud-demo, scope: ClusterSet}]
+  - action: Drop             # and nothing else of the VMs' networks
+    to: [{ipBlock: {cidr: 10.0.0.0/8}}]
+YAML
+)
+  echo "$policy3" | sed 's/^/  /'
+  echo "$policy3" | "$kubectl" --context member-2 apply -f - >/dev/null
+  wait_probe azure-dev-build-3 dev-build-1:8080 blocked || true
+  echo "  after (enforced by azure-dev-build-3's agent, through member-2's policy controller):"
+  probes azure-dev-build-3 dev-build-3:8080 dev-build-1:8080
+  derived build-3-egress
+  policy_cli status build-3-egress -n cloud-demo --context member-2
+fi
+
+say "Federated NetworkPolicy: ingress"
+if [ ${#vm_agents[@]} -eq 0 ]; then
+  echo "  (skipped: the agented VMs are network namespaces, which need root)"
+else
+  export_yaml=$(cat <<'YAML'
+apiVersion: federation.antreaplus.io/v1alpha1
+kind: EntityExport
+metadata: {name: dev-vms, namespace: cloud-demo}
+spec:
+  externalEntitySelector:    # member-1's dev VMs, for the other members' federated policies
+    matchLabels: {cloud.antreaplus.io/kind: VirtualMachine, tag.cloud.antreaplus.io/env: dev}
+YAML
+)
+  echo "  member-1 exports its dev VMs:"
+  echo "$export_yaml" | sed 's/^/  /'
+  echo "$export_yaml" | "$kubectl" --context member-1 apply -f - >/dev/null
+  for _ in $(seq 1 100); do
+    [ "$("$kubectl" --context member-2 -n cloud-demo get remoteentities -l federation.antreaplus.io/source-cluster=member-1 -o name | wc -l)" -ge 3 ] && break
+    sleep 0.3
+  done
+  echo "  member-2's leader imports them (kubectl --context member-2 -n cloud-demo get remoteentities):"
+  "$kubectl" --context member-2 -n cloud-demo get remoteentities \
+    -o custom-columns='NAME:.metadata.name,SOURCE:.spec.sourceCluster,VM:.metadata.labels.tag\.cloud\.antreaplus\.io/Name,ENDPOINTS:.spec.endpoints[*].ip' | sed 's/^/    /'
+  echo "  before any policy, real TCP connections to azure-dev-build-2 (an Azure VM of member-2):"
+  for from in dev-build-1 dev-build-3; do probes "$from" azure-dev-build-2:8080; done
+  policy4=$(cat <<'YAML'
+apiVersion: policy.antreaplus.io/v1alpha1
+kind: FederatedNetworkPolicy
+metadata: {name: build-2-from-aws, namespace: cloud-demo}
+spec:
+  priority: 5
+  appliedTo:
+  - externalEntitySelector:
+      matchLabels: {cloud.antreaplus.io/account-name: azure-emulator, tag.cloud.antreaplus.io/Name: dev-build-2}
+  ingress:
+  - action: Allow            # port 8080 from member-1's VM dev-build-1 only
+    from:
+    - scope: ClusterSet
+      externalEntitySelector:
+        matchLabels: {federation.antreaplus.io/source-cluster: member-1, tag.cloud.antreaplus.io/Name: dev-build-1}
+    ports: [{protocol: TCP, port: 8080}]
+  - action: Drop
+    from: [{ipBlock: {cidr: 0.0.0.0/0}}]
+YAML
+)
+  echo "$policy4" | sed 's/^/  /'
+  echo "$policy4" | "$kubectl" --context member-2 apply -f - >/dev/null
+  wait_probe dev-build-3 azure-dev-build-2:8080 blocked || true
+  echo "  after (enforced by azure-dev-build-2's agent):"
+  for from in dev-build-1 dev-build-3; do probes "$from" azure-dev-build-2:8080; done
+  derived build-2-from-aws
+  policy_cli list
+  policy5=$(cat <<'YAML'
+apiVersion: policy.antreaplus.io/v1alpha1
+kind: FederatedNetworkPolicy
+metadata: {name: remote-pods, namespace: cloud-demo}
+spec:
+  priority: 6
+  appliedTo:
+  - externalEntitySelector:
+      matchLabels: {cloud.antreaplus.io/account-name: azure-emulator, tag.cloud.antreaplus.io/Name: dev-build-1}
+  ingress:
+  - action: Allow
+    from:
+    - scope: ClusterSet      # Pods of other members: refused, matches nothing
+      podSelector: {matchLabels: {app: builder}}
+    - scope: ClusterSet      # the rest of the rule is realised
+      externalEntitySelector:
+        matchLabels: {federation.antreaplus.io/source-cluster: member-1, tag.cloud.antreaplus.io/Name: dev-build-2}
+YAML
+)
+  echo "  A federated policy never names remote Pods: such a peer is refused, and says why:"
+  echo "$policy5" | sed 's/^/  /'
+  echo "$policy5" | "$kubectl" --context member-2 apply -f - >/dev/null
+  for _ in $(seq 1 50); do
+    [ "$("$kubectl" --context member-2 -n cloud-demo get fnp remote-pods -o jsonpath='{.status.phase}/{.status.refusedPeers[0].reason}')" = Realized/RemotePodsRefused ] && break
+    sleep 0.2
+  done
+  echo "  antreaplus policy status remote-pods -n cloud-demo --context member-2 (the federated policy)"
+  "$antreaplus" policy status remote-pods -n cloud-demo --context member-2 2>/dev/null | sed -n '1,/^$/p' | sed 's/^/  /'
+fi
+
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
 say "kill -9 the federation manager of $victim, which leads:"
 leaders | grep "by $victim" || true
@@ -238,6 +403,7 @@ Try it yourself:
   $antreaplus federation status
   dig @${dns3%:*} -p ${dns3#*:} web.shop.svc.clusterset.local
   $kubectl --context member-1 -n cloud-demo get virtualmachines,externalentities,networkpolicies.crd.antrea.io
+  $antreaplus policy list
 Manager logs: $(dirname "$KUBECONFIG")/managers/; cloud emulator and controllers: $(dirname "$KUBECONFIG")/cloud/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/
 Stop everything with:
   $antreaplus sandbox down

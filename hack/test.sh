@@ -34,7 +34,7 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # has its own sandbox. The longest start first, so that they overlap the
 # others instead of running last. The other packages run beside them in a
 # second go test: queued behind the clusters' packages, they would run last.
-heavy=(./test/e2e/services ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
+heavy=(./test/e2e/services ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
   ./test/e2e ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns ./pkg/serviceimport
   ./test/integration/policycli ./pkg/entityimport ./pkg/federatedpolicy)
 rest=$(go list ./... | grep -v -x -F "$(printf 'antreaplus.io/antreaplus/%s\n' "${heavy[@]#./}")")

@@ -34,6 +34,11 @@ func MainWithoutClusters(m *testing.M) {
 	os.Exit(code)
 }
 
+// RemoveBuilt deletes the programs Binary built in this process: a package
+// whose TestMain does not end in Main or MainWithoutClusters calls it
+// before it exits.
+func RemoveBuilt() { removeBuilt() }
+
 func run(m *testing.M, n int, clusters **Clusters) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	started := time.Now()

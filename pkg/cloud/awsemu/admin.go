@@ -144,13 +144,7 @@ func (s *Server) newPublicIP() string {
 // interfaces are deleted. Describes keep showing it, as EC2 does for a
 // while, until RemoveInstance.
 func (s *Server) Terminate(regionName, id string) error {
-	return s.withInstance(regionName, id, func(reg *region, i *instance) {
-		i.state = "terminated"
-		for _, e := range i.enis {
-			delete(reg.enis, e)
-		}
-		i.enis = nil
-	})
+	return s.withInstance(regionName, id, func(reg *region, i *instance) { reg.terminate(i) })
 }
 
 // RemoveInstance forgets an instance, as EC2 does some time after it was

@@ -30,7 +30,9 @@
 // cursors that stay stable while resources come and go);
 // CreateSecurityGroup, DeleteSecurityGroup, AuthorizeSecurityGroupIngress/
 // Egress, RevokeSecurityGroupIngress/Egress, ModifyNetworkInterfaceAttribute
-// (security groups), CreateTags and DeleteTags, with EC2's error codes
+// (security groups), CreateTags and DeleteTags, TerminateInstances,
+// AssignPrivateIpAddresses and UnassignPrivateIpAddresses (secondary
+// private addresses of an interface), with EC2's error codes
 // (InvalidPermission.Duplicate, DependencyViolation, quota errors, ...).
 // Unknown actions fail with InvalidAction.
 //

@@ -135,6 +135,9 @@ var ec2Handlers = map[string]handler{
 	"ModifyNetworkInterfaceAttribute": (*Server).modifyNetworkInterfaceAttribute,
 	"CreateTags":                      (*Server).createTags,
 	"DeleteTags":                      (*Server).deleteTags,
+	"TerminateInstances":              (*Server).terminateInstances,
+	"AssignPrivateIpAddresses":        (*Server).assignPrivateIPs,
+	"UnassignPrivateIpAddresses":      (*Server).unassignPrivateIPs,
 }
 
 // ServeHTTP serves one call of EC2, ELBv2, RDS or STS: a form-encoded POST

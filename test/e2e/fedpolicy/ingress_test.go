@@ -1,0 +1,121 @@
+package fedpolicy
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// ingressPolicy, in member-2, lets only AWS's dev-build-1 (exported by
+// member-1) reach azure-dev-build-2 on TCP 8080.
+func ingressPolicy(name string) *policyv1alpha1.FederatedNetworkPolicy {
+	return federatedPolicy(ns, name, appliedToVM(azureAccount, "dev-build-2"),
+		allowIn(8080, remoteVM("member-1", "dev-build-1")), dropIn("0.0.0.0/0"))
+}
+
+func testIngress(t *testing.T) {
+	const name = "build-2-from-aws"
+	target := "azure-dev-build-2:8080"
+	waitProbe(t, "dev-build-1", target, connected, 10*time.Second)
+	expectProbe(t, "dev-build-3", target, connected)
+
+	create(t, "member-2", ingressPolicy(name))
+	waitFNP(t, "member-2", ns, name, 30*time.Second, allOf(realized, resolved("member-1"),
+		func(p *policyv1alpha1.FederatedNetworkPolicy) error {
+			return conditionIs(p, policyv1alpha1.ConditionRemotePeersResolved, metav1.ConditionTrue, "Resolved")
+		}))
+	waitProbe(t, "dev-build-3", target, dropped, 30*time.Second)
+	expectProbe(t, "dev-build-1", target, connected)
+
+	// The remote VM's addresses are ipBlocks of the derived Group, which
+	// the agent of azure-dev-build-2 enforces.
+	src := vm(t, "dev-build-1")
+	if cidrs := derivedCIDRs(t, "member-2", ns, name); !slices.Contains(cidrs, src.IP+"/32") || slices.Contains(cidrs, vm(t, "dev-build-3").IP+"/32") {
+		t.Errorf("the Groups of fnp-%s hold %v, want dev-build-1's %s/32 and not dev-build-3's", name, cidrs, src.IP)
+	}
+	if rules := nftRules(t, "azure-dev-build-2"); !strings.Contains(rules, src.IP) || !strings.Contains(rules, "fnp-"+name) {
+		t.Errorf("the agent of azure-dev-build-2 does not enforce fnp-%s with %s:\n%s", name, src.IP, rules)
+	}
+	d := federatedDetail(t, policyStatus(t, "member-2", ns, name))
+	point := "agent " + ns + "/" + vm(t, "azure-dev-build-2").Object
+	if d.Phase != "Realized" || d.DerivedPolicy != "fnp-"+name || len(d.EnforcementPoints) != 1 || d.EnforcementPoints[0].Name != point || !d.EnforcementPoints[0].Realized {
+		t.Errorf("policy status %s: phase %s, derived %s, enforcement points %+v; want Realized, fnp-%s, %s realized", name, d.Phase, d.DerivedPolicy, d.EnforcementPoints, name, point)
+	}
+
+	t.Run("address change", func(t *testing.T) { testAddressChange(t, target) })
+}
+
+// testAddressChange gives dev-build-1 a second address in its cloud, with
+// EC2's AssignPrivateIpAddresses, and takes it back: the RemoteEntity in
+// member-2 follows, and so does the agent of azure-dev-build-2, whose
+// policy lets dev-build-1 in, from every address it has and none other.
+func testAddressChange(t *testing.T, target string) {
+	src := vm(t, "dev-build-1")
+	const newIP = "10.20.0.51"
+	subnet := netip.MustParsePrefix(src.CIDR()).Masked().String()
+	// The VM's system takes the address and sends from it, as a guest does
+	// with a secondary address; until the cloud assigns it, it is nobody's.
+	ipCmd(t, "-n", src.NetNS, "addr", "add", fmt.Sprintf("%s/%d", newIP, src.PrefixLen), "dev", "eth0")
+	t.Cleanup(func() {
+		ipCmd(t, "-n", src.NetNS, "route", "replace", subnet, "dev", "eth0", "proto", "kernel", "scope", "link", "src", src.IP)
+		ipCmd(t, "-n", src.NetNS, "addr", "del", fmt.Sprintf("%s/%d", newIP, src.PrefixLen), "dev", "eth0")
+	})
+	ipCmd(t, "-n", src.NetNS, "route", "replace", subnet, "dev", "eth0", "proto", "kernel", "scope", "link", "src", newIP)
+	waitProbe(t, "dev-build-1", target, dropped, 10*time.Second)
+
+	c := ec2Client(t)
+	eni := primaryInterface(t, instanceNamed(t, c, "dev-build-1"))
+	start := time.Now()
+	if _, err := c.AssignPrivateIpAddresses(bg, &ec2.AssignPrivateIpAddressesInput{NetworkInterfaceId: aws.String(eni), PrivateIpAddresses: []string{newIP}}); err != nil {
+		t.Fatalf("AssignPrivateIpAddresses %s to %s: %v", newIP, eni, err)
+	}
+	t.Cleanup(func() {
+		_, _ = c.UnassignPrivateIpAddresses(bg, &ec2.UnassignPrivateIpAddressesInput{NetworkInterfaceId: aws.String(eni), PrivateIpAddresses: []string{newIP}})
+	})
+	waitEndpoint(t, newIP, true)
+	waitProbe(t, "dev-build-1", target, connected, 30*time.Second)
+	t.Logf("%s assigned in the cloud: allowed by the agent of the other member after %s", newIP, time.Since(start).Round(100*time.Millisecond))
+
+	start = time.Now()
+	if _, err := c.UnassignPrivateIpAddresses(bg, &ec2.UnassignPrivateIpAddressesInput{NetworkInterfaceId: aws.String(eni), PrivateIpAddresses: []string{newIP}}); err != nil {
+		t.Fatalf("UnassignPrivateIpAddresses %s of %s: %v", newIP, eni, err)
+	}
+	waitEndpoint(t, newIP, false)
+	waitRules(t, "azure-dev-build-2", 30*time.Second, func(rules string) error {
+		if strings.Contains(rules, newIP) {
+			return fmt.Errorf("still allows %s", newIP)
+		}
+		return nil
+	})
+	waitProbe(t, "dev-build-1", target, dropped, 30*time.Second)
+	t.Logf("%s unassigned in the cloud: dropped by the agent of the other member after %s", newIP, time.Since(start).Round(100*time.Millisecond))
+}
+
+// waitEndpoint waits until dev-build-1's RemoteEntity has ip (or has it
+// no more) in every member that imports it; the cloud controller reads
+// the cloud every 10 s.
+func waitEndpoint(t *testing.T, ip string, want bool) {
+	t.Helper()
+	framework.EventuallyEvery(t, 45*time.Second, 250*time.Millisecond, func() error {
+		for _, cluster := range []string{"member-2", "member-3"} {
+			e := remoteEntity(t, cluster, "member-1", "dev-build-1")
+			if e == nil {
+				return fmt.Errorf("%s has no RemoteEntity of dev-build-1", cluster)
+			}
+			if got := slices.Contains(endpointIPs(e), ip); got != want {
+				return fmt.Errorf("%s: the RemoteEntity %s has the endpoints %v, want %s in them: %v", cluster, e.Name, endpointIPs(e), ip, want)
+			}
+		}
+		return nil
+	})
+}
