@@ -80,7 +80,7 @@ func translatedCondition(rep translate.Report, out outcome) (string, metav1.Cond
 	case out.derived == nil:
 		return t, metav1.ConditionTrue, ReasonNoRuleLeft, "every rule is left out (every peer of it is refused) and the rules set their own appliedTo: no derived policy is needed"
 	}
-	msg := fmt.Sprintf("NetworkPolicy %s and %d Groups are written", out.derived.Name, out.groups)
+	msg := fmt.Sprintf("NetworkPolicy %s and %s written", out.derived.Name, count(out.groups, "Group", "Groups"))
 	if len(rep.Notes) > 0 {
 		msg += "; " + strings.Join(rep.Notes, "; ")
 	}
@@ -114,7 +114,7 @@ func acceptedCondition(rep translate.Report) (string, metav1.ConditionStatus, st
 	for _, r := range rep.RefusedPeers {
 		refused = append(refused, fmt.Sprintf("%s peer %d (%s)", r.Rule, r.Peer, r.Reason))
 	}
-	msg := fmt.Sprintf("%d peers refused, they match nothing: %s; see status.refusedPeers for why and what to use instead", len(refused), listed(refused))
+	msg := fmt.Sprintf("%s refused, matching nothing: %s; see status.refusedPeers for why and what to use instead", count(len(refused), "peer", "peers"), listed(refused))
 	if len(rep.DroppedRules) > 0 {
 		msg += "; left out, as every peer of them is refused: " + listed(rep.DroppedRules)
 	}
@@ -127,4 +127,12 @@ func listed(items []string) string {
 		return strings.Join(items[:maxListed], "; ") + fmt.Sprintf("; and %d more", len(items)-maxListed)
 	}
 	return strings.Join(items, "; ")
+}
+
+// count says n of a thing: "1 Group", "3 Groups".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -88,9 +88,9 @@ func TestComputeStatus(t *testing.T) {
 	out := outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 2, "agentless=Realized"), groups: 3}
 	st := computeStatus(p, rep, out, false)
 	want := map[string]string{
-		policyv1alpha1.ConditionTranslated:          "True/" + ReasonTranslated + "/NetworkPolicy fnp-web and 3 Groups are written",
+		policyv1alpha1.ConditionTranslated:          "True/" + ReasonTranslated + "/NetworkPolicy fnp-web and 3 Groups written",
 		policyv1alpha1.ConditionRemotePeersResolved: "False/" + ReasonAwaitingRemoteSources + "/waiting for 1 of 2 remote sources",
-		policyv1alpha1.ConditionPeersAccepted:       "False/" + translate.ReasonRemotePodsRefused + "/1 peers refused",
+		policyv1alpha1.ConditionPeersAccepted:       "False/" + translate.ReasonRemotePodsRefused + "/1 peer refused",
 		policyv1alpha1.ConditionRealized:            "True/" + ReasonRealized + "/enforced on 1 of 2",
 	}
 	for typ, w := range want {

@@ -22,7 +22,7 @@ const (
 // +kubebuilder:resource:scope=Namespaced,shortName=rent,categories=antreaplus
 // +kubebuilder:printcolumn:name="Source",type=string,JSONPath=`.spec.sourceCluster`,description="The member that exported the entity."
 // +kubebuilder:printcolumn:name="Kind",type=string,JSONPath=`.spec.kind`
-// +kubebuilder:printcolumn:name="Endpoints",type=string,JSONPath=`.spec.endpoints[*].ip`
+// +kubebuilder:printcolumn:name="IP",type=string,JSONPath=`.spec.endpoints[0].ip`,description="The first address; the others are in spec.endpoints."
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // RemoteEntity is an ExternalEntity of another member (a cloud VM's network
