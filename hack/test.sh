@@ -11,6 +11,12 @@ export ANTREAPLUS_REQUIRE_CLUSTERS=1
 started=$SECONDS
 step() { printf '\n[test] %s (at %ds)\n' "$*" $((SECONDS - started)); }
 
+# The VM tests (e2e/vmagent, e2e/fedpolicy, the sandbox's agented VMs) play VMs
+# in network namespaces whose agents program nftables: the programs are
+# installed here, by the make target, not by a test (they run in parallel).
+step "packages the VM tests need (nftables, iproute2)"
+hack/ensure-packages.sh nftables iproute2 || echo "[test] nftables or iproute2 could not be installed: the VM tests will fail and say why"
+
 step "verify: generated code and formatting"
 hack/verify.sh
 
