@@ -7,6 +7,8 @@ antreaplus="$repo/bin/antreaplus"
 kubectl="$(hack/tools.sh dir)/kubectl"
 FEDERATION_ID=sandbox
 hack/ensure-packages.sh bind9-dnsutils  # dig, for the DNS answers
+# As root the cloud's agented VMs are network namespaces whose agents program nftables.
+[ "$(id -u)" = 0 ] && hack/ensure-packages.sh nftables iproute2
 dig=$(command -v dig)
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
