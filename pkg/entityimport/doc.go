@@ -27,6 +27,10 @@
 // supervisor's registry (it left the federation). A leader failover thus
 // withdraws nothing, and a new leader rewrites nothing that is right.
 //
+// The loop around the reconciles (write client, work queue, workers,
+// resync, reconcile metrics) is package leaderloop's, shared with
+// package serviceimport.
+//
 // Member labels come from the supervisor's registry (the labels of each
 // MemberCluster, read at most every few seconds); a change of them reaches
 // the RemoteEntities at the next resync.

@@ -12,6 +12,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
+	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
@@ -84,7 +85,7 @@ func (r *run) write(verb string, stamp client.Object, do func() error) error {
 	term, ok := r.m.Fence.Check()
 	if !ok || term != r.m.Term {
 		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return errFenced
+		return leaderloop.ErrFenced
 	}
 	if stamp != nil {
 		a := maps.Clone(stamp.GetAnnotations())

@@ -1,24 +1,19 @@
 package policycompiler
 
 import (
-	"bufio"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"antreaplus.io/antreaplus/test/datadriven"
 )
 
-// rewrite regenerates the expected outputs of testdata/*.txt:
+// TestDataDriven runs the cases of testdata/*.txt (package datadriven);
+// -rewrite regenerates their expected outputs:
 //
 //	go test ./pkg/policycompiler/ -run TestDataDriven -rewrite
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of testdata/*.txt")
-
-// A testdata file is a sequence of cases, in the style of etcd-io/raft's
-// interaction tests. A case is a command line, input lines, a "----" line
-// and the expected output, up to a blank line. Lines starting with "#"
-// between cases are comments. Commands:
+//
+// Commands, each on a Compiler fed by the cases before it in the file:
 //
 //	apply              upsert the YAML objects of the input; output: Changed()
 //	delete             delete the YAML objects of the input; output: Changed()
@@ -26,89 +21,19 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of testd
 //	verdict EP         input: "ingress|egress IP PROTOCOL [PORT|TYPE/CODE]" lines;
 //	                   output: the Decision of Evaluate for each
 //	status             output: every PolicyStatus
-type dataCase struct {
-	command  string
-	input    []string
-	expected []string
-	// outputAt is the index, in the file's lines, of the "----" line.
-	outputAt int
-	outputTo int
-}
-
 func TestDataDriven(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata files: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) { runDataFile(t, file) })
-	}
+	datadriven.Walk(t, "testdata", func(t *testing.T, file string) {
+		c := New()
+		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) []string { return runDataCase(t, c, d) })
+	})
 }
 
-func runDataFile(t *testing.T, file string) {
-	lines, cases := parseDataFile(t, file)
-	c := New()
-	var rewritten []string
-	next := 0
-	for _, dc := range cases {
-		got := runDataCase(t, c, dc)
-		if *rewrite {
-			rewritten = append(rewritten, lines[next:dc.outputAt+1]...)
-			rewritten = append(rewritten, got...)
-			next = dc.outputTo
-			continue
-		}
-		if want := strings.Join(dc.expected, "\n"); strings.Join(got, "\n") != want {
-			t.Errorf("%s:%d: %s\ngot:\n%s\nwant:\n%s", file, dc.outputAt+1, dc.command, strings.Join(got, "\n"), want)
-		}
-	}
-	if *rewrite {
-		rewritten = append(rewritten, lines[next:]...)
-		if err := os.WriteFile(file, []byte(strings.Join(rewritten, "\n")+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func parseDataFile(t *testing.T, file string) ([]string, []dataCase) {
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	for s := bufio.NewScanner(f); s.Scan(); {
-		lines = append(lines, s.Text())
-	}
-	var cases []dataCase
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) == "" || strings.HasPrefix(lines[i], "#") {
-			continue
-		}
-		dc := dataCase{command: lines[i]}
-		for i++; i < len(lines) && lines[i] != "----"; i++ {
-			dc.input = append(dc.input, lines[i])
-		}
-		if i == len(lines) {
-			t.Fatalf("%s: case %q has no ---- line", file, dc.command)
-		}
-		dc.outputAt = i
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
-			dc.expected = append(dc.expected, lines[i])
-		}
-		dc.outputTo = i
-		cases = append(cases, dc)
-	}
-	return lines, cases
-}
-
-func runDataCase(t *testing.T, c *Compiler, dc dataCase) []string {
-	fields := strings.Fields(dc.command)
-	switch fields[0] {
+func runDataCase(t *testing.T, c *Compiler, d *datadriven.TestData) []string {
+	switch d.Cmd {
 	case "apply", "delete":
-		objs := decodeObjects(t, strings.Join(dc.input, "\n"))
+		objs := decodeObjects(t, strings.Join(d.Input, "\n"))
 		apply := c.Upsert
-		if fields[0] == "delete" {
+		if d.Cmd == "delete" {
 			apply = c.Delete
 		}
 		if err := apply(objs...); err != nil {
@@ -116,13 +41,13 @@ func runDataCase(t *testing.T, c *Compiler, dc dataCase) []string {
 		}
 		return []string{strings.TrimSpace("changed: " + strings.Join(c.Changed(), " "))}
 	case "rules":
-		return renderRules(c, fields[1])
+		return renderRules(c, d.CmdArgs[0])
 	case "verdict":
-		return renderVerdicts(t, c, fields[1], dc.input)
+		return renderVerdicts(t, c, d.CmdArgs[0], d.Input)
 	case "status":
 		return renderStatuses(c)
 	}
-	t.Fatalf("unknown command %q", dc.command)
+	t.Fatalf("unknown command %q", d.Command)
 	return nil
 }
 

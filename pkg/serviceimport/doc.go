@@ -26,6 +26,10 @@
 // rules are package sources', shared with the leader controller of
 // federated entities (package entityimport).
 //
+// The loop around the reconciles (write client, work queue, workers,
+// resync, reconcile metrics) is package leaderloop's, shared with
+// package entityimport.
+//
 // # Usage
 //
 //	opts.LeaderControllers = append(opts.LeaderControllers, serviceimport.New(mgr.GetAPIReader(), opts.Namespace))

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
@@ -212,7 +213,7 @@ func (r *run) write(kind, verb string, stamp client.Object, do func() error) err
 	term, ok := r.m.Fence.Check()
 	if !ok || term != r.m.Term {
 		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return errFenced
+		return leaderloop.ErrFenced
 	}
 	if stamp != nil {
 		stamp.SetAnnotations(withAnnotations(stamp.GetAnnotations(), map[string]string{names.LeaderTermAnnotation: strconv.Itoa(int(term))}))
