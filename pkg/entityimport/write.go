@@ -2,10 +2,9 @@ package entityimport
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"maps"
 	"sort"
-	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,7 +12,6 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 const kindRemoteEntity = "RemoteEntity"
@@ -82,20 +80,12 @@ func (r *run) delete(ctx context.Context, obj *federationv1alpha1.RemoteEntity) 
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(verb string, stamp client.Object, do func() error) error {
-	term, ok := r.m.Fence.Check()
-	if !ok || term != r.m.Term {
+	err := leaderloop.Fenced(r.m, stamp, do)
+	switch {
+	case errors.Is(err, leaderloop.ErrFenced):
 		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return leaderloop.ErrFenced
-	}
-	if stamp != nil {
-		a := maps.Clone(stamp.GetAnnotations())
-		if a == nil {
-			a = map[string]string{}
-		}
-		a[names.LeaderTermAnnotation] = strconv.Itoa(int(term))
-		stamp.SetAnnotations(a)
-	}
-	if err := do(); err != nil {
+		return err
+	case err != nil:
 		return fmt.Errorf("%s of a %s in %s: %w", verb, kindRemoteEntity, r.m.ClusterID, err)
 	}
 	writes.WithLabelValues(r.m.ClusterID, kindRemoteEntity, verb).Inc()

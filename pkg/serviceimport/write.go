@@ -7,7 +7,6 @@ import (
 	"maps"
 	"reflect"
 	"sort"
-	"strconv"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,7 +17,6 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -210,15 +208,12 @@ func (r *run) delete(ctx context.Context, obj client.Object) error {
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
-	term, ok := r.m.Fence.Check()
-	if !ok || term != r.m.Term {
+	err := leaderloop.Fenced(r.m, stamp, do)
+	switch {
+	case errors.Is(err, leaderloop.ErrFenced):
 		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return leaderloop.ErrFenced
-	}
-	if stamp != nil {
-		stamp.SetAnnotations(withAnnotations(stamp.GetAnnotations(), map[string]string{names.LeaderTermAnnotation: strconv.Itoa(int(term))}))
-	}
-	if err := do(); err != nil {
+		return err
+	case err != nil:
 		return fmt.Errorf("%s of a %s in %s: %w", verb, kind, r.m.ClusterID, err)
 	}
 	writes.WithLabelValues(r.m.ClusterID, kind, verb).Inc()
