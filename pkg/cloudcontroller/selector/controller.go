@@ -3,6 +3,7 @@ package selector
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -107,6 +108,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if equality.Semantic.DeepEqual(status, sel.Status) {
 		return reconcile.Result{}, nil
 	}
+	// The counts come from the cache, which may not have seen all of the
+	// sync's writes yet: when they change, count again a moment later.
+	var result reconcile.Result
+	if status.VirtualMachines != sel.Status.VirtualMachines || status.NetworkInterfaces != sel.Status.NetworkInterfaces ||
+		status.CloudNativeServices != sel.Status.CloudNativeServices {
+		result.RequeueAfter = recountAfter
+	}
 	updated := sel.DeepCopy()
 	updated.Status = status
 	if err := r.Client.Status().Patch(ctx, updated, client.MergeFrom(sel)); err != nil {
@@ -115,8 +123,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if verdict.Accepted != isAccepted(sel) {
 		log.FromContext(ctx).Info("Selector acceptance changed", "accepted", verdict.Accepted, "reason", verdict.Reason, "message", verdict.Message)
 	}
-	return reconcile.Result{}, nil
+	return result, nil
 }
+
+// recountAfter is when a selector whose counts changed is counted again.
+const recountAfter = time.Second
 
 func (r *Reconciler) count(ctx context.Context, sel *v1alpha1.CloudEntitySelector, acct *v1alpha1.CloudProviderAccount) (counts, error) {
 	o, err := inventorysync.ListImported(ctx, r.Client, sel.Namespace, inventorysync.SelectorLabels(sel, acct))
