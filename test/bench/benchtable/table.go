@@ -69,3 +69,31 @@ func WriteJSON(path, benchmark string, settings map[string]any, figures []Figure
 	}
 	return os.WriteFile(path, raw, 0o644)
 }
+
+// Percentile is the nearest-rank percentile p (0..1) of v; 0 when v is empty.
+func Percentile(v []float64, p float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	i := int(p*float64(len(s))+0.5) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+// WithPercentiles is the Figure of the runs, in unit, followed by rows
+// of their p50 and p99.
+func WithPercentiles(name, unit string, runs []float64) []Figure {
+	p50, p99 := Percentile(runs, 0.5), Percentile(runs, 0.99)
+	return []Figure{Summarize(name, unit, runs),
+		{Name: "    p50", Unit: unit, Median: p50, Min: p50, Max: p50},
+		{Name: "    p99", Unit: unit, Median: p99, Min: p99, Max: p99}}
+}
+
+// Ratio is a/b, 0 when b is 0.
+func Ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}

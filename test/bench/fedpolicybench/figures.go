@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"sort"
 	"time"
 
 	"antreaplus.io/antreaplus/test/bench/benchtable"
@@ -52,7 +51,7 @@ func (b *bench) stages(kind string) []stage {
 func (b *bench) latencyFigures() []benchtable.Figure {
 	var figures []benchtable.Figure
 	add := func(label, kind string) {
-		figures = append(figures, percentiles(label, b.millis(kind))...)
+		figures = append(figures, benchtable.WithPercentiles(label, "ms", b.millis(kind))...)
 		for _, st := range b.stages(kind) {
 			var v []float64
 			for _, s := range b.of(kind) {
@@ -64,7 +63,7 @@ func (b *bench) latencyFigures() []benchtable.Figure {
 		}
 	}
 	ratio := func(remote, local string) {
-		r := ratioOf(pct(b.millis(remote), 0.5), pct(b.millis(local), 0.5))
+		r := benchtable.Ratio(benchtable.Percentile(b.millis(remote), 0.5), benchtable.Percentile(b.millis(local), 0.5))
 		figures = append(figures, benchtable.Figure{Name: "  ratio p50 remote / p50 local", Unit: "x", Median: r, Min: r, Max: r})
 	}
 	add("remote VM IP change (member-1) applied by the agent", kindRemoteIP)
@@ -94,8 +93,8 @@ func (b *bench) millis(kind string) []float64 {
 func (b *bench) printTargets() {
 	fmt.Printf("targets: remote change to enforcement p99 <= %d ms, p50 <= %.0fx the same change made locally\n", targetP99, targetP50Ratio)
 	for _, k := range []struct{ remote, local string }{{kindRemoteIP, kindLocalIP}, {kindRemoteNew, kindLocalNew}, {kindService, kindLocalIPService}} {
-		p99 := pct(b.millis(k.remote), 0.99)
-		r := ratioOf(pct(b.millis(k.remote), 0.5), pct(b.millis(k.local), 0.5))
+		p99 := benchtable.Percentile(b.millis(k.remote), 0.99)
+		r := benchtable.Ratio(benchtable.Percentile(b.millis(k.remote), 0.5), benchtable.Percentile(b.millis(k.local), 0.5))
 		fmt.Printf("  %-18s p99 %7.1f ms (%s), p50 %.2fx %s (%s)\n", k.remote+":", p99, verdict(p99 <= targetP99),
 			r, k.local, verdict(r <= targetP50Ratio))
 	}
@@ -141,30 +140,4 @@ func costFigures(costs []cost) []benchtable.Figure {
 	}
 	benchtable.Print(os.Stdout, title, figures)
 	return figures
-}
-
-func percentiles(name string, ms []float64) []benchtable.Figure {
-	f := benchtable.Summarize(name, "ms", ms)
-	p50, p99 := pct(ms, 0.5), pct(ms, 0.99)
-	return []benchtable.Figure{f,
-		{Name: "    p50", Unit: "ms", Median: p50, Min: p50, Max: p50},
-		{Name: "    p99", Unit: "ms", Median: p99, Min: p99, Max: p99}}
-}
-
-// pct is the nearest-rank percentile.
-func pct(v []float64, p float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	i := int(p*float64(len(s))+0.5) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
-
-func ratioOf(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
 }

@@ -182,10 +182,10 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 			return nil, fmt.Errorf("%s: %w", mode.name, err)
 		}
 		label := fmt.Sprintf("%d members, %s", n, mode.name)
-		figures = append(figures, percentiles(label+": converged everywhere", conv)...)
-		figures = append(figures, percentiles("  baseline: export seen by exporter's watch", base)...)
-		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x",
-			Median: ratio(pct(conv, 0.5), pct(base, 0.5)), Min: ratio(pct(conv, 0.5), pct(base, 0.5)), Max: ratio(pct(conv, 0.5), pct(base, 0.5))})
+		figures = append(figures, benchtable.WithPercentiles(label+": converged everywhere", "ms", conv)...)
+		figures = append(figures, benchtable.WithPercentiles("  baseline: export seen by exporter's watch", "ms", base)...)
+		r := benchtable.Ratio(benchtable.Percentile(conv, 0.5), benchtable.Percentile(base, 0.5))
+		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x", Median: r, Min: r, Max: r})
 	}
 	var rss []float64
 	for _, p := range st.Clusters {
@@ -208,31 +208,6 @@ func servicePid(sb *sandbox.Sandbox, cluster string) int {
 		}
 	}
 	return 0
-}
-
-func percentiles(name string, ms []float64) []benchtable.Figure {
-	f := benchtable.Summarize(name, "ms", ms)
-	p50, p99 := pct(ms, 0.5), pct(ms, 0.99)
-	return []benchtable.Figure{f,
-		{Name: "    p50", Unit: "ms", Median: p50, Min: p50, Max: p50},
-		{Name: "    p99", Unit: "ms", Median: p99, Min: p99, Max: p99}}
-}
-
-func pct(v []float64, p float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	i := int(p*float64(len(s))+0.5) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
-
-func ratio(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
 }
 
 // waitLed waits until every member's leader Lease has a holder.
