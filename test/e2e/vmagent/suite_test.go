@@ -6,15 +6,15 @@
 // connections between the namespaces succeed or fail as the policies say.
 //
 // It needs root (network namespaces, nftables) and iproute2 and nftables,
-// which hack/ensure-packages.sh installs when they are missing.
+// which `make test` installs (hack/ensure-packages.sh). Under make test
+// (ANTREAPLUS_REQUIRE_CLUSTERS=1) it fails, with the reason, when it cannot run.
 package vmagent
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
@@ -26,33 +26,29 @@ var clusters *framework.Clusters
 const cluster = "member-1"
 
 func TestMain(m *testing.M) {
-	if os.Geteuid() != 0 {
-		fmt.Fprintln(os.Stderr, "SKIP: test/e2e/vmagent needs root: it creates network namespaces and programs nftables")
-		os.Exit(0)
-	}
-	if err := ensurePackages(); err != nil {
-		fmt.Fprintf(os.Stderr, "FAIL: nftables and iproute2 are missing and could not be installed: %v\n", err)
-		os.Exit(1)
+	if err := preflight(); err != nil {
+		code := 0
+		if os.Getenv(framework.RequireEnv) == "1" {
+			fmt.Fprintf(os.Stderr, "FAIL: test/e2e/vmagent cannot run: %v\n", err)
+			code = 1
+		} else {
+			fmt.Fprintf(os.Stderr, "SKIP: test/e2e/vmagent: %v\n", err)
+		}
+		os.Exit(code)
 	}
 	netnstest.ReapOrphans("apv-")
 	framework.Main(m, 1, &clusters)
 }
 
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
-
-// ensurePackages runs hack/ensure-packages.sh, then checks the programs.
-func ensurePackages() error {
-	cmd := exec.Command("bash", filepath.Join(repoRoot(), "hack", "ensure-packages.sh"), "nftables", "iproute2")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return err
+// preflight says why the package cannot run here: it needs root and the
+// programs ip and nft (make test installs them: hack/ensure-packages.sh).
+func preflight() error {
+	if os.Geteuid() != 0 {
+		return errors.New("it needs root: it creates network namespaces and programs nftables")
 	}
 	for _, prog := range []string{"ip", "nft"} {
 		if _, err := exec.LookPath(prog); err != nil {
-			return err
+			return fmt.Errorf("%s is missing: run hack/ensure-packages.sh nftables iproute2", prog)
 		}
 	}
 	return nil
