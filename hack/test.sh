@@ -42,7 +42,8 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # second go test: queued behind the clusters' packages, they would run last.
 heavy=(./test/e2e/services ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
   ./test/e2e ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns ./pkg/serviceimport
-  ./test/integration/policycli ./pkg/entityimport ./pkg/federatedpolicy)
+  ./test/integration/policycli ./pkg/entityimport ./pkg/federatedpolicy
+  ./pkg/membercontroller ./pkg/federation/manager)
 rest=$(go list ./... | grep -v -x -F "$(printf 'antreaplus.io/antreaplus/%s\n' "${heavy[@]#./}")")
 # The clusters' components, the programs and the tests inherit GOGC: with 24
 # GB and CPU the scarce resource, their garbage collectors run a third as

@@ -1,8 +1,3 @@
-// Package outage tells when an API server comes back after an outage long
-// enough for client-go's informers to be stuck in their back-off: their
-// reflectors retry a lost watch after up to a minute (with jitter), so a
-// client that saw its server go away and come back does better to start
-// fresh informers, which list at once.
 package outage
 
 import "time"

@@ -26,6 +26,7 @@ var membershipResource = federationv1alpha1.GroupVersion.WithResource("clusterme
 type membership struct {
 	id         atomic.Pointer[string]
 	controller cache.Controller
+	store      cache.Store
 }
 
 func newMembership(cfg *rest.Config, fixed string) (*membership, error) {
@@ -50,7 +51,7 @@ func newMembership(cfg *rest.Config, fixed string) (*membership, error) {
 			return res.Watch(ctx, o)
 		},
 	}
-	_, m.controller = cache.NewInformerWithOptions(cache.InformerOptions{
+	m.store, m.controller = cache.NewInformerWithOptions(cache.InformerOptions{
 		ListerWatcher: lw,
 		ObjectType:    &unstructured.Unstructured{},
 		Handler: cache.ResourceEventHandlerFuncs{
@@ -75,6 +76,22 @@ func (m *membership) set(obj any) {
 	}
 	id := cm.Spec.FederationID
 	m.id.Store(&id)
+}
+
+// carryOver answers prev's ID until this membership's informer has listed.
+func (m *membership) carryOver(prev *membership) {
+	if m.controller != nil {
+		m.id.Store(prev.id.Load())
+	}
+}
+
+// forgetUnlisted, once the informer has listed, drops the ID carried over
+// if the ClusterMembership is gone (deleted while the member was cut off)
+// and the informer has not set one since.
+func (m *membership) forgetUnlisted(carried *string) {
+	if m.store != nil && len(m.store.ListKeys()) == 0 {
+		m.id.CompareAndSwap(carried, nil)
+	}
 }
 
 func (m *membership) federationID() string {

@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/coredns/coredns/plugin/kubernetes/object"
+	"github.com/prometheus/client_golang/prometheus"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 	mcsclient "sigs.k8s.io/mcs-api/pkg/client/clientset/versioned"
 
@@ -32,8 +34,9 @@ type WatcherOptions struct {
 // member's federation ID. When the API server goes away the Index keeps its
 // last state. When it answers again after an outage of at least
 // outage.RefreshAfter, the Watcher replaces its informers (client-go's
-// would wait up to a minute in their back-off before watching again) and
-// drops from the Index what went away meanwhile.
+// would wait up to a minute in their back-off before watching again): the
+// Index and the federation ID keep answering from their last state while
+// the new informers list, then the Index drops what went away meanwhile.
 type Watcher struct {
 	cfg    *rest.Config
 	kube   kubernetes.Interface
@@ -41,11 +44,12 @@ type Watcher struct {
 	conv   *Converter
 	opts   WatcherOptions
 	index  *Index
-	stop   chan struct{}
 	synced atomic.Bool
 
-	mu  sync.Mutex
-	gen *generation
+	mu     sync.Mutex
+	gen    *generation
+	cancel context.CancelFunc // ends the informers; nil until Start
+	done   chan struct{}      // closed once they ended
 }
 
 // generation is one set of informers; an outage replaces it.
@@ -53,7 +57,6 @@ type generation struct {
 	membership      *membership
 	imports, slices cache.Store
 	controllers     []cache.Controller
-	stop            chan struct{}
 }
 
 // NewWatcher returns a Watcher of the member cfg points at.
@@ -69,7 +72,7 @@ func NewWatcher(cfg *rest.Config, opts WatcherOptions) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the multicluster.x-k8s.io client: %w", err)
 	}
-	w := &Watcher{cfg: cfg, kube: kube, mcs: mcs, conv: NewConverter(), opts: opts, index: NewIndex(), stop: make(chan struct{})}
+	w := &Watcher{cfg: cfg, kube: kube, mcs: mcs, conv: NewConverter(), opts: opts, index: NewIndex()}
 	if w.gen, err = w.newGeneration(); err != nil {
 		return nil, err
 	}
@@ -78,7 +81,7 @@ func NewWatcher(cfg *rest.Config, opts WatcherOptions) (*Watcher, error) {
 
 // newGeneration makes informers that file into the Watcher's Index.
 func (w *Watcher) newGeneration() (*generation, error) {
-	g := &generation{stop: make(chan struct{})}
+	g := &generation{}
 	imports := cache.NewFilteredListWatchFromClient(w.mcs.MulticlusterV1beta1().RESTClient(), "serviceimports", metav1.NamespaceAll, func(*metav1.ListOptions) {})
 	var ic, sc cache.Controller
 	g.imports, ic = object.NewIndexerInformer(imports, &mcsv1beta1.ServiceImport{}, importHandler{w.index}, cache.Indexers{},
@@ -100,9 +103,9 @@ func (w *Watcher) newGeneration() (*generation, error) {
 	return g, nil
 }
 
-func (g *generation) start() {
+func (g *generation) start(stop <-chan struct{}) {
 	for _, c := range g.controllers {
-		go c.Run(g.stop)
+		go c.Run(stop)
 	}
 }
 
@@ -129,14 +132,34 @@ func (w *Watcher) FederationID() string { return w.current().membership.federati
 
 // Start runs the informers, and replaces them after outages, until Stop.
 func (w *Watcher) Start() {
-	w.current().start()
-	go w.watchOutages()
+	// CoreDNS serves Prometheus's default registry.
+	_ = outage.RegisterMetrics(prometheus.DefaultRegisterer)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	w.mu.Lock()
+	w.cancel, w.done = cancel, done
+	w.mu.Unlock()
+	r := outage.Renewer{Component: Component, Probe: outage.Readyz(w.kube.Discovery().RESTClient()), Log: klog.Background().WithName(Component)}
+	go func() {
+		defer close(done)
+		if err := r.Run(ctx, w.run); err != nil {
+			klog.Background().Error(err, "The imports' informers stopped: answering from their last state")
+		}
+	}()
 }
 
-// Stop ends the informers.
+// Component names the Watcher in antreaplus_outage_renewals_total.
+const Component = "dns-importcache"
+
+// Stop ends the informers and waits for them.
 func (w *Watcher) Stop() {
-	close(w.stop)
-	close(w.current().stop)
+	w.mu.Lock()
+	cancel, done := w.cancel, w.done
+	w.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
 }
 
 // HasSynced tells whether the informers have listed every object once.
@@ -165,51 +188,36 @@ func (w *Watcher) WaitSynced(timeout time.Duration) bool {
 	return true
 }
 
-// watchOutages replaces the informers each time the API server answers
-// after an outage of at least outage.RefreshAfter.
-func (w *Watcher) watchOutages() {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		<-w.stop
-		cancel()
-	}()
-	probe := outage.Readyz(w.kube.Discovery().RESTClient())
-	for {
-		down, ok := outage.WaitForRecovery(ctx, probe)
-		if !ok {
-			return
-		}
-		w.refresh(down)
-	}
-}
-
-// refresh replaces the informers and, once the new ones have listed,
-// drops from the Index whatever they did not list: imports and slices
+// run runs one generation of informers until ctx ends: the one NewWatcher
+// made, then a fresh one after each outage (package outage). A fresh one
+// takes over the federation ID it replaces until it has listed; once it
+// has, the Index drops whatever it did not list: imports and slices
 // deleted during the outage. Until then the Index answers from its last
 // state.
-func (w *Watcher) refresh(down time.Duration) {
-	g, err := w.newGeneration()
-	if err != nil {
-		return // the old informers stay; the next outage tries again
+func (w *Watcher) run(ctx context.Context, o outage.Generation) error {
+	g := w.current()
+	var carried *string
+	if o.N > 0 {
+		next, err := w.newGeneration()
+		if err != nil {
+			return err
+		}
+		next.membership.carryOver(g.membership)
+		carried = next.membership.id.Load()
+		w.mu.Lock()
+		w.gen, g = next, next
+		w.mu.Unlock()
 	}
-	w.mu.Lock()
-	old := w.gen
-	w.gen = g
-	w.mu.Unlock()
-	close(old.stop)
-	g.start()
-	for !g.hasSynced() {
-		select {
-		case <-w.stop:
-			return
-		case <-time.After(50 * time.Millisecond):
+	g.start(ctx.Done())
+	if o.N > 0 && cache.WaitForCacheSync(ctx.Done(), g.hasSynced) {
+		w.index.Retain(storeKeys(g.imports), storeKeys(g.slices))
+		g.membership.forgetUnlisted(carried)
+		if w.opts.OnRefresh != nil {
+			w.opts.OnRefresh(o.Outage)
 		}
 	}
-	w.index.Retain(storeKeys(g.imports), storeKeys(g.slices))
-	if w.opts.OnRefresh != nil {
-		w.opts.OnRefresh(down)
-	}
+	<-ctx.Done()
+	return nil
 }
 
 // storeKeys are the namespaces and names of a store's objects.

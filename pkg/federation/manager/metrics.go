@@ -17,9 +17,6 @@ var (
 	exportsObserved = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "antreaplus_federation_member_exports", Help: "ServiceExports this manager sees in the member.",
 	}, []string{"member"})
-	cacheRefreshes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_federation_member_cache_refreshes_total", Help: "Times the member's informers were replaced after an outage.",
-	}, []string{"member"})
 	statusWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "antreaplus_federation_registry_status_writes_total", Help: "MemberCluster status updates, by result.",
 	}, []string{"result"})
@@ -27,6 +24,6 @@ var (
 
 // RegisterMetrics adds the manager's and the election's metrics to controller-runtime's registry.
 func RegisterMetrics() {
-	metrics.Registry.MustRegister(sessionsGauge, reachableGauge, exportsObserved, cacheRefreshes, statusWrites)
+	metrics.Registry.MustRegister(sessionsGauge, reachableGauge, exportsObserved, statusWrites)
 	election.Register()
 }

@@ -40,12 +40,11 @@ type session struct {
 	probe   probe
 	peer    peerView
 
-	// cache is the member's client and informers; it is replaced when the
-	// member comes back from an outage (see refreshAfterOutage).
+	// member is the member's client and informers; it is replaced when the
+	// member comes back from an outage (see runMember).
 	cacheMu     sync.Mutex
 	watchCfg    *rest.Config
 	member      cluster.Cluster
-	stopMember  context.CancelFunc
 	memberSwaps chan struct{}
 }
 
@@ -74,10 +73,6 @@ func (s *session) start(c credentials) error {
 	if err != nil {
 		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
 	}
-	sch, err := scheme.New()
-	if err != nil {
-		return err
-	}
 	s.watchCfg = rest.CopyConfig(cfg)
 	s.watchCfg.Timeout = 0
 	// The leader's controllers write every import of the federation into the
@@ -85,9 +80,9 @@ func (s *session) start(c credentials) error {
 	// 5 writes each) for 8 s. The member's API server guards itself (priority
 	// and fairness); the elector keeps its own client and limit.
 	s.watchCfg.QPS, s.watchCfg.Burst = memberWriteQPS, memberWriteBurst
-	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
+	member, err := s.newMember()
 	if err != nil {
-		return fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
+		return err
 	}
 	leases := &probingLeases{c: cs.CoordinationV1().Leases(names.Namespace), name: names.LeaderLease, probe: &s.probe}
 	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead)
@@ -95,10 +90,10 @@ func (s *session) start(c credentials) error {
 	// The session outlives the reconcile that starts it: it gets its own logger and context.
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), ctrl.Log.WithName("member").WithValues("member", s.clusterID)))
 	s.cancel = cancel
-	s.useMember(ctx, member)
+	s.useMember(member)
+	s.goRun(func() { s.runMember(ctx) })
 	s.goRun(func() { s.elector.Run(ctx) })
 	s.goRun(func() { s.watchExports(ctx) })
-	s.goRun(func() { s.refreshAfterOutage(ctx) })
 	if s.spec.Supervisor && s.clusterID != s.m.me {
 		s.goRun(func() { s.peerLoop(ctx, cs) })
 	}
@@ -119,18 +114,28 @@ func (s *session) stop() {
 	s.done.Wait()
 }
 
-// useMember makes member the session's client and cache of the member,
-// starts it, and stops the one it replaces.
-func (s *session) useMember(ctx context.Context, member cluster.Cluster) {
-	mctx, stop := context.WithCancel(ctx)
+// newMember connects a client and a cache (not started) to the member.
+func (s *session) newMember() (cluster.Cluster, error) {
+	sch, err := scheme.New()
+	if err != nil {
+		return nil, err
+	}
+	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
+	}
+	return member, nil
+}
+
+// useMember makes member the session's client and cache of the member and
+// tells the users of the one it replaces.
+func (s *session) useMember(member cluster.Cluster) {
 	s.cacheMu.Lock()
-	oldStop, oldSwaps := s.stopMember, s.memberSwaps
-	s.member, s.stopMember, s.memberSwaps = member, stop, make(chan struct{})
+	oldSwaps := s.memberSwaps
+	s.member, s.memberSwaps = member, make(chan struct{})
 	s.cacheMu.Unlock()
-	s.goRun(func() { _ = member.Start(mctx) })
-	if oldStop != nil {
+	if oldSwaps != nil {
 		close(oldSwaps)
-		oldStop()
 	}
 }
 
@@ -142,37 +147,32 @@ func (s *session) currentMember() (cluster.Cluster, <-chan struct{}) {
 	return s.member, s.memberSwaps
 }
 
-// refreshAfterOutage replaces the member's cache when the member answers
-// again after an outage. client-go's reflectors back off exponentially (up
-// to a minute with jitter) while an API server is down, so after a restart
-// the old informers may stay blind for a minute or more; fresh ones list at once.
-func (s *session) refreshAfterOutage(ctx context.Context) {
-	var tracker outage.Tracker
-	t := time.NewTicker(s.m.opts.Election.RetryPeriod)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		_, lastTime, lastErr := s.probe.get()
-		if lastTime.IsZero() || !tracker.Observe(lastTime, lastErr, outage.RefreshAfter) {
-			continue
-		}
-		sch, err := scheme.New()
-		if err != nil {
-			continue
-		}
-		member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
-		if err != nil {
-			klog.FromContext(ctx).Info("Cannot reconnect to the member", "err", err)
-			continue
-		}
-		klog.FromContext(ctx).Info("Member answers again after an outage: reconnecting its informers", "outage", tracker.Last().Round(time.Millisecond))
-		cacheRefreshes.WithLabelValues(s.clusterID).Inc()
-		s.useMember(ctx, member)
+// runMember runs the member's cache until ctx ends, and replaces it with a
+// fresh one each time the member answers again after an outage (package
+// outage): client-go's reflectors back off exponentially (up to a minute
+// with jitter) while an API server is down, so after a restart the old
+// informers may stay blind for a minute or more; fresh ones list at once.
+// The elector's Lease reads are the probes.
+func (s *session) runMember(ctx context.Context) {
+	r := outage.Renewer{Component: "federation-manager/" + s.clusterID, Probe: s.probe.result,
+		Period: s.m.opts.Election.RetryPeriod, Log: klog.FromContext(ctx)}
+	if err := r.Run(ctx, s.memberGeneration); err != nil {
+		klog.FromContext(ctx).Error(err, "The member's cache stopped")
 	}
+}
+
+// memberGeneration runs one generation of the member's cache: the one start
+// connected first, then a fresh one after each outage.
+func (s *session) memberGeneration(ctx context.Context, g outage.Generation) error {
+	member, _ := s.currentMember()
+	if g.N > 0 {
+		var err error
+		if member, err = s.newMember(); err != nil {
+			return err
+		}
+		s.useMember(member)
+	}
+	return member.Start(ctx)
 }
 
 const (
@@ -224,6 +224,13 @@ func (p *probe) get() (lastOK, lastTime time.Time, lastErr error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.lastOK, p.lastTime, p.lastErr
+}
+
+// result is the last Lease read's error, as a probe of the member for
+// package outage: nil (answered) before the first read.
+func (p *probe) result(context.Context) error {
+	_, _, err := p.get()
+	return err
 }
 
 // probingLeases is the member's Lease API; every read doubles as a probe of the member.
