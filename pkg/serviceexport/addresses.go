@@ -2,7 +2,6 @@ package serviceexport
 
 import (
 	"fmt"
-	"net/netip"
 	"sort"
 	"strings"
 
@@ -29,7 +28,13 @@ type Endpoint struct {
 	Address  string `json:"address"`
 	Ready    bool   `json:"ready"`
 	Hostname string `json:"hostname,omitempty"`
-	Zone     string `json:"zone,omitempty"`
+	// Zone is the endpoint's topology.kubernetes.io/zone: its Pod's (from
+	// the source slice) or its node's; "" for a load balancer.
+	Zone string `json:"zone,omitempty"`
+	// NodeName is the node of a Pod IP endpoint ("" for other kinds): it is
+	// written on the imported endpoint only in the member that exports it,
+	// where an internalTrafficPolicy of Local can use it.
+	NodeName string `json:"nodeName,omitempty"`
 }
 
 // Addresses is what one exporting cluster contributes to the federated Service.
@@ -45,7 +50,8 @@ type Addresses struct {
 
 // ChooseAddresses picks the addresses of svc reachable from outside its
 // cluster (see the package documentation). slices are the Service's own
-// EndpointSlices and nodes the cluster's nodes; only IPv4 addresses are used.
+// EndpointSlices and nodes the cluster's nodes. Addresses of both families
+// are used: IPv4 and IPv6 Pod IPs, node addresses and ingress IPs.
 func ChooseAddresses(svc *corev1.Service, flat bool, slices []discoveryv1.EndpointSlice, nodes []corev1.Node) Addresses {
 	headless := svc.Spec.ClusterIP == corev1.ClusterIPNone
 	nodePorts := hasNodePorts(svc)
@@ -101,7 +107,7 @@ func hasNodePorts(svc *corev1.Service) bool {
 func ingressIPs(svc *corev1.Service) []string {
 	var out []string
 	for _, in := range svc.Status.LoadBalancer.Ingress {
-		if isIPv4(in.IP) {
+		if Family(in.IP) != "" {
 			out = append(out, in.IP)
 		}
 	}
@@ -116,12 +122,13 @@ func servicePorts(svc *corev1.Service, port func(corev1.ServicePort) int32) map[
 	return out
 }
 
-// podAddresses are the endpoints of the Service's IPv4 EndpointSlices.
+// podAddresses are the endpoints of the Service's IPv4 and IPv6 EndpointSlices.
 func podAddresses(slices []discoveryv1.EndpointSlice) Addresses {
 	a := Addresses{Type: AddressPodIP, Ports: map[string]int32{}}
 	for i := range slices {
 		s := &slices[i]
-		if s.AddressType != discoveryv1.AddressTypeIPv4 {
+		family := familyOfAddressType(s.AddressType)
+		if family == "" {
 			continue
 		}
 		for _, p := range s.Ports {
@@ -132,10 +139,11 @@ func podAddresses(slices []discoveryv1.EndpointSlice) Addresses {
 			}
 		}
 		for _, e := range s.Endpoints {
-			if len(e.Addresses) == 0 || !isIPv4(e.Addresses[0]) {
+			if len(e.Addresses) == 0 || Family(e.Addresses[0]) != family {
 				continue
 			}
-			ep := Endpoint{Address: e.Addresses[0], Ready: e.Conditions.Ready == nil || *e.Conditions.Ready, Hostname: deref(e.Hostname), Zone: deref(e.Zone)}
+			ep := Endpoint{Address: e.Addresses[0], Ready: e.Conditions.Ready == nil || *e.Conditions.Ready, Hostname: deref(e.Hostname),
+				Zone: deref(e.Zone), NodeName: deref(e.NodeName)}
 			a.Endpoints = append(a.Endpoints, ep)
 		}
 	}
@@ -160,8 +168,9 @@ func localNodes(svc *corev1.Service, slices []discoveryv1.EndpointSlice) map[str
 	return out
 }
 
-// nodeAddresses gives each node's ExternalIP, else its InternalIP; a node is
-// ready when its Ready condition is true. only, when not nil, keeps those nodes.
+// nodeAddresses gives, per family, each node's ExternalIP, else its
+// InternalIP; a node is ready when its Ready condition is true. only, when
+// not nil, keeps those nodes.
 func nodeAddresses(nodes []corev1.Node, only map[string]bool) []Endpoint {
 	var out []Endpoint
 	for i := range nodes {
@@ -169,21 +178,22 @@ func nodeAddresses(nodes []corev1.Node, only map[string]bool) []Endpoint {
 		if only != nil && !only[n.Name] || !n.DeletionTimestamp.IsZero() {
 			continue
 		}
-		addr := nodeAddress(n, corev1.NodeExternalIP)
-		if addr == "" {
-			addr = nodeAddress(n, corev1.NodeInternalIP)
+		for _, f := range families {
+			addr := nodeAddress(n, corev1.NodeExternalIP, f)
+			if addr == "" {
+				addr = nodeAddress(n, corev1.NodeInternalIP, f)
+			}
+			if addr != "" {
+				out = append(out, Endpoint{Address: addr, Ready: nodeReady(n) && !n.Spec.Unschedulable, Zone: n.Labels[corev1.LabelTopologyZone]})
+			}
 		}
-		if addr == "" {
-			continue
-		}
-		out = append(out, Endpoint{Address: addr, Ready: nodeReady(n) && !n.Spec.Unschedulable, Zone: n.Labels[corev1.LabelTopologyZone]})
 	}
 	return dedupe(out)
 }
 
-func nodeAddress(n *corev1.Node, t corev1.NodeAddressType) string {
+func nodeAddress(n *corev1.Node, t corev1.NodeAddressType, f corev1.IPFamily) string {
 	for _, a := range n.Status.Addresses {
-		if a.Type == t && isIPv4(a.Address) {
+		if a.Type == t && Family(a.Address) == f {
 			return a.Address
 		}
 	}
@@ -243,11 +253,6 @@ func describe(a Addresses) string {
 		ports = []string{"no port"}
 	}
 	return fmt.Sprintf("%d ready address(es) %s on %s", len(addrs), strings.Join(shown, ", "), strings.Join(ports, ", "))
-}
-
-func isIPv4(s string) bool {
-	a, err := netip.ParseAddr(s)
-	return err == nil && a.Is4()
 }
 
 func deref[T any](p *T) T {

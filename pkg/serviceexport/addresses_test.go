@@ -53,7 +53,8 @@ func TestChooseAddresses(t *testing.T) {
 		podEP{ip: "10.101.0.5", node: "n1", hostname: "web-0", ready: true},
 		podEP{ip: "10.101.0.6", node: "n3", ready: false},
 		podEP{ip: "10.101.0.5", node: "n1", ready: true}, // duplicate across slices
-	), {AddressType: discoveryv1.AddressTypeIPv6, Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"fd00::1"}}}}}
+	), {AddressType: discoveryv1.AddressTypeIPv6, Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"fd00::1"}}, {Addresses: []string{"10.101.0.9"}}}},
+		{AddressType: discoveryv1.AddressTypeFQDN, Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"example.com"}}}}}
 	local := service(withType(corev1.ServiceTypeNodePort), nodePorts(30080))
 	local.Spec.ExternalTrafficPolicy = corev1.ServiceExternalTrafficPolicyLocal
 	noNodePorts := service(withType(corev1.ServiceTypeLoadBalancer))
@@ -68,7 +69,7 @@ func TestChooseAddresses(t *testing.T) {
 		note      string
 	}{
 		{"load balancer with ingress", service(withType(corev1.ServiceTypeLoadBalancer), nodePorts(30080), ingress("203.0.113.10", "2001:db8::1")),
-			false, AddressLoadBalancer, []string{"203.0.113.10"}, nil, map[string]int32{"http": 80}, "exported as LoadBalancer"},
+			false, AddressLoadBalancer, []string{"2001:db8::1", "203.0.113.10"}, nil, map[string]int32{"http": 80}, "exported as LoadBalancer"},
 		{"load balancer waiting for its ip: node ports stand in", service(withType(corev1.ServiceTypeLoadBalancer), nodePorts(30080)),
 			false, AddressNodePort, []string{"10.0.0.1", "198.51.100.2"}, []string{"10.0.0.3"}, map[string]int32{"http": 30080}, "no ingress IP yet"},
 		{"load balancer without ip nor node ports", noNodePorts, false, AddressLoadBalancer, nil, nil, nil, "waiting for the load balancer"},
@@ -78,10 +79,10 @@ func TestChooseAddresses(t *testing.T) {
 			false, AddressNodePort, []string{"10.0.0.1"}, nil, map[string]int32{"http": 30080}, "exported as NodePort"},
 		{"cluster ip without flat network", service(), false, AddressNone, nil, nil, nil, "make it a NodePort or LoadBalancer"},
 		{"headless without flat network", service(headless()), false, AddressNone, nil, nil, nil, "only over a flat network"},
-		{"cluster ip over a flat network: pod ips on target ports", service(), true, AddressPodIP,
-			[]string{"10.101.0.5"}, []string{"10.101.0.6"}, map[string]int32{"http": 8080}, "flat network"},
+		{"cluster ip over a flat network: pod ips of both families on target ports", service(), true, AddressPodIP,
+			[]string{"10.101.0.5", "fd00::1"}, []string{"10.101.0.6"}, map[string]int32{"http": 8080}, "flat network"},
 		{"flat network wins over a load balancer", service(withType(corev1.ServiceTypeLoadBalancer), ingress("203.0.113.10")), true, AddressPodIP,
-			[]string{"10.101.0.5"}, []string{"10.101.0.6"}, map[string]int32{"http": 8080}, "flat network"},
+			[]string{"10.101.0.5", "fd00::1"}, []string{"10.101.0.6"}, map[string]int32{"http": 8080}, "flat network"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := ChooseAddresses(tc.svc, tc.flat, pods, nodes)

@@ -99,10 +99,14 @@ type expMod func(*Export)
 // export is a valid export of cluster created at t0+at, with one ready LoadBalancer address.
 func export(cluster string, at time.Duration, mods ...expMod) Export {
 	e := Export{Cluster: cluster, Created: metav1.NewTime(t0.Add(at)), ServiceType: corev1.ServiceTypeLoadBalancer, SessionAffinity: corev1.ServiceAffinityNone,
-		Ports:     []mcsv1beta1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80}},
-		Addresses: Addresses{Type: AddressLoadBalancer, Endpoints: []Endpoint{{Address: "203.0.113.1", Ready: true}}, Ports: map[string]int32{"http": 80}}}
+		InternalTrafficPolicy: corev1.ServiceInternalTrafficPolicyCluster,
+		Ports:                 []mcsv1beta1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80}},
+		Addresses:             Addresses{Type: AddressLoadBalancer, Endpoints: []Endpoint{{Address: "203.0.113.1", Ready: true}}, Ports: map[string]int32{"http": 80}}}
 	for _, m := range mods {
 		m(&e)
+	}
+	if e.IPFamilies == nil { // as FromCluster: the families of the addresses
+		e.IPFamilies = e.Addresses.Families()
 	}
 	return e
 }
@@ -132,4 +136,37 @@ func withAddresses(t AddressType, ports map[string]int32, ips ...string) expMod 
 			e.Addresses.Endpoints = append(e.Addresses.Endpoints, Endpoint{Address: ip, Ready: true})
 		}
 	}
+}
+
+func withITP(p corev1.ServiceInternalTrafficPolicy) expMod {
+	return func(e *Export) { e.InternalTrafficPolicy = p }
+}
+
+func withTD(td string) expMod { return func(e *Export) { e.TrafficDistribution = td } }
+
+// withIPs replaces the export's addresses (ready, same type and ports).
+func withIPs(ips ...string) expMod {
+	return func(e *Export) {
+		e.Addresses.Endpoints = nil
+		for _, ip := range ips {
+			e.Addresses.Endpoints = append(e.Addresses.Endpoints, Endpoint{Address: ip, Ready: true})
+		}
+		e.IPFamilies = e.Addresses.Families()
+	}
+}
+
+func withLabels(kv ...string) expMod {
+	return func(e *Export) { e.ExportedLabels = pairs(kv) }
+}
+
+func withAnnotations(kv ...string) expMod {
+	return func(e *Export) { e.ExportedAnnotations = pairs(kv) }
+}
+
+func pairs(kv []string) map[string]string {
+	out := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package serviceexport
 
 import (
+	"sort"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,17 +22,34 @@ type Export struct {
 	// SessionAffinity and its config, as on the Service.
 	SessionAffinity       corev1.ServiceAffinity
 	SessionAffinityConfig *corev1.SessionAffinityConfig
-	Addresses             Addresses
+	// InternalTrafficPolicy is the Service's (Cluster when unset).
+	InternalTrafficPolicy corev1.ServiceInternalTrafficPolicy
+	// TrafficDistribution is the Service's ("" when unset).
+	TrafficDistribution string
+	// IPFamilies are the families the export serves, IPv4 first: those of
+	// the addresses it contributes, or, while it contributes none, those of
+	// its Service's spec.ipFamilies (what it will contribute).
+	IPFamilies []corev1.IPFamily
+	// ExportedLabels and ExportedAnnotations are the ServiceExport's
+	// spec.exportedLabels and spec.exportedAnnotations, without the keys
+	// the federation reserves or that are not valid (see ExportedMetadata).
+	ExportedLabels      map[string]string
+	ExportedAnnotations map[string]string
+	// Region is the exporting cluster's region: the most common
+	// topology.kubernetes.io/region of its nodes ("" when none has one).
+	Region    string
+	Addresses Addresses
 }
 
 // FromCluster reads one cluster's export of a name: the ServiceExport, its
 // Service (nil when missing), the Service's EndpointSlices and the cluster's
 // nodes. The Export is meaningful only when the Validity is valid.
 func FromCluster(cluster string, export *mcsv1beta1.ServiceExport, svc *corev1.Service, slices []discoveryv1.EndpointSlice, nodes []corev1.Node) (Export, Validity) {
-	v := Validate(svc)
+	v := ValidateExport(export, svc)
 	if !v.Valid {
 		return Export{}, v
 	}
+	labels, annotations, _ := ExportedMetadata(export)
 	e := Export{
 		Cluster:               cluster,
 		Created:               export.CreationTimestamp,
@@ -38,6 +57,11 @@ func FromCluster(cluster string, export *mcsv1beta1.ServiceExport, svc *corev1.S
 		Headless:              svc.Spec.ClusterIP == corev1.ClusterIPNone,
 		SessionAffinity:       svc.Spec.SessionAffinity,
 		SessionAffinityConfig: svc.Spec.SessionAffinityConfig,
+		InternalTrafficPolicy: corev1.ServiceInternalTrafficPolicyCluster,
+		TrafficDistribution:   deref(svc.Spec.TrafficDistribution),
+		ExportedLabels:        labels,
+		ExportedAnnotations:   annotations,
+		Region:                Region(nodes),
 		Addresses:             ChooseAddresses(svc, IsFlat(export.Annotations), slices, nodes),
 	}
 	if e.ServiceType == "" {
@@ -46,6 +70,13 @@ func FromCluster(cluster string, export *mcsv1beta1.ServiceExport, svc *corev1.S
 	if e.SessionAffinity == "" {
 		e.SessionAffinity = corev1.ServiceAffinityNone
 	}
+	if p := svc.Spec.InternalTrafficPolicy; p != nil && *p != "" {
+		e.InternalTrafficPolicy = *p
+	}
+	e.IPFamilies = e.Addresses.Families()
+	if len(e.IPFamilies) == 0 {
+		e.IPFamilies = sortFamilies(svc.Spec.IPFamilies)
+	}
 	for _, p := range svc.Spec.Ports {
 		e.Ports = append(e.Ports, mcsv1beta1.ServicePort{Name: p.Name, Protocol: protocol(p.Protocol), AppProtocol: p.AppProtocol, Port: p.Port})
 	}
@@ -53,9 +84,35 @@ func FromCluster(cluster string, export *mcsv1beta1.ServiceExport, svc *corev1.S
 }
 
 // NeedsNodes tells whether the addresses of svc depend on the cluster's
-// nodes, so callers read the nodes only then.
+// nodes, so callers that need only the addresses read the nodes only then
+// (the Export's Region always needs them).
 func NeedsNodes(export *mcsv1beta1.ServiceExport, svc *corev1.Service) bool {
 	return svc != nil && !IsFlat(export.Annotations) && hasNodePorts(svc)
+}
+
+// Region is the most common topology.kubernetes.io/region of nodes (the
+// lowest name on a tie), "" when no node has one.
+func Region(nodes []corev1.Node) string {
+	count := map[string]int{}
+	for i := range nodes {
+		if r := nodes[i].Labels[corev1.LabelTopologyRegion]; r != "" {
+			count[r]++
+		}
+	}
+	regions := make([]string, 0, len(count))
+	for r := range count {
+		regions = append(regions, r)
+	}
+	sort.Slice(regions, func(i, j int) bool {
+		if count[regions[i]] != count[regions[j]] {
+			return count[regions[i]] > count[regions[j]]
+		}
+		return regions[i] < regions[j]
+	})
+	if len(regions) == 0 {
+		return ""
+	}
+	return regions[0]
 }
 
 func protocol(p corev1.Protocol) corev1.Protocol {

@@ -27,6 +27,9 @@ const (
 	// export's properties, so that a leader can merge that export again while
 	// its cluster cannot be read.
 	SourceExportAnnotation = "federation.antreaplus.io/source-export"
+	// SourceRegionAnnotation on an imported EndpointSlice is the source
+	// cluster's region (see Region); absent when unknown.
+	SourceRegionAnnotation = "federation.antreaplus.io/source-region"
 	// AddressTypesAnnotation on a ServiceImport lists each exporting
 	// cluster's address type: "member-1=LoadBalancer,member-2=NodePort".
 	AddressTypesAnnotation = "federation.antreaplus.io/address-types"
@@ -71,9 +74,18 @@ func DerivedServiceName(name string) string {
 	return n[:50] + "-" + shortHash(name)
 }
 
-// SliceName is the name of the i-th imported EndpointSlice of name from cluster.
+// SliceName is the name of the i-th imported IPv4 EndpointSlice of name from cluster.
 func SliceName(name, cluster string, i int) string {
+	return SliceNameFor(name, cluster, discoveryv1.AddressTypeIPv4, i)
+}
+
+// SliceNameFor is the name of the i-th imported EndpointSlice of name from
+// cluster of an address type: IPv6 slices have a "-v6" suffix.
+func SliceNameFor(name, cluster string, t discoveryv1.AddressType, i int) string {
 	n := fmt.Sprintf("%s-%s-%s", name, cluster, shortHash(name+"/"+cluster))
+	if t == discoveryv1.AddressTypeIPv6 {
+		n += "-v6"
+	}
 	if i > 0 {
 		n = fmt.Sprintf("%s-%d", n, i)
 	}

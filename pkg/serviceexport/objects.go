@@ -6,24 +6,49 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 )
 
-// DesiredImport is the ServiceImport of a merged name. ips are the derived
-// Service's cluster IPs (ignored for a headless import).
-func DesiredImport(ns, name string, r Result, ips []string) *mcsv1beta1.ServiceImport {
+// ClusterSetIP is what the member gave the derived Service of a
+// ClusterSetIP import.
+type ClusterSetIP struct {
+	// IPs are the derived Service's spec.clusterIPs; none while it has none.
+	IPs []string
+	// Refused is why the member's API server refused the derived Service's
+	// IP families, when it did (no Service range of a family the exporters serve).
+	Refused string
+}
+
+// DesiredImport is the ServiceImport of a merged name. cs is the derived
+// Service's allocation (ignored for a headless import).
+func DesiredImport(ns, name string, r Result, cs ClusterSetIP) *mcsv1beta1.ServiceImport {
+	labels := maps.Clone(r.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	maps.Copy(labels, ImportLabels(name))
+	annotations := maps.Clone(r.Annotations)
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[AddressTypesAnnotation] = addressTypes(r)
 	imp := &mcsv1beta1.ServiceImport{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: ImportLabels(name),
-			Annotations: map[string]string{AddressTypesAnnotation: addressTypes(r)}},
-		Spec: mcsv1beta1.ServiceImportSpec{Type: r.Type, Ports: r.Ports},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels, Annotations: annotations},
+		Spec: mcsv1beta1.ServiceImportSpec{Type: r.Type, Ports: r.Ports, IPFamilies: r.IPFamilies,
+			InternalTrafficPolicy: ptr.To(r.InternalTrafficPolicy)},
+		Status: mcsv1beta1.ServiceImportStatus{EndpointSliceObjects: mcsv1beta1.EndpointSliceObjectsPresent,
+			Conditions: []metav1.Condition{ImportReadyCondition(r, cs)}},
+	}
+	if r.TrafficDistribution != "" {
+		imp.Spec.TrafficDistribution = ptr.To(r.TrafficDistribution)
 	}
 	if r.Type == mcsv1beta1.ClusterSetIP {
 		imp.Annotations[DerivedServiceAnnotation] = DerivedServiceName(name)
-		imp.Spec.IPs = ips
+		imp.Spec.IPs = cs.IPs
+		imp.Spec.IPFamilies = familiesOfIPs(cs.IPs)
 		imp.Spec.SessionAffinity = r.SessionAffinity
 		imp.Spec.SessionAffinityConfig = r.SessionAffinityConfig
 	}
@@ -45,7 +70,9 @@ func addressTypes(r Result) string {
 // DerivedService is the selector-less Service whose ClusterIP is the
 // cluster-set IP of a ClusterSetIP import; the imported EndpointSlices
 // carry its name in kubernetes.io/service-name, so the member's service
-// proxy routes the IP to them.
+// proxy routes the IP to them. It asks for the families the exporters
+// serve: both (PreferDualStack, in the member's order), or the one; the
+// member's default when they serve none yet.
 func DerivedService(ns, name string, r Result) *corev1.Service {
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: DerivedServiceName(name), Labels: ImportLabels(name)},
@@ -53,76 +80,26 @@ func DerivedService(ns, name string, r Result) *corev1.Service {
 			Type:                  corev1.ServiceTypeClusterIP,
 			SessionAffinity:       r.SessionAffinity,
 			SessionAffinityConfig: r.SessionAffinityConfig,
+			InternalTrafficPolicy: ptr.To(r.InternalTrafficPolicy),
 		},
+	}
+	if r.InternalTrafficPolicy == "" {
+		svc.Spec.InternalTrafficPolicy = ptr.To(corev1.ServiceInternalTrafficPolicyCluster)
+	}
+	if r.TrafficDistribution != "" {
+		svc.Spec.TrafficDistribution = ptr.To(r.TrafficDistribution)
+	}
+	switch len(r.IPFamilies) {
+	case 1:
+		svc.Spec.IPFamilyPolicy, svc.Spec.IPFamilies = ptr.To(corev1.IPFamilyPolicySingleStack), r.IPFamilies
+	case 2:
+		svc.Spec.IPFamilyPolicy = ptr.To(corev1.IPFamilyPolicyPreferDualStack)
 	}
 	for _, p := range r.Ports {
 		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: p.Name, Protocol: p.Protocol, Port: p.Port,
 			TargetPort: intstr.FromInt32(p.Port), AppProtocol: p.AppProtocol})
 	}
 	return svc
-}
-
-// DesiredSlices are the imported EndpointSlices of a merged name: per
-// exporting cluster, its endpoints (100 a slice, at least one slice even
-// when it has none, which records its export) on the ports of the import
-// it serves. owners are set as the slices' owner references.
-func DesiredSlices(ns, name string, r Result, owners []metav1.OwnerReference) []*discoveryv1.EndpointSlice {
-	derived := ""
-	if r.Type == mcsv1beta1.ClusterSetIP {
-		derived = DerivedServiceName(name)
-	}
-	var out []*discoveryv1.EndpointSlice
-	for _, e := range r.Exports {
-		ports := slicePorts(r.Ports, e)
-		annotations := map[string]string{AddressTypeAnnotation: string(e.Addresses.Type), SourceExportAnnotation: encodeSource(e)}
-		eps := e.Addresses.Endpoints
-		for i := 0; i == 0 || len(eps) > 0; i++ {
-			n := min(len(eps), maxEndpointsPerSlice)
-			s := &discoveryv1.EndpointSlice{
-				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: SliceName(name, e.Cluster, i), Labels: SliceLabels(name, e.Cluster, derived),
-					Annotations: maps.Clone(annotations), OwnerReferences: owners},
-				AddressType: discoveryv1.AddressTypeIPv4,
-				Ports:       ports,
-			}
-			for _, ep := range eps[:n] {
-				s.Endpoints = append(s.Endpoints, endpoint(ep))
-			}
-			eps = eps[n:]
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// slicePorts are the import's ports that cluster e serves (same name and
-// protocol), on the port its addresses listen on.
-func slicePorts(ports []mcsv1beta1.ServicePort, e Export) []discoveryv1.EndpointPort {
-	var out []discoveryv1.EndpointPort
-	for _, ip := range ports {
-		for _, p := range e.Ports {
-			if p.Name != ip.Name || p.Protocol != ip.Protocol {
-				continue
-			}
-			if n, ok := e.Addresses.Ports[p.Name]; ok && n > 0 {
-				out = append(out, discoveryv1.EndpointPort{Name: ptr.To(ip.Name), Protocol: ptr.To(ip.Protocol), Port: ptr.To(n), AppProtocol: ip.AppProtocol})
-			}
-		}
-	}
-	return out
-}
-
-func endpoint(e Endpoint) discoveryv1.Endpoint {
-	out := discoveryv1.Endpoint{
-		Addresses:  []string{e.Address},
-		Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(e.Ready), Serving: ptr.To(e.Ready), Terminating: ptr.To(false)},
-	}
-	if e.Hostname != "" {
-		out.Hostname = ptr.To(e.Hostname)
-	}
-	if e.Zone != "" {
-		out.Zone = ptr.To(e.Zone)
-	}
-	return out
 }
 
 // ImportOwner is the owner reference imported EndpointSlices carry to their ServiceImport.

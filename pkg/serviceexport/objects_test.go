@@ -34,7 +34,7 @@ func TestDesiredSlicesPortsPerAddressType(t *testing.T) {
 			withAddresses(AddressNodePort, map[string]int32{"http": 30080, "dns": 30053}, "10.0.0.1")),
 		export("member-3", 2*time.Second, withAddresses(AddressNone, nil)),
 	})
-	slices := DesiredSlices("ns", "web", r, nil)
+	slices := DesiredSlices("ns", "web", r, nil, Importer{})
 	if got := slicePortsOf(slices, "member-1"); fmt.Sprint(got) != "map[dns:53 http:80]" {
 		t.Errorf("member-1 (LoadBalancer) ports %v", got)
 	}
@@ -72,7 +72,7 @@ func TestDesiredSlicesChunksAndNames(t *testing.T) {
 	if r.Type != mcsv1beta1.ClusterSetIP {
 		t.Fatal("member-1 is oldest: ClusterSetIP expected")
 	}
-	slices := DesiredSlices("ns", "web", r, nil)
+	slices := DesiredSlices("ns", "web", r, nil, Importer{})
 	count, seen := map[string]int{}, map[string]bool{}
 	for _, s := range slices {
 		count[s.Labels[mcsv1beta1.LabelSourceCluster]] += len(s.Endpoints)
@@ -96,7 +96,7 @@ func TestDesiredSlicesChunksAndNames(t *testing.T) {
 func TestDesiredImportAndDerivedService(t *testing.T) {
 	r, _ := Merge([]Export{export("member-2", 0, withAffinity(corev1.ServiceAffinityClientIP)), export("member-1", time.Second,
 		withAddresses(AddressNodePort, map[string]int32{"http": 30080}, "10.0.0.1"))})
-	imp := DesiredImport("ns", "web", r, []string{"10.202.0.7"})
+	imp := DesiredImport("ns", "web", r, ClusterSetIP{IPs: []string{"10.202.0.7"}})
 	if imp.Spec.Type != mcsv1beta1.ClusterSetIP || fmt.Sprint(imp.Spec.IPs) != "[10.202.0.7]" || imp.Spec.SessionAffinity != corev1.ServiceAffinityClientIP {
 		t.Errorf("import spec %+v", imp.Spec)
 	}
@@ -110,11 +110,11 @@ func TestDesiredImportAndDerivedService(t *testing.T) {
 	}
 
 	h, _ := Merge([]Export{export("member-1", 0, asHeadless())})
-	himp := DesiredImport("ns", "db", h, []string{"10.202.0.8"})
+	himp := DesiredImport("ns", "db", h, ClusterSetIP{IPs: []string{"10.202.0.8"}})
 	if himp.Spec.Type != mcsv1beta1.Headless || len(himp.Spec.IPs) != 0 || himp.Spec.SessionAffinity != "" {
 		t.Errorf("headless import spec %+v: no IP, no affinity", himp.Spec)
 	}
-	for _, s := range DesiredSlices("ns", "db", h, nil) {
+	for _, s := range DesiredSlices("ns", "db", h, nil, Importer{}) {
 		if _, ok := s.Labels[discoveryv1.LabelServiceName]; ok {
 			t.Errorf("headless slice %s names a derived Service", s.Name)
 		}
@@ -127,7 +127,7 @@ func TestExportFromSlicesRoundTrip(t *testing.T) {
 		Endpoints: []Endpoint{{Address: "10.101.0.1", Ready: true, Hostname: "web-0", Zone: "z"}, {Address: "10.101.0.2"}}}
 	b := export("member-2", time.Second)
 	r, _ := Merge([]Export{a, b})
-	slices := DesiredSlices("ns", "web", r, nil)
+	slices := DesiredSlices("ns", "web", r, nil, Importer{})
 	var fromA []discoveryv1.EndpointSlice
 	for _, s := range slices {
 		if s.Labels[mcsv1beta1.LabelSourceCluster] == "member-1" {
@@ -139,7 +139,7 @@ func TestExportFromSlicesRoundTrip(t *testing.T) {
 		t.Fatal("no export recorded in member-1's slices")
 	}
 	r2, _ := Merge([]Export{kept, b})
-	again := DesiredSlices("ns", "web", r2, nil)
+	again := DesiredSlices("ns", "web", r2, nil, Importer{})
 	if len(again) != len(slices) {
 		t.Fatalf("%d slices after the round trip, want %d", len(again), len(slices))
 	}
@@ -168,7 +168,7 @@ func TestMatchesIgnoreServerDefaultsAndTerm(t *testing.T) {
 		t.Error("a Service with another port matches")
 	}
 
-	s := DesiredSlices("ns", "web", r, nil)[0]
+	s := DesiredSlices("ns", "web", r, nil, Importer{})[0]
 	hs := s.DeepCopy()
 	hs.Annotations[names.LeaderTermAnnotation] = "4"
 	if !SliceMatches(hs, s) {
@@ -178,7 +178,7 @@ func TestMatchesIgnoreServerDefaultsAndTerm(t *testing.T) {
 	if SliceMatches(hs, s) {
 		t.Error("a slice with another endpoint readiness matches")
 	}
-	imp := DesiredImport("ns", "web", r, []string{"10.202.0.9"})
+	imp := DesiredImport("ns", "web", r, ClusterSetIP{IPs: []string{"10.202.0.9"}})
 	himp := imp.DeepCopy()
 	himp.Labels["extra"] = "x"
 	if ImportSpecMatches(himp, imp) || !equality.Semantic.DeepEqual(himp.Spec, imp.Spec) {

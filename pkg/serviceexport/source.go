@@ -10,20 +10,29 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 )
 
-// sourceExport is what SourceExportAnnotation records of an export.
+// sourceExport is what SourceExportAnnotation records of an export: every
+// property the merge reads but the endpoints, which the slices hold.
 type sourceExport struct {
-	Created               metav1.Time                   `json:"created"`
-	ServiceType           corev1.ServiceType            `json:"serviceType"`
-	Headless              bool                          `json:"headless,omitempty"`
-	Ports                 []mcsv1beta1.ServicePort      `json:"ports,omitempty"`
-	SessionAffinity       corev1.ServiceAffinity        `json:"sessionAffinity,omitempty"`
-	SessionAffinityConfig *corev1.SessionAffinityConfig `json:"sessionAffinityConfig,omitempty"`
-	AddressType           AddressType                   `json:"addressType"`
+	Created               metav1.Time                         `json:"created"`
+	ServiceType           corev1.ServiceType                  `json:"serviceType"`
+	Headless              bool                                `json:"headless,omitempty"`
+	Ports                 []mcsv1beta1.ServicePort            `json:"ports,omitempty"`
+	SessionAffinity       corev1.ServiceAffinity              `json:"sessionAffinity,omitempty"`
+	SessionAffinityConfig *corev1.SessionAffinityConfig       `json:"sessionAffinityConfig,omitempty"`
+	InternalTrafficPolicy corev1.ServiceInternalTrafficPolicy `json:"internalTrafficPolicy,omitempty"`
+	TrafficDistribution   string                              `json:"trafficDistribution,omitempty"`
+	IPFamilies            []corev1.IPFamily                   `json:"ipFamilies,omitempty"`
+	ExportedLabels        map[string]string                   `json:"exportedLabels,omitempty"`
+	ExportedAnnotations   map[string]string                   `json:"exportedAnnotations,omitempty"`
+	Region                string                              `json:"region,omitempty"`
+	AddressType           AddressType                         `json:"addressType"`
 }
 
 func encodeSource(e Export) string {
 	raw, err := json.Marshal(sourceExport{Created: e.Created, ServiceType: e.ServiceType, Headless: e.Headless, Ports: e.Ports,
-		SessionAffinity: e.SessionAffinity, SessionAffinityConfig: e.SessionAffinityConfig, AddressType: e.Addresses.Type})
+		SessionAffinity: e.SessionAffinity, SessionAffinityConfig: e.SessionAffinityConfig,
+		InternalTrafficPolicy: e.InternalTrafficPolicy, TrafficDistribution: e.TrafficDistribution, IPFamilies: e.IPFamilies,
+		ExportedLabels: e.ExportedLabels, ExportedAnnotations: e.ExportedAnnotations, Region: e.Region, AddressType: e.Addresses.Type})
 	if err != nil { // cannot happen: plain data
 		return ""
 	}
@@ -48,7 +57,12 @@ func ExportFromSlices(cluster string, slices []discoveryv1.EndpointSlice) (Expor
 	}
 	e := Export{Cluster: cluster, Created: src.Created, ServiceType: src.ServiceType, Headless: src.Headless, Ports: src.Ports,
 		SessionAffinity: src.SessionAffinity, SessionAffinityConfig: src.SessionAffinityConfig,
+		InternalTrafficPolicy: src.InternalTrafficPolicy, TrafficDistribution: src.TrafficDistribution, IPFamilies: src.IPFamilies,
+		ExportedLabels: src.ExportedLabels, ExportedAnnotations: src.ExportedAnnotations, Region: src.Region,
 		Addresses: Addresses{Type: src.AddressType, Ports: map[string]int32{}, Note: "kept from the last import while " + cluster + " cannot be read"}}
+	if e.InternalTrafficPolicy == "" { // recorded before the policy was
+		e.InternalTrafficPolicy = corev1.ServiceInternalTrafficPolicyCluster
+	}
 	sort.Slice(slices, func(i, j int) bool { return slices[i].Name < slices[j].Name })
 	for _, s := range slices {
 		for _, p := range s.Ports {
@@ -61,9 +75,12 @@ func ExportFromSlices(cluster string, slices []discoveryv1.EndpointSlice) (Expor
 				continue
 			}
 			e.Addresses.Endpoints = append(e.Addresses.Endpoints, Endpoint{Address: ep.Addresses[0], Ready: ep.Conditions.Ready == nil || *ep.Conditions.Ready,
-				Hostname: deref(ep.Hostname), Zone: deref(ep.Zone)})
+				Hostname: deref(ep.Hostname), Zone: deref(ep.Zone), NodeName: deref(ep.NodeName)})
 		}
 	}
 	e.Addresses.Endpoints = dedupe(e.Addresses.Endpoints)
+	if len(e.IPFamilies) == 0 { // recorded before the families were
+		e.IPFamilies = e.Addresses.Families()
+	}
 	return e, true
 }

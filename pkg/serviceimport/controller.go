@@ -2,6 +2,7 @@ package serviceimport
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -67,4 +68,7 @@ type run struct {
 	log    logr.Logger
 	// sources judges every member: read, kept or withdrawn.
 	sources *sources.Tracker
+	// zones are the led member's node zones (zone -> region) last seen.
+	zonesMu sync.Mutex
+	zones   map[string]string
 }

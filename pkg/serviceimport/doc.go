@@ -4,11 +4,19 @@
 // everything) and writes, only in namespaces that exist in the member:
 //
 //   - a ServiceImport per exported name (type ClusterSetIP or Headless, the
-//     union of ports, the exporting clusters in status.clusters, the
-//     cluster-set IP in spec.ips);
-//   - a derived selector-less Service "mcs-<name>" whose ClusterIP is that
-//     IP, for ClusterSetIP imports;
-//   - one set of EndpointSlices per source cluster with the MCS labels;
+//     union of ports, the cluster-set IPs and their families, session
+//     affinity, internal traffic policy, traffic distribution, the exported
+//     labels and annotations; in status the exporting clusters,
+//     endpointSliceObjects Present and the Ready condition);
+//   - a derived selector-less Service "mcs-<name>" whose ClusterIPs are those
+//     IPs, for ClusterSetIP imports, asking for the exporters' IP families
+//     (a member without a Service range of a family refuses it: the import's
+//     Ready condition says so; when the exporters' only family changes, the
+//     Service is recreated);
+//   - one set of EndpointSlices per source cluster and address family, with
+//     the MCS labels, the source's region, and topology hints computed
+//     for the led member's node zones when the import prefers close
+//     endpoints (its nodes are watched for zone changes);
 //   - the Conflict condition of the member's own ServiceExports.
 //
 // Everything it writes carries the app.kubernetes.io/managed-by label and

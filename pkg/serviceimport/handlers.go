@@ -68,10 +68,13 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 				enqueueIfExported(types.NamespacedName{Namespace: o.GetNamespace(), Name: svc})
 			}
 		})
-	default: // nodes: what NodePort exports offer
+	default: // nodes: what NodePort exports offer, the region, the led member's zones
 		return sources.Handler(func(ev sources.EventType, o, old client.Object) {
 			if ev == sources.Updated && !nodeChanged(old, o) {
 				return
+			}
+			if led && (ev != sources.Updated || topologyChanged(old, o)) {
+				r.ledZonesChanged(ctx)
 			}
 			r.enqueueExports(ctx, cl, "")
 		})
@@ -159,7 +162,18 @@ func nodeChanged(old, o client.Object) bool {
 		return true
 	}
 	return !equality.Semantic.DeepEqual(a.Status.Addresses, b.Status.Addresses) || nodeReady(a) != nodeReady(b) ||
-		a.Spec.Unschedulable != b.Spec.Unschedulable || a.Labels[corev1.LabelTopologyZone] != b.Labels[corev1.LabelTopologyZone]
+		a.Spec.Unschedulable != b.Spec.Unschedulable || a.Labels[corev1.LabelTopologyZone] != b.Labels[corev1.LabelTopologyZone] ||
+		a.Labels[corev1.LabelTopologyRegion] != b.Labels[corev1.LabelTopologyRegion]
+}
+
+// topologyChanged tells whether a node update changed its zone or region.
+func topologyChanged(old, o client.Object) bool {
+	for _, l := range []string{corev1.LabelTopologyZone, corev1.LabelTopologyRegion} {
+		if old.GetLabels()[l] != o.GetLabels()[l] {
+			return true
+		}
+	}
+	return false
 }
 
 func nodeReady(n *corev1.Node) bool {

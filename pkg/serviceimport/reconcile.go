@@ -113,10 +113,10 @@ func readExport(ctx context.Context, cl cluster.Cluster, id string, k types.Name
 		if err := c.List(ctx, slices, client.InNamespace(k.Namespace), client.MatchingLabels{discoveryv1.LabelServiceName: k.Name}); err != nil {
 			return nil, serviceexport.Export{}, false, fmt.Errorf("listing the EndpointSlices of %s in %s: %w", k, id, err)
 		}
-		if serviceexport.NeedsNodes(exp, svc) {
-			if err := c.List(ctx, nodes); err != nil {
-				return nil, serviceexport.Export{}, false, fmt.Errorf("listing the nodes of %s: %w", id, err)
-			}
+		// The nodes give node port addresses and the cluster's region; they
+		// are only read (no copy).
+		if err := c.List(ctx, nodes, client.UnsafeDisableDeepCopy); err != nil {
+			return nil, serviceexport.Export{}, false, fmt.Errorf("listing the nodes of %s: %w", id, err)
 		}
 	}
 	e, v := serviceexport.FromCluster(id, exp, svc, slices.Items, nodes.Items)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"sort"
 	"sync"
@@ -23,64 +22,43 @@ import (
 // applyImport writes the derived Service, the ServiceImport and the
 // imported slices of a merged name, each only when it differs.
 func (r *run) applyImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, imported map[string][]discoveryv1.EndpointSlice) error {
-	var ips []string
+	var cs serviceexport.ClusterSetIP
 	derived := types.NamespacedName{Namespace: k.Namespace, Name: serviceexport.DerivedServiceName(k.Name)}
 	if result.Type == mcsv1beta1.ClusterSetIP {
-		svc, err := r.applyDerivedService(ctx, k, result)
-		if err != nil {
+		var err error
+		if cs, err = r.applyDerivedService(ctx, k, result); err != nil {
 			return err
-		}
-		if svc != nil {
-			ips = svc.Spec.ClusterIPs
 		}
 	} else if err := r.deleteIfOurs(ctx, derived, &corev1.Service{}); err != nil {
 		return err
 	}
-	imp, writeStatus, err := r.applyServiceImport(ctx, k, result, ips)
+	imp, writeStatus, err := r.applyServiceImport(ctx, k, result, cs)
 	if err != nil || imp == nil {
+		return err
+	}
+	importer, err := r.importer(ctx, result)
+	if err != nil {
 		return err
 	}
 	// The import's status and its slices are independent writes: made together.
 	var wg sync.WaitGroup
 	var statusErr error
 	wg.Go(func() { statusErr = writeStatus() })
-	slicesErr := r.applySlices(ctx, result, imp, imported)
+	slicesErr := r.applySlices(ctx, result, imp, imported, importer)
 	wg.Wait()
 	return errors.Join(statusErr, slicesErr)
 }
 
-func (r *run) applyDerivedService(ctx context.Context, k types.NamespacedName, result serviceexport.Result) (*corev1.Service, error) {
-	want := serviceexport.DerivedService(k.Namespace, k.Name, result)
-	have := &corev1.Service{}
-	err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKeyFromObject(want), have)
-	switch {
-	case apierrors.IsNotFound(err):
-		return want, r.write("Service", "create", want, func() error { return r.writer.Create(ctx, want) })
-	case err != nil:
-		return nil, fmt.Errorf("reading the derived Service %s: %w", want.Name, err)
-	case !ours(have):
-		r.log.Info("The derived Service's name is taken by a Service the federation does not manage: the import gets no cluster-set IP",
-			"service", client.ObjectKeyFromObject(want))
-		return nil, nil
-	case serviceexport.ServiceMatches(have, want):
-		return have, nil
-	}
-	upd := have.DeepCopy()
-	upd.Labels, upd.Annotations = want.Labels, withAnnotations(upd.Annotations, want.Annotations)
-	upd.Spec.Selector, upd.Spec.Ports = nil, want.Spec.Ports
-	upd.Spec.SessionAffinity, upd.Spec.SessionAffinityConfig = want.Spec.SessionAffinity, want.Spec.SessionAffinityConfig
-	return upd, r.write("Service", "update", upd, func() error { return r.writer.Update(ctx, upd) })
-}
-
 // applyServiceImport writes the ServiceImport's metadata and spec, and
 // returns the write of its status, to be made next.
-func (r *run) applyServiceImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, ips []string) (*mcsv1beta1.ServiceImport, func() error, error) {
-	want := serviceexport.DesiredImport(k.Namespace, k.Name, result, ips)
+func (r *run) applyServiceImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, cs serviceexport.ClusterSetIP) (*mcsv1beta1.ServiceImport, func() error, error) {
+	want := serviceexport.DesiredImport(k.Namespace, k.Name, result, cs)
 	have := &mcsv1beta1.ServiceImport{}
 	err := r.m.Cluster.GetCache().Get(ctx, k, have)
 	switch {
 	case apierrors.IsNotFound(err):
 		have = want.DeepCopy()
+		have.Status = mcsv1beta1.ServiceImportStatus{}
 		if err := r.write("ServiceImport", "create", have, func() error { return r.writer.Create(ctx, have) }); err != nil {
 			return nil, nil, err
 		}
@@ -91,32 +69,37 @@ func (r *run) applyServiceImport(ctx context.Context, k types.NamespacedName, re
 		return nil, nil, nil
 	case !serviceexport.ImportSpecMatches(have, want):
 		upd := have.DeepCopy()
-		upd.Labels, upd.Annotations, upd.Spec = want.Labels, withAnnotations(upd.Annotations, want.Annotations), want.Spec
+		upd.Labels, upd.Annotations, upd.Spec = want.Labels, serviceexport.UpdatedAnnotations(have.Annotations, want.Annotations), want.Spec
 		if err := r.write("ServiceImport", "update", upd, func() error { return r.writer.Update(ctx, upd) }); err != nil {
 			return nil, nil, err
 		}
 		have = upd
 	}
+	for i := range want.Status.Conditions {
+		want.Status.Conditions[i].ObservedGeneration = have.Generation
+	}
 	if serviceexport.ImportStatusMatches(have, want) {
 		return have, func() error { return nil }, nil
 	}
 	upd := have.DeepCopy()
-	upd.Status.Clusters = want.Status.Clusters
+	upd.Status.Clusters, upd.Status.EndpointSliceObjects = want.Status.Clusters, want.Status.EndpointSliceObjects
+	serviceexport.SetConditions(&upd.Status.Conditions, want.Status.Conditions...)
 	return have, func() error {
 		return r.write("ServiceImport", "status", nil, func() error { return r.writer.Status().Update(ctx, upd) })
 	}, nil
 }
 
 // applySlices writes the desired slices and deletes the imported slices of
-// the name that are no longer desired.
-func (r *run) applySlices(ctx context.Context, result serviceexport.Result, imp *mcsv1beta1.ServiceImport, imported map[string][]discoveryv1.EndpointSlice) error {
+// the name that are no longer desired (a source gone, a family gone).
+func (r *run) applySlices(ctx context.Context, result serviceexport.Result, imp *mcsv1beta1.ServiceImport, imported map[string][]discoveryv1.EndpointSlice,
+	importer serviceexport.Importer) error {
 	have := map[string]discoveryv1.EndpointSlice{}
 	for _, slices := range imported {
 		for _, s := range slices {
 			have[s.Name] = s
 		}
 	}
-	for _, want := range serviceexport.DesiredSlices(imp.Namespace, imp.Name, result, serviceexport.ImportOwner(imp)) {
+	for _, want := range serviceexport.DesiredSlices(imp.Namespace, imp.Name, result, serviceexport.ImportOwner(imp), importer) {
 		h, ok := have[want.Name]
 		delete(have, want.Name)
 		switch {
@@ -126,7 +109,7 @@ func (r *run) applySlices(ctx context.Context, result serviceexport.Result, imp 
 			}
 		case !serviceexport.SliceMatches(&h, want):
 			upd := h.DeepCopy()
-			upd.Labels, upd.Annotations, upd.OwnerReferences = want.Labels, withAnnotations(upd.Annotations, want.Annotations), want.OwnerReferences
+			upd.Labels, upd.Annotations, upd.OwnerReferences = want.Labels, serviceexport.UpdatedAnnotations(h.Annotations, want.Annotations), want.OwnerReferences
 			upd.Ports, upd.Endpoints = want.Ports, want.Endpoints
 			if err := r.write("EndpointSlice", "update", upd, func() error { return r.writer.Update(ctx, upd) }); err != nil {
 				return err
@@ -218,14 +201,4 @@ func (r *run) write(kind, verb string, stamp client.Object, do func() error) err
 	}
 	writes.WithLabelValues(r.m.ClusterID, kind, verb).Inc()
 	return nil
-}
-
-// withAnnotations returns a copy of have with the annotations of want set.
-func withAnnotations(have, want map[string]string) map[string]string {
-	out := maps.Clone(have)
-	if out == nil {
-		out = map[string]string{}
-	}
-	maps.Copy(out, want)
-	return out
 }

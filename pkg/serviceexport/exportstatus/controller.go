@@ -94,7 +94,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	} else if err != nil {
 		return ctrl.Result{}, fmt.Errorf("reading Service %s: %w", req, err)
 	}
-	v := serviceexport.Validate(svc)
+	v := serviceexport.ValidateExport(exp, svc)
 	var addrs serviceexport.Addresses
 	if v.Valid {
 		var err error

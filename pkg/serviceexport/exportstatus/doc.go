@@ -5,7 +5,9 @@
 // undo each other:
 //
 //   - Valid and Ready are written here, in the exporting member, from the
-//     member's own Service, EndpointSlices and nodes. Ready is the pull-model
+//     member's own Service, EndpointSlices and nodes. Valid's message names
+//     the exported labels and annotations left out (reserved or not valid
+//     keys; see serviceexport.ValidateExport). Ready is the pull-model
 //     Ready of the KEP ("ready to be pulled"): its message names the
 //     addresses the export offers (package serviceexport chooses them) or
 //     says what to change when it offers none.
