@@ -71,7 +71,7 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 		if err := checkPortsFree(p); err != nil {
 			return fmt.Errorf("%s cannot start: %w", p.Name, err)
 		}
-		s.logf("%s: starting (Pod CIDR %s, Service CIDR %s, API server port %d) ...", p.Name, p.PodCIDR, p.ServiceCIDR, p.APIServerPort)
+		s.logf("%s: starting (Pod CIDR %s, Service CIDRs %s, API server port %d) ...", p.Name, p.PodCIDR, serviceRanges(p), p.APIServerPort)
 		config := filepath.Join(s.opts.Dir, p.Name+".kwokctl.yaml")
 		if err := os.WriteFile(config, kwokctlConfig(p), 0o600); err != nil {
 			return fmt.Errorf("%s: writing kwokctl configuration: %w", p.Name, err)
@@ -124,7 +124,7 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 		"--wait", "60s",
 	}
 	extra := []string{
-		"kube-apiserver=service-cluster-ip-range=" + p.ServiceCIDR.String(),
+		"kube-apiserver=service-cluster-ip-range=" + serviceRanges(p),
 		"kube-controller-manager=service-cluster-ip-range=" + p.ServiceCIDR.String(),
 		"kube-controller-manager=allocate-node-cidrs=true",
 		"kube-controller-manager=cluster-cidr=" + p.PodCIDR.String(),
@@ -180,4 +180,13 @@ func tail(s string, lines int) string {
 		parts = parts[len(parts)-lines:]
 	}
 	return "  " + strings.Join(parts, "\n  ")
+}
+
+// serviceRanges is the API server's --service-cluster-ip-range: IPv4, and
+// IPv6 after it for a dual-stack cluster.
+func serviceRanges(p ClusterPlan) string {
+	if p.ServiceCIDR6.IsValid() {
+		return p.ServiceCIDR.String() + "," + p.ServiceCIDR6.String()
+	}
+	return p.ServiceCIDR.String()
 }

@@ -18,6 +18,10 @@ type ClusterPlan struct {
 	PodCIDR netip.Prefix `json:"podCIDR"`
 	// ServiceCIDR is the cluster's Service ClusterIP range.
 	ServiceCIDR netip.Prefix `json:"serviceCIDR"`
+	// ServiceCIDR6 is the cluster's IPv6 Service range, which makes it a
+	// dual-stack cluster for Services; unset (Options.SingleStack) for an
+	// IPv4-only one.
+	ServiceCIDR6 netip.Prefix `json:"serviceCIDR6,omitempty"`
 	// APIServerPort is the port the cluster's API server listens on.
 	APIServerPort int `json:"apiServerPort"`
 	// ComponentPorts are the ports of the cluster's other components. They
@@ -89,6 +93,7 @@ func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 			Index:         i,
 			PodCIDR:       netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(100 + i), 0, 0}), 16),
 			ServiceCIDR:   netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(200 + i), 0, 0}), 16),
+			ServiceCIDR6:  netip.PrefixFrom(netip.AddrFrom16([16]byte{0xfd, 0, 0, 0x10, 0, byte(200 + i)}), 112),
 			APIServerPort: apiPortBase + i - 1,
 		}
 		c := apiPortBase + MaxClusters + (i-1)*componentPortCount

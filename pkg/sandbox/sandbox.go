@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,6 +34,9 @@ type Options struct {
 	Progress io.Writer
 	// Tools overrides the toolchain lookup (tests).
 	Tools *toolchain.Toolchain
+	// SingleStack names the clusters whose Services are IPv4 only; the
+	// others are dual-stack (IPv4 first).
+	SingleStack []string
 }
 
 // State is what a running sandbox records in Dir/sandbox.json.
@@ -138,6 +143,11 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 	plans, err := Plan(n, base)
 	if err != nil {
 		return nil, err
+	}
+	for i := range plans {
+		if slices.Contains(s.opts.SingleStack, plans[i].Name) {
+			plans[i].ServiceCIDR6 = netip.Prefix{}
+		}
 	}
 	if lo, hi, ok := ephemeralRange(); ok && plans[0].APIServerPort <= hi && plans[len(plans)-1].ComponentPorts.Kwok >= lo {
 		s.logf("Warning: ports %d..%d overlap the kernel's ephemeral range %d..%d: client connections may take them; prefer a base port below %d.",

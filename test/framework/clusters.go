@@ -39,7 +39,17 @@ func rootDir() string {
 
 // Start runs n clusters in a fresh sandbox directory. It removes sandboxes
 // whose test process is gone first.
-func Start(ctx context.Context, n int) (*Clusters, error) {
+func Start(ctx context.Context, n int) (*Clusters, error) { return StartWith(ctx, n, Options{}) }
+
+// Options shape the clusters Start runs.
+type Options struct {
+	// SingleStack names the clusters whose Services are IPv4 only; the
+	// others are dual-stack, as a sandbox's are.
+	SingleStack []string
+}
+
+// StartWith runs n clusters shaped by opts in a fresh sandbox directory.
+func StartWith(ctx context.Context, n int, opts Options) (*Clusters, error) {
 	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	if missing := tools.Missing(toolchain.SandboxTools()...); len(missing) > 0 {
 		return nil, fmt.Errorf("%w: %s missing from %s (run 'make tools')", errNoTools, strings.Join(missing, ", "), tools.Dir)
@@ -53,7 +63,7 @@ func Start(ctx context.Context, n int) (*Clusters, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: base, NodesPerCluster: 2, Tools: &tools, Progress: logWriter{}})
+	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: base, NodesPerCluster: 2, Tools: &tools, Progress: logWriter{}, SingleStack: opts.SingleStack})
 	st, err := sb.Up(ctx, n)
 	if err != nil {
 		_ = sb.Down(context.Background())

@@ -20,8 +20,11 @@ var errNoTools = errors.New("the cluster tools are not built")
 // Main starts n clusters, stores them in *clusters, runs the package's tests
 // and stops the clusters, whatever the tests did. When the tools are missing
 // it skips the package, unless ANTREAPLUS_REQUIRE_CLUSTERS=1 makes that a failure.
-func Main(m *testing.M, n int, clusters **Clusters) {
-	code := run(m, n, clusters)
+func Main(m *testing.M, n int, clusters **Clusters) { MainWith(m, n, clusters, Options{}) }
+
+// MainWith is Main with clusters shaped by opts.
+func MainWith(m *testing.M, n int, clusters **Clusters, opts Options) {
+	code := run(m, n, clusters, opts)
 	removeBuilt()
 	os.Exit(code)
 }
@@ -39,10 +42,10 @@ func MainWithoutClusters(m *testing.M) {
 // before it exits.
 func RemoveBuilt() { removeBuilt() }
 
-func run(m *testing.M, n int, clusters **Clusters) int {
+func run(m *testing.M, n int, clusters **Clusters, opts Options) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	started := time.Now()
-	c, err := Start(ctx, n)
+	c, err := StartWith(ctx, n, opts)
 	cancel()
 	if errors.Is(err, errNoTools) && os.Getenv(RequireEnv) != "1" {
 		fmt.Fprintf(os.Stderr, "SKIP: %v\n", err)

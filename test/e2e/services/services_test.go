@@ -34,8 +34,8 @@ func checkClusterSetImport(i imported, ports string, exporters ...string) error 
 	if i.imp.Spec.Type != mcsv1beta1.ClusterSetIP || strings.Join(got, ",") != ports {
 		return fmt.Errorf("import type %s ports %v, want ClusterSetIP %s", i.imp.Spec.Type, got, ports)
 	}
-	if i.derived == nil || len(i.imp.Spec.IPs) != 1 || i.imp.Spec.IPs[0] != i.derived.Spec.ClusterIP || len(i.derived.Spec.Selector) != 0 {
-		return fmt.Errorf("import IPs %v, want the ClusterIP of a selector-less derived Service (%v)", i.imp.Spec.IPs, i.derived)
+	if i.derived == nil || len(i.imp.Spec.IPs) == 0 || !slices.Equal(i.imp.Spec.IPs, i.derived.Spec.ClusterIPs) || len(i.derived.Spec.Selector) != 0 {
+		return fmt.Errorf("import IPs %v, want the ClusterIPs of a selector-less derived Service (%v)", i.imp.Spec.IPs, i.derived)
 	}
 	var clusters []string
 	for _, c := range i.imp.Status.Clusters {

@@ -25,8 +25,12 @@ const (
 // managerArgs shorten the waits: members unreachable for 15 s are withdrawn.
 var managerArgs = []string{"--unreachable-grace=15s", "--status-period=1s", "--handover-hold-down=3s"}
 
+// singleStack are the members whose Services are IPv4 only; the others
+// are dual-stack, so imports of both kinds of member are tested.
+var singleStack = []string{"member-3"}
+
 func TestMain(m *testing.M) {
-	framework.Main(m, nClusters, &clusters)
+	framework.MainWith(m, nClusters, &clusters, framework.Options{SingleStack: singleStack})
 }
 
 var (

@@ -79,18 +79,23 @@ func TestV1beta1ConflictsBetweenTwoMembers(t *testing.T) {
 		}
 		return nil
 	})
-	// A single-stack member gives an IPv4 cluster-set IP only: its import
-	// says IPv6 clients are left out. member-1's IPv6 address is imported
-	// in a slice of its own.
-	waitImported(t, importLimit, ns, "families", clusters.Names, func(_ string, i imported) error {
+	// A dual-stack member gives a cluster-set IP of each family; the
+	// single-stack member (member-3, IPv4 only: see TestMain) gives an IPv4
+	// one and its import says IPv6 clients are left out. member-1's IPv6
+	// address is imported in a slice of its own.
+	waitImported(t, importLimit, ns, "families", clusters.Names, func(member string, i imported) error {
 		if err := checkClusterSetImport(i, "http 80/TCP", "member-1", "member-2"); err != nil {
 			return err
 		}
 		if got := i.addressTypes(); got != "member-1=IPv4,member-1=IPv6,member-2=IPv4" {
 			return fmt.Errorf("slices %s", got)
 		}
-		if i.ready() != "False/IPFamilyNotSupported" || !slices.Equal(i.imp.Spec.IPFamilies, []corev1.IPFamily{corev1.IPv4Protocol}) {
-			return fmt.Errorf("import Ready %s, families %v", i.ready(), i.imp.Spec.IPFamilies)
+		want, ready, ips := []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}, "True/Ready", 2
+		if slices.Contains(singleStack, member) {
+			want, ready, ips = []corev1.IPFamily{corev1.IPv4Protocol}, "False/IPFamilyNotSupported", 1
+		}
+		if i.ready() != ready || !slices.Equal(i.imp.Spec.IPFamilies, want) || len(i.imp.Spec.IPs) != ips {
+			return fmt.Errorf("import Ready %s, families %v, IPs %v; want %s, %v, %d IPs", i.ready(), i.imp.Spec.IPFamilies, i.imp.Spec.IPs, ready, want, ips)
 		}
 		return nil
 	})
@@ -101,8 +106,8 @@ func TestV1beta1ConflictsBetweenTwoMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitImported(t, importLimit, ns, "families", clusters.Names, func(_ string, i imported) error {
-		if got := i.addressTypes(); got != "member-1=IPv4,member-2=IPv4" || i.ready() != "True/Ready" {
-			return fmt.Errorf("slices %s, Ready %s", got, i.ready())
+		if got := i.addressTypes(); got != "member-1=IPv4,member-2=IPv4" || i.ready() != "True/Ready" || len(i.imp.Spec.IPs) != 1 {
+			return fmt.Errorf("slices %s, Ready %s, IPs %v: want IPv4 only", got, i.ready(), i.imp.Spec.IPs)
 		}
 		return nil
 	})
