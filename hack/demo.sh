@@ -231,6 +231,20 @@ wait_probe() { # from to expect
   done
   return 1
 }
+vm_netns() { # VM: the network namespace that plays it
+  { "$antreaplus" sandbox status -o json 2>/dev/null || true; } | grep -o "\"netns\": *\"ap-[0-9a-f]*-$1\"" | head -1 | sed 's/.*"\([^"]*\)"$/\1/' || true
+}
+vm_dig() { # VM NAME: dig NAME from the VM's namespace with its own resolver, until it answers (60 s)
+  local ns answer=""
+  ns=$(vm_netns "$1")
+  echo "    ip netns exec $ns dig +short $2"
+  for _ in $(seq 1 60); do
+    answer=$(ip netns exec "$ns" "$dig" +short +time=2 +tries=1 "$2" 2>/dev/null | head -1 || true)
+    [ -n "$answer" ] && break
+    sleep 1
+  done
+  echo "    ${answer:-(no answer in 60s)}"
+}
 derived() { # federated policy name
   echo "  the Antrea NetworkPolicy fnp-$1 the member controller derived from it (remote peers as ipBlocks of Groups):"
   "$kubectl" --context member-2 -n cloud-demo get networkpolicies.crd.antrea.io "fnp-$1" -o yaml \
@@ -272,6 +286,9 @@ YAML
   echo "$echo_svc" | "$kubectl" --context member-1 apply -f - >/dev/null
   echo "  antreaplus service export vm-echo -n cloud-demo --context member-1 --flat-network"
   "$antreaplus" service export vm-echo -n cloud-demo --context member-1 --flat-network 2>&1 | sed 's/^/  /'
+  echo "  azure-dev-build-3 finds it by name with its own resolver, which its agent pointed at its DNS forwarder"
+  echo "  (127.0.0.153): clusterset.local goes to member-2's DNS server, whose address member-2's policy controller gave:"
+  vm_dig azure-dev-build-3 vm-echo.cloud-demo.svc.clusterset.local
   echo "  before any policy, real TCP connections from azure-dev-build-3 (an Azure VM of member-2):"
   probes azure-dev-build-3 dev-build-3:8080 dev-build-1:8080
   policy3=$(cat <<'YAML'

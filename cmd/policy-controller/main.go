@@ -6,14 +6,18 @@
 // agentless VMs. It writes what agents report to their VirtualMachines'
 // status, and issues the agents' tokens. Beside /metrics, the metrics
 // endpoint serves /agents: every agent's connection and applied generation.
+// With --dns-server it tells agents the member's DNS server, which they
+// forward clusterset.local and cluster.local to.
 package main
 
 import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -32,7 +36,7 @@ type flags struct {
 	namespace, listenAddress string
 	certFile, keyFile        string
 	certDir, sans            string
-	agentlessNode            string
+	agentlessNode, dnsServer string
 	heartbeat                time.Duration
 	withoutPods, leaderElect bool
 }
@@ -49,6 +53,7 @@ func main() {
 	fs.StringVar(&f.certDir, "cert-dir", "/var/lib/antreaplus/policy-controller/certs", "where a self-signed CA (ca.crt, for agents) and serving certificate are kept")
 	fs.StringVar(&f.sans, "tls-san", strings.Join([]string{host, "localhost", "127.0.0.1"}, ","), "comma-separated host names and IPs of the self-signed serving certificate")
 	fs.StringVar(&f.agentlessNode, "agentless-node", "antreaplus-cloud-controller", "externalNode of agentless VMs (must match the cloud controller's)")
+	fs.StringVar(&f.dnsServer, "dns-server", "", "the member's DNS server as VMs reach it, host:port (over TCP), told to VM agents, which forward clusterset.local and cluster.local to it (empty: agents leave VMs' resolvers alone)")
 	fs.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "interval of Bookmark events on idle watch streams")
 	fs.BoolVar(&f.withoutPods, "without-pods", false, "do not watch Pods (rules selecting Pods as peers then match none)")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect one active replica through a Lease in --namespace")
@@ -57,6 +62,9 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
+	if err := checkDNSServer(f.dnsServer); err != nil {
+		return err
+	}
 	cfg, err := f.RESTConfig()
 	if err != nil {
 		return err
@@ -89,7 +97,7 @@ func run(ctx context.Context, f *flags) error {
 	cp, err := controlplane.Setup(ctx, mgr, controlplane.Options{
 		Namespace: f.namespace, ListenAddress: f.listenAddress, Certificate: cert,
 		AgentlessNode: f.agentlessNode, Heartbeat: f.heartbeat, WithoutPods: f.withoutPods,
-		Registry: ctrlmetrics.Registry,
+		DNSServer: f.dnsServer, Registry: ctrlmetrics.Registry,
 	})
 	if err != nil {
 		return err
@@ -99,7 +107,8 @@ func run(ctx context.Context, f *flags) error {
 	if err := cmdutil.AddPing(mgr); err != nil {
 		return err
 	}
-	ctrl.Log.Info("Starting the policy controller", "server", cfg.Host, "listen", f.listenAddress, "epoch", cp.Hub.Epoch())
+	ctrl.Log.Info("Starting the policy controller", "server", cfg.Host, "listen", f.listenAddress, "epoch", cp.Hub.Epoch(),
+		"dnsServer", f.dnsServer)
 	return mgr.Start(ctx)
 }
 
@@ -112,4 +121,19 @@ func certificate(f *flags) (tls.Certificate, error) {
 		return cert, nil
 	}
 	return controlplane.EnsureServingCert(f.certDir, strings.Split(f.sans, ","))
+}
+
+// checkDNSServer accepts an empty --dns-server or host:port with a port.
+func checkDNSServer(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && host != "" {
+		_, err = strconv.ParseUint(port, 10, 16)
+	}
+	if err != nil || host == "" {
+		return fmt.Errorf("--dns-server %q: want host:port, e.g. 10.96.0.53:53, the member's DNS server as VMs reach it", addr)
+	}
+	return nil
 }

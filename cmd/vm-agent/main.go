@@ -10,23 +10,43 @@
 //	  --token-file /etc/antreaplus/vm-agent/token --ca-file /etc/antreaplus/vm-agent/ca.crt
 //
 // The token is the "token" key of the Secret vm-agent-token-<vm> in the VM's
-// namespace. `vm-agent --uninstall` removes the agent's table.
+// namespace.
+//
+// When the policy controller offers its member's DNS server
+// (policy-controller --dns-server), the agent runs a DNS forwarder on
+// --dns-listen (127.0.0.153:53) that sends clusterset.local and
+// cluster.local to it, over TCP, and other names to the VM's previous
+// nameservers, and points --resolv-conf at it (rewritten in place, the
+// original kept in the state file). --dns=false turns this off;
+// --resolv-conf= runs the forwarder but leaves the resolver to the VM (see
+// package vmagent for systemd-resolved).
+//
+// `vm-agent --uninstall` removes the agent's table, puts the resolver file
+// back and removes the state file.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
 
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/vmagent"
+	"antreaplus.io/antreaplus/pkg/vmagent/dnsforward"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -38,6 +58,11 @@ type flags struct {
 	reportInterval            time.Duration
 	heartbeatTimeout          time.Duration
 	uninstall, showVersion    bool
+	dns                       bool
+	dnsListen, resolvConf     string
+	dnsZones                  string
+	dnsTimeout                time.Duration
+	metricsAddress            string
 	// log is the logger's configuration: -v and -vmodule set it.
 	log *textlogger.Config
 }
@@ -52,7 +77,13 @@ func parseFlags() *flags {
 	fs.StringVar(&f.table, "table", vmagent.DefaultTable, "the nftables table (family inet) the agent owns")
 	fs.DurationVar(&f.reportInterval, "report-interval", time.Minute, "how often to report when nothing changes")
 	fs.DurationVar(&f.heartbeatTimeout, "heartbeat-timeout", 30*time.Second, "reconnect when the server is silent this long")
-	fs.BoolVar(&f.uninstall, "uninstall", false, "remove the agent's nftables table and state file, then exit")
+	fs.BoolVar(&f.dns, "dns", true, "forward the federation zones to the member's DNS server the policy controller offers, and point the VM's resolver at the forwarder (false: leave DNS alone, and put back a resolver file pointed before)")
+	fs.StringVar(&f.dnsListen, "dns-listen", dnsforward.DefaultListen, "address (UDP and TCP) of the DNS forwarder; port 53 when --resolv-conf is set, the only port a resolver file can name")
+	fs.StringVar(&f.dnsZones, "dns-zones", "clusterset.local,cluster.local", "comma-separated zones the forwarder sends to the member's DNS server")
+	fs.StringVar(&f.resolvConf, "resolv-conf", "/etc/resolv.conf", "resolver file pointed at the forwarder, rewritten in place (empty: leave the resolver alone, e.g. for a systemd-resolved drop-in)")
+	fs.DurationVar(&f.dnsTimeout, "dns-timeout", dnsforward.DefaultTimeout, "how long the forwarder waits for one server")
+	fs.StringVar(&f.metricsAddress, "metrics-bind-address", "", "address of the Prometheus /metrics endpoint (empty: none)")
+	fs.BoolVar(&f.uninstall, "uninstall", false, "remove the agent's nftables table, put the resolver file back and remove the state file, then exit")
 	fs.BoolVar(&f.showVersion, "version", false, "print the version and exit")
 	fs.Var(f.log.Verbosity(), "v", "log verbosity: 0 logs what an operator needs, 1-2 each change received and applied, 4 and above debugging detail")
 	fs.Var(f.log.VModule(), "vmodule", "per-file verbosity, comma-separated pattern=N (e.g. agent=4)")
@@ -79,13 +110,18 @@ func main() {
 func run(ctx context.Context, f *flags) error {
 	fw := &vmagent.NFTables{Table: f.table}
 	if f.uninstall {
-		if err := fw.Remove(); err != nil {
+		if err := errors.Join(fw.Remove(), vmagent.UninstallDNS(f.statePath, f.resolvConf)); err != nil {
 			return err
 		}
 		if err := os.Remove(f.statePath); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 		return nil
+	}
+	reg := prometheus.NewRegistry()
+	dnsOpts, err := dnsOptions(f, reg)
+	if err != nil {
+		return err
 	}
 	log := klog.Background().WithName("vm-agent")
 	client, err := consumer.New(consumer.Options{Server: f.server, TokenFile: f.tokenFile, CAFile: f.caFile,
@@ -94,10 +130,46 @@ func run(ctx context.Context, f *flags) error {
 		return err
 	}
 	agent, err := vmagent.New(vmagent.Options{Client: client, Firewall: fw, StatePath: f.statePath, Version: version,
-		ReportInterval: f.reportInterval, Log: log})
+		ReportInterval: f.reportInterval, DNS: dnsOpts, Log: log})
 	if err != nil {
 		return err
 	}
-	log.Info("Starting the VM agent", "version", version, "server", f.server, "table", f.table, "state", f.statePath)
+	if f.metricsAddress != "" {
+		go serveMetrics(ctx, f.metricsAddress, reg, log)
+	}
+	log.Info("Starting the VM agent", "version", version, "server", f.server, "table", f.table, "state", f.statePath,
+		"dns", f.dns, "resolvConf", f.resolvConf)
 	return agent.Run(ctx)
+}
+
+// dnsOptions are the agent's DNS options from the flags; nil with --dns=false.
+func dnsOptions(f *flags, reg prometheus.Registerer) (*vmagent.DNSOptions, error) {
+	if !f.dns {
+		return nil, nil
+	}
+	if _, port, err := net.SplitHostPort(f.dnsListen); err != nil {
+		return nil, fmt.Errorf("--dns-listen %q: want host:port: %w", f.dnsListen, err)
+	} else if port != "53" && f.resolvConf != "" {
+		return nil, fmt.Errorf("--dns-listen %q: a resolver file names no port, so the forwarder must listen on 53 (or set --resolv-conf= and route to it otherwise)", f.dnsListen)
+	}
+	zones, err := dnsforward.NormalizeZones(strings.Split(f.dnsZones, ","))
+	if err != nil {
+		return nil, fmt.Errorf("--dns-zones: %w", err)
+	}
+	return &vmagent.DNSOptions{Listen: f.dnsListen, Zones: zones, ResolvConf: f.resolvConf, Timeout: f.dnsTimeout,
+		Metrics: dnsforward.NewMetrics(reg)}, nil
+}
+
+// serveMetrics serves reg's metrics on /metrics until ctx ends.
+func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, log logr.Logger) {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		log.Error(err, "Serving metrics failed", "address", addr)
+	}
 }

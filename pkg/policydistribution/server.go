@@ -33,6 +33,9 @@ type ServerOptions struct {
 	OnAgentChange func(vm types.NamespacedName)
 	// OnAgentlessReport is told when the agentless consumer reports.
 	OnAgentlessReport func()
+	// DNSServer is the member's DNS server as VMs reach it, host:port,
+	// told to agents in every ReportResponse (empty: none).
+	DNSServer string
 	// Heartbeat is the interval of Bookmark events on an idle stream
 	// (default 10 s); agents reconnect after three missed.
 	Heartbeat time.Duration
@@ -189,7 +192,7 @@ func (s *Server) serveReport(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(wire.ReportResponse{VirtualMachine: id.VirtualMachine.String(),
-		Epoch: s.hub.Epoch(), Generation: s.hub.Generation()})
+		Epoch: s.hub.Epoch(), Generation: s.hub.Generation(), DNSServer: s.opts.DNSServer})
 }
 
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {

@@ -92,8 +92,12 @@ func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, 
 	}
 	certDir := s.PolicyCertDir(m.Cluster)
 	pc := s.policyController(m.Cluster)
-	pid, started, err := pc.start(opts.PolicyController, "--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
-		"--listen-address", loopback(m.Ports.Policy), "--cert-dir", certDir, "--tls-san", "127.0.0.1,localhost")
+	args := []string{"--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
+		"--listen-address", loopback(m.Ports.Policy), "--cert-dir", certDir, "--tls-san", "127.0.0.1,localhost"}
+	if dns := s.memberDNS(m.Cluster); dns != "" { // VM agents reach it through a relay at the same address
+		args = append(args, "--dns-server", dns)
+	}
+	pid, started, err := pc.start(opts.PolicyController, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -208,7 +208,7 @@ func (s *Sandbox) waitAgentsConnected(ctx context.Context, clients map[string]cl
 			return nil
 		}
 		if time.Now().After(deadline) {
-			_, _, agent := s.vmProcesses(findVMOrZero(vms, waiting[0]))
+			agent := s.vmProcesses(findVMOrZero(vms, waiting[0])).agent
 			return fmt.Errorf("the VM agents of %s did not report within %s: see %s", strings.Join(waiting, ", "), timeout, agent.logFile())
 		}
 		select {
@@ -217,6 +217,27 @@ func (s *Sandbox) waitAgentsConnected(ctx context.Context, clients map[string]cl
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
+}
+
+// memberDNS is the address of a member's DNS server when the sandbox runs
+// one (a federation with member services, which wrote its Corefile), else
+// empty. The member's policy controller tells VM agents this address
+// (--dns-server), and each VM's namespace relays it, on its own loopback,
+// to the server.
+func (s *Sandbox) memberDNS(cluster string) string {
+	st, err := s.LoadState()
+	if err != nil || st.FederationID == "" {
+		return ""
+	}
+	if _, err := os.Stat(s.Corefile(cluster)); err != nil {
+		return ""
+	}
+	for _, p := range st.Clusters {
+		if p.Name == cluster && p.DNS.Port != 0 {
+			return p.DNS.Endpoint()
+		}
+	}
+	return ""
 }
 
 // AgentReported is true once a VM's agent is connected and reported.

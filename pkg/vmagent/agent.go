@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"os"
 	"slices"
 	"sync"
@@ -33,7 +34,12 @@ type Options struct {
 	// changed (default 1 min); RetryInterval how soon it retries a failed
 	// apply or report (default 5 s).
 	ReportInterval, RetryInterval time.Duration
-	Log                           logr.Logger
+	// DNS, when set, runs a DNS forwarder for the federation zones while
+	// the policy distribution server offers the member's DNS server, and
+	// points the VM's resolver at it. Nil turns DNS off (a resolver file
+	// the agent pointed at its forwarder before is put back).
+	DNS *DNSOptions
+	Log logr.Logger
 }
 
 // Agent is the VM agent: it enforces the last good rules from its state
@@ -57,6 +63,11 @@ type Agent struct {
 	reportCh chan struct{}
 	// saveMu orders writes of the state file.
 	saveMu sync.Mutex
+	// loaded is the View of the state file at start, kept in it until
+	// another is applied.
+	loaded *wire.View
+	// dns manages the VM's DNS.
+	dns *dnsManager
 }
 
 // New returns an agent.
@@ -76,7 +87,12 @@ func New(opts Options) (*Agent, error) {
 	if opts.RetryInterval <= 0 {
 		opts.RetryInterval = 5 * time.Second
 	}
-	return &Agent{opts: opts, applyCh: make(chan struct{}, 1), reportCh: make(chan struct{}, 1)}, nil
+	a := &Agent{opts: opts, applyCh: make(chan struct{}, 1), reportCh: make(chan struct{}, 1)}
+	var err error
+	if a.dns, err = newDNSManager(opts.DNS, a.save, opts.Log.WithName("dns")); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // Status is what the agent enforces now.
@@ -86,26 +102,36 @@ type Status struct {
 	Rules          int
 	ApplyError     error
 	Connected      bool
+	// DNSServer is the member's DNS server the server offers; DNSForwarder
+	// where the forwarder listens (zero: it does not run); DNSError the
+	// last failure to configure DNS.
+	DNSServer    string
+	DNSForwarder netip.AddrPort
+	DNSError     error
 }
 
 // Status returns what the agent enforces now.
 func (a *Agent) Status() Status {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	return Status{VirtualMachine: a.vm, Applied: a.applied, Rules: a.rules, ApplyError: a.applyErr, Connected: a.connected}
+	st := Status{VirtualMachine: a.vm, Applied: a.applied, Rules: a.rules, ApplyError: a.applyErr, Connected: a.connected}
+	a.mu.Unlock()
+	st.DNSServer, st.DNSForwarder, st.DNSError = a.dns.status()
+	return st
 }
 
 // Run enforces the rules of the state file, if any, then follows the
 // server until ctx ends. The rules in force stay in force when it returns.
 func (a *Agent) Run(ctx context.Context) error {
 	log := a.opts.Log
-	view, vm, err := LoadState(a.opts.StatePath)
+	st, err := ReadState(a.opts.StatePath)
 	if err != nil {
-		log.Error(err, "Ignoring the state file; waiting for the server's rules")
+		log.Error(err, "Ignoring the state file's rules; waiting for the server's")
 	}
+	view := st.View
 	a.mu.Lock()
-	a.vm = vm
+	a.vm, a.loaded = st.VirtualMachine, view
 	a.mu.Unlock()
+	a.dns.load(st.DNS)
 	if view != nil {
 		a.latest = view
 		a.applyLatest()
@@ -118,6 +144,9 @@ func (a *Agent) Run(ctx context.Context) error {
 	defer cancel()
 	wg.Go(func() { a.applyLoop(ctx) })
 	wg.Go(func() { a.reportLoop(ctx) })
+	if a.opts.DNS != nil || st.DNS != nil {
+		wg.Go(func() { a.dns.run(ctx) })
+	}
 	a.trigger(a.reportCh)
 	err = a.opts.Client.Watch(ctx, view, a.receive, a.connection)
 	if errors.Is(err, context.Canceled) {
@@ -234,6 +263,7 @@ func (a *Agent) report(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.dns.setMember(resp.DNSServer)
 	a.mu.Lock()
 	changed := a.vm != resp.VirtualMachine
 	a.vm = resp.VirtualMachine
@@ -245,18 +275,22 @@ func (a *Agent) report(ctx context.Context) error {
 	return nil
 }
 
-// save writes the rules in force, and the VM they are for, to the state
-// file.
+// save writes the rules in force (those of the state file until others
+// are), the VM they are for, and the DNS state to the state file.
 func (a *Agent) save() error {
 	a.saveMu.Lock()
 	defer a.saveMu.Unlock()
 	a.mu.Lock()
-	applied, vm := a.applied, a.vm
+	st := State{VirtualMachine: a.vm, View: a.applied}
+	if st.View == nil {
+		st.View = a.loaded
+	}
 	a.mu.Unlock()
-	if applied == nil {
+	st.DNS = a.dns.state()
+	if st.View == nil && st.DNS == nil {
 		return nil
 	}
-	return SaveState(a.opts.StatePath, vm, applied)
+	return SaveState(a.opts.StatePath, st)
 }
 
 // Interfaces returns the names of the host's network interfaces but

@@ -37,10 +37,13 @@ spec:
 // TestSandboxVMAgents plays the local cloud's agented VMs of both clouds,
 // AWS imported into member-1 and Azure into member-2, in network
 // namespaces on one bridge with real VM agents, each connected to its
-// member's policy controller. It checks with real connections that VMs of
-// both clouds reach each other, that an Antrea NetworkPolicy of each
-// member allows one VM and blocks another, that up restarts what died,
-// and that down leaves no namespace, link or process.
+// member's policy controller, in a federation whose members run DNS
+// servers. It checks with real connections that VMs of both clouds reach
+// each other, that an Antrea NetworkPolicy of each member allows one VM
+// and blocks another, that up restarts what died, that VMs resolve a
+// federated Service's names with their own resolver through their
+// member's DNS server, and that down leaves no namespace, link, resolver
+// file or process.
 func TestSandboxVMAgents(t *testing.T) {
 	// Under make test (ANTREAPLUS_REQUIRE_CLUSTERS=1) a machine that cannot
 	// play VMs fails the test; elsewhere it is skipped.
@@ -61,7 +64,8 @@ func TestSandboxVMAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up := []string{"sandbox", "up", "--clusters", "2", "--cloud", "--vm-agents", "--api-port-base=" + strconv.Itoa(base)}
+	up := []string{"sandbox", "up", "--clusters", "2", "--supervisors", "1", "--federation-id", vmFederationID,
+		"--cloud", "--vm-agents", "--api-port-base=" + strconv.Itoa(base)}
 	c.mustRun(up...)
 
 	cloud := sandboxCloud(t, c)
@@ -127,6 +131,10 @@ func TestSandboxVMAgents(t *testing.T) {
 		agents = now
 	})
 
+	t.Run("VMs resolve a federated Service through their member's DNS server", func(t *testing.T) {
+		testVMsResolveFederatedNames(t, c.in(t), vms)
+	})
+
 	t.Run("a policy allows dev-build-1 and blocks dev-build-3", func(t *testing.T) {
 		c := c.in(t)
 		c.mustRun("sandbox", "probe", "--from", "dev-build-3", "--to", "dev-build-2:8080", "--expect", "connected")
@@ -177,6 +185,7 @@ func TestSandboxVMAgents(t *testing.T) {
 			t.Errorf("link %s of %s is left in the host:\n%s", vm.Veth, vm.Name, links)
 		}
 	}
+	checkVMResolvConfsGone(t, vms)
 	if out := c.mustRun("sandbox", "down"); !strings.Contains(out, "No sandbox") {
 		t.Errorf("a second down did not say there is nothing left:\n%s", out)
 	}

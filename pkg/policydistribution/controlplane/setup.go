@@ -42,6 +42,9 @@ type Options struct {
 	Heartbeat time.Duration
 	// WithoutPods: see feeder.Options.
 	WithoutPods bool
+	// DNSServer is the member's DNS server as VMs reach it, host:port,
+	// which agents forward federation names to (empty: none).
+	DNSServer string
 	// Registry receives the metrics (nil: none).
 	Registry prometheus.Registerer
 }
@@ -83,7 +86,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 		Authenticator: tokens, AgentlessNode: opts.AgentlessNode, CheckAgent: checkAgent(mgr.GetClient()),
 		OnAgentChange:     func(vm types.NamespacedName) { status.Changed(vm); policies.Changed() },
 		OnAgentlessReport: policies.Changed,
-		Heartbeat:         opts.Heartbeat, Metrics: metrics, Log: log,
+		Heartbeat:         opts.Heartbeat, DNSServer: opts.DNSServer, Metrics: metrics, Log: log,
 	})
 	status.Agents = server
 	policies.Reports = server

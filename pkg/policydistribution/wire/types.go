@@ -153,6 +153,11 @@ type ReportResponse struct {
 	// Epoch and Generation are the newest the server published.
 	Epoch      string `json:"epoch"`
 	Generation uint64 `json:"generation"`
+	// DNSServer is the member's DNS server, host:port, as VMs reach it,
+	// over TCP: agents send clusterset.local and the federation names to
+	// it. Empty (or absent, from an older server) when the server offers
+	// none: agents then leave the VM's resolver alone.
+	DNSServer string `json:"dnsServer,omitempty"`
 }
 
 // Error is the body of every failed request.
