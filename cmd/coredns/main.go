@@ -2,16 +2,21 @@
 // library with an explicit, short plugin chain, plus the project's
 // federation plugin (pkg/dns/federation).
 //
-// One server runs per member cluster. It answers from that member's imports
-// (ServiceImports and MCS-labelled EndpointSlices) alone, so it keeps
-// answering when every supervisor is down:
+// One server runs per member cluster and is a complete resolver for the
+// member's Pods (and VMs):
 //
-//   - clusterset.local by the stock kubernetes plugin's multicluster option,
-//     with the federation plugin in front of it for what stock gets wrong
-//     (see docs/dns.md);
-//   - <svc>.<ns>.<federationID>.svc.<domain> and
+//   - clusterset.local (KEP-1645) and the federation names
+//     <svc>.<ns>.<federationID>.svc.<domain> and
 //     <svc>.<ns>.<clusterID>.<federationID>.svc.<domain> by the federation
-//     plugin.
+//     plugin, from the member's imports alone, so that it keeps answering
+//     when every supervisor is down;
+//   - cluster.local (the member's own Services and Pods) and the reverse
+//     zones by the stock kubernetes plugin;
+//   - every other name by the stock forward plugin.
+//
+// The chain holds every plugin of the Corefile Kubernetes installs
+// (kubeadm's), so that this build can replace a cluster's CoreDNS image
+// (docs/dns.md).
 //
 // The flags are CoreDNS's own (-conf, -dns.port, -pidfile, -quiet, -plugins,
 // -version).
@@ -29,29 +34,39 @@ import (
 	_ "github.com/coredns/coredns/plugin/cache"
 	_ "github.com/coredns/coredns/plugin/errors"
 	_ "github.com/coredns/coredns/plugin/file"
+	_ "github.com/coredns/coredns/plugin/forward"
 	_ "github.com/coredns/coredns/plugin/health"
 	_ "github.com/coredns/coredns/plugin/kubernetes"
+	_ "github.com/coredns/coredns/plugin/loadbalance"
 	_ "github.com/coredns/coredns/plugin/log"
+	_ "github.com/coredns/coredns/plugin/loop"
 	_ "github.com/coredns/coredns/plugin/metrics"
 	_ "github.com/coredns/coredns/plugin/ready"
+	_ "github.com/coredns/coredns/plugin/reload"
 
 	"antreaplus.io/antreaplus/pkg/dns/federation"
 )
 
-// directives is the plugin chain, in the order a query passes it. The
-// federation plugin sits before kubernetes so that it answers the
-// clusterset.local names stock gets wrong and lets the rest through.
+// directives is the plugin chain, in the order a query passes it (stock
+// CoreDNS's order, plugin.cfg). The federation plugin sits before cache:
+// its answers depend on the client (locality), which the cache does not
+// key on, and it answers from memory anyway. Every name it does not own
+// goes on to kubernetes (cluster.local, reverse zones), then forward.
 var directives = []string{
+	"reload",
 	"bind",
 	"ready",
 	"health",
 	"prometheus",
 	"errors",
 	"log",
-	"cache",
+	"loadbalance",
 	federation.Name,
+	"cache",
 	"kubernetes",
 	"file",
+	"loop",
+	"forward",
 }
 
 func main() {

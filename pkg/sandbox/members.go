@@ -40,24 +40,39 @@ func (s *Sandbox) Corefile(cluster string) string {
 	return filepath.Join(s.MemberDir(), cluster+".Corefile")
 }
 
-// corefile is a member's DNS server configuration: clusterset.local and the
-// federation's names, answered from that member's imports alone.
+// corefile is a member's DNS server configuration: a complete resolver
+// for the member (docs/dns.md's Corefile for a real cluster, on the
+// sandbox's address and ports, reading the sandbox's kubeconfig, without
+// health, which the plan gives no port): clusterset.local and the
+// federation's names from the member's imports alone, the member's own
+// cluster.local names, and the rest from the machine's resolvers.
 func corefile(p ClusterPlan, kubeconfig string) string {
 	addr := p.DNS.Addr.String()
 	return fmt.Sprintf(`# Written by 'antreaplus sandbox up': the DNS server of %[1]s.
-clusterset.local cluster.local in-addr.arpa ip6.arpa {
+. {
     bind %[2]s
-    ready %[2]s:%[3]d
-    prometheus %[2]s:%[4]d
     errors
-    federation cluster.local in-addr.arpa ip6.arpa {
+    ready %[2]s:%[3]d
+    federation cluster.local {
         kubeconfig %[5]s %[1]s
     }
-    kubernetes clusterset.local {
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
         kubeconfig %[5]s %[1]s
-        multicluster clusterset.local
-        labels multicluster.kubernetes.io/service-name
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+        ttl 30
     }
+    prometheus %[2]s:%[4]d
+    forward . /etc/resolv.conf {
+        max_concurrent 1000
+    }
+    cache 30 {
+        disable success cluster.local
+        disable denial cluster.local
+    }
+    loop
+    reload
+    loadbalance
 }
 `, p.Name, addr, p.DNS.ReadyPort, p.DNS.MetricsPort, kubeconfig)
 }
@@ -183,7 +198,8 @@ type ServiceStatus struct {
 	// Cluster the process serves.
 	Cluster string `json:"cluster"`
 	// Kind is federation-manager, member-controller, dns, cloud-emulator,
-	// policy-controller, cloud-controller, vm-agent, vm-listener or vm-relay.
+	// policy-controller, cloud-controller, vm-agent, vm-listener, vm-relay or
+	// vm-dns-relay.
 	Kind string `json:"kind"`
 	// Pid is 0 when the process is not running.
 	Pid int `json:"pid"`

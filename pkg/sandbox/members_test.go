@@ -5,6 +5,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -64,4 +67,44 @@ func TestDNSReadyNeedsTheDNSPort(t *testing.T) {
 	if err := dnsReady(ctx, p); err == nil || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("/ready says 503: got %v", err)
 	}
+}
+
+// TestCorefile: a member's Corefile is docs/dns.md's Corefile for a real
+// cluster, the same plugins in the same order (but health, which the plan
+// gives no port), on the member's address and ports and kubeconfig context.
+func TestCorefile(t *testing.T) {
+	p := ClusterPlan{Name: "member-2", DNS: DNSPlan{Addr: netip.MustParseAddr("127.0.53.2"), Port: 16743, ReadyPort: 16744, MetricsPort: 16745}}
+	got := corefile(p, "/sb/kubeconfig")
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "dns.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "# A member's cluster DNS: AntreaPlus's CoreDNS build in place of the cluster's CoreDNS.\n"
+	i := strings.Index(string(raw), marker)
+	if i < 0 {
+		t.Fatalf("docs/dns.md has no Corefile starting with %q", marker)
+	}
+	doc := string(raw[i:])
+	doc = doc[:strings.Index(doc, "```")]
+	want := slices.DeleteFunc(directives(doc), func(d string) bool { return d == "health" })
+	if d := slices.DeleteFunc(directives(got), func(d string) bool { return d == "bind" }); !slices.Equal(d, want) {
+		t.Errorf("the sandbox's plugins %v, docs/dns.md's %v", d, want)
+	}
+	for _, line := range []string{"bind 127.0.53.2", "ready 127.0.53.2:16744", "prometheus 127.0.53.2:16745",
+		"kubeconfig /sb/kubeconfig member-2", "forward . /etc/resolv.conf {"} {
+		if !strings.Contains(got, "    "+line+"\n") {
+			t.Errorf("no line %q in:\n%s", line, got)
+		}
+	}
+}
+
+// directives are the plugins of a Corefile's server block, in order.
+func directives(corefile string) []string {
+	var out []string
+	for _, line := range strings.Split(corefile, "\n") {
+		if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "     ") && strings.TrimSpace(line) != "}" {
+			out = append(out, strings.Fields(line)[0])
+		}
+	}
+	return out
 }

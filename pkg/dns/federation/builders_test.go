@@ -9,11 +9,12 @@ import (
 // fakeSource is a Source over an Index filled by the test.
 type fakeSource struct {
 	*importcache.Index
-	fed    string
-	synced bool
+	fed, cluster string
+	synced       bool
 }
 
 func (s *fakeSource) FederationID() string { return s.fed }
+func (s *fakeSource) ClusterID() string    { return s.cluster }
 func (s *fakeSource) HasSynced() bool      { return s.synced }
 
 func addrs(ips ...string) []netip.Addr {
@@ -56,8 +57,11 @@ func newSlice(ns, svc, cluster string, p []importcache.Port, eps ...importcache.
 //
 //	web      ClusterSetIP 10.96.0.10, fd00::10; ports http/80 and an unnamed 8080;
 //	         from c1 through a NodePort (192.0.2.1:31080) and c2 through a LoadBalancer (198.51.100.1:80)
-//	db       Headless, port sql/5432; c1: db-0 192.0.2.11 and an unnamed 192.0.2.13; c2: db-0 198.51.100.5
+//	db       Headless, port sql/5432; c1: db-0 192.0.2.11 and an unnamed 192.0.2.13;
+//	         c2: db-0 198.51.100.5 and, in an IPv6 slice, 2001:db8::5
 //	empty    Headless, c1 without ready endpoints
+//	hello    ClusterSetIP 10.96.0.42, ports tcp/42/TCP and udp/42/UDP (mcs-api conformance)
+//	hello-h  the same ports, Headless, c1: hello-0 192.0.2.42 and an unnamed 192.0.2.43
 //	vipless  ClusterSetIP without an IP yet, c1: 192.0.2.30
 func fixture() *fakeSource {
 	x := importcache.NewIndex()
@@ -69,9 +73,38 @@ func fixture() *fakeSource {
 	x.SetImport(newImport("demo", "db", headless, ports(sql...)))
 	x.SetSlice(nil, newSlice("demo", "db", "c1", sql, ep("db-0", "192.0.2.11"), ep("", "192.0.2.13")))
 	x.SetSlice(nil, newSlice("demo", "db", "c2", sql, ep("db-0", "198.51.100.5")))
+	v6 := newSlice("demo", "db", "c2", sql, ep("db-0", "2001:db8::5"))
+	v6.Name += "-v6"
+	x.SetSlice(nil, v6)
 	x.SetImport(newImport("demo", "empty", headless, ports(sql...)))
 	x.SetSlice(nil, newSlice("demo", "empty", "c1", sql))
+	// The conformance tests' hello: two named ports of the same number.
+	hello := []importcache.Port{port("tcp", 42), {Name: "udp", Protocol: "UDP", Port: 42}}
+	x.SetImport(newImport("demo", "hello", ips("10.96.0.42"), ports(hello...)))
+	x.SetImport(newImport("demo", "hello-h", headless, ports(hello...)))
+	x.SetSlice(nil, newSlice("demo", "hello-h", "c1", hello, ep("hello-0", "192.0.2.42"), ep("", "192.0.2.43")))
 	x.SetImport(newImport("demo", "vipless", ports(http...)))
 	x.SetSlice(nil, newSlice("demo", "vipless", "c1", http, ep("", "192.0.2.30")))
 	return &fakeSource{Index: x, fed: "fed", synced: true}
+}
+
+func preferClose(i *importcache.Import) { i.PreferClose = true }
+
+// zoned is an endpoint in a zone.
+func zoned(zone, host string, ips ...string) importcache.Endpoint {
+	e := ep(host, ips...)
+	e.Zone = zone
+	return e
+}
+
+// inRegion sets the source cluster's region of a slice.
+func inRegion(region string, s *importcache.Slice) *importcache.Slice {
+	s.Region = region
+	return s
+}
+
+// node is a Node of the member in a zone and region, with a pod CIDR and an address.
+func node(name, zone, region, podCIDR, addr string) *importcache.Node {
+	return &importcache.Node{Name: name, Zone: zone, Region: region,
+		PodCIDRs: []netip.Prefix{netip.MustParsePrefix(podCIDR)}, Addrs: addrs(addr)}
 }

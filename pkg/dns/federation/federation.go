@@ -1,13 +1,18 @@
 // Package federation is AntreaPlus's CoreDNS plugin. It answers, from the
 // member's imports alone:
 //
+//   - the whole clusterset.local zone (KEP-1645's Multicluster DNS
+//     specification): Service names, _port._proto SRV names, headless
+//     per-endpoint names, dns-version, and PTR of cluster-set IPs and
+//     headless endpoints;
 //   - the federation names <svc>.<ns>.<federationID>.svc.<domain> and
 //     <svc>.<ns>.<clusterID>.<federationID>.svc.<domain> (with their SRV
-//     names), and
-//   - the few clusterset.local answers the stock kubernetes plugin's
-//     multicluster option gets wrong or lacks (dns-version, SRV of unnamed
-//     ports, per-endpoint names of ClusterSetIP Services, PTR), leaving every
-//     other clusterset.local name to the kubernetes plugin after it.
+//     names).
+//
+// For imports whose trafficDistribution is PreferClose, answers made of
+// endpoints hold the ones closest to the client (package
+// serviceexport/locality). Every other name goes on to the next plugin
+// (the stock kubernetes plugin for cluster.local, forward for the rest).
 //
 // See README.md for the Corefile syntax and docs/dns.md for the reasons.
 package federation
@@ -32,6 +37,11 @@ type Source interface {
 	HasNamespace(namespace string) bool
 	ByAddr(ip netip.Addr) []*importcache.Service
 	FederationID() string
+	// ClusterID is the member's cluster ID, "" when unknown.
+	ClusterID() string
+	// Locate is the zone and region of a client address (see
+	// importcache.Nodes.Locate).
+	Locate(ip netip.Addr) (zone, region string, found bool)
 	HasSynced() bool
 	Serial() uint32
 }
@@ -45,10 +55,13 @@ type Federation struct {
 	// other reverse zones it answers the addresses it knows and passes the
 	// rest on.
 	ReverseZones []string
-	// Clusterset is the MCS zone whose gaps the plugin fills, "" for none.
+	// Clusterset is the MCS zone the plugin answers, "" for none.
 	Clusterset string
-	TTL        uint32
-	Fall       fall.F
+	// ClusterID is the member's cluster ID for locality; "" takes the
+	// source's.
+	ClusterID string
+	TTL       uint32
+	Fall      fall.F
 
 	source Source
 }
@@ -83,8 +96,13 @@ func (f *Federation) ServeDNS(ctx context.Context, w dns.ResponseWriter, r *dns.
 func (f *Federation) serveFederation(ctx context.Context, state request.Request, zone string) (int, error) {
 	fed := f.source.FederationID()
 	if fed == "" {
-		// Not read yet, or the member is in no federation: no name is known.
-		return dns.RcodeServerFailure, nil
+		if !f.source.HasSynced() {
+			// Not read yet: resolvers retry a SERVFAIL.
+			return dns.RcodeServerFailure, nil
+		}
+		// The member is in no federation: the zone's other names, the
+		// member's own, are the next plugin's.
+		return plugin.NextOrFailure(f.Name(), f.Next, ctx, state.W, state.Req)
 	}
 	suffix := fed + ".svc." + zone
 	l, under := labels(state.Name(), suffix)
@@ -95,38 +113,59 @@ func (f *Federation) serveFederation(ctx context.Context, state request.Request,
 	if !ok {
 		// The apex and namespace nodes exist (NODATA) when imports live under them.
 		exists := len(l) == 0 || (len(l) == 1 && f.source.HasNamespace(l[0]))
-		return f.reply(ctx, state, suffix, exists, nil, nil)
+		var answer []dns.RR
+		if len(l) == 0 && state.QType() == dns.TypeSOA {
+			answer = []dns.RR{soaRR(suffix, f.TTL, f.source.Serial())}
+		}
+		return f.reply(ctx, state, suffix, exists, answer, nil)
 	}
 	svc := f.source.Service(n.namespace, n.service)
 	if svc == nil {
 		return f.reply(ctx, state, suffix, false, nil, nil)
 	}
-	answer, extra, found := answerFederation(svc, fedQuery{n: n, owner: state.QName(), suffix: suffix, qtype: state.QType(), ttl: f.TTL})
+	q := fedQuery{n: n, owner: state.QName(), suffix: suffix, qtype: state.QType(), ttl: f.TTL}
+	if svc.PreferClose {
+		q.client = f.clientPlace(state)
+	}
+	answer, extra, found := answerFederation(svc, q)
 	return f.reply(ctx, state, suffix, found, answer, extra)
 }
 
 func (f *Federation) serveClusterset(ctx context.Context, state request.Request) (int, error) {
 	zone := f.Clusterset
-	q := clustersetQuery{owner: state.QName(), zone: zone, qtype: state.QType(), ttl: f.TTL}
 	l, _ := labels(state.Name(), zone)
-	if len(l) == 1 && l[0] == "dns-version" && q.qtype == dns.TypeTXT {
-		return f.reply(ctx, state, zone, true, []dns.RR{txtRR(q.owner, dnsVersionTTL, mcsSchemaVersion)}, nil)
-	}
 	n, form := parseClusterset(l)
-	if form == otherForm {
-		return plugin.NextOrFailure(f.Name(), f.Next, ctx, state.W, state.Req)
-	}
-	svc := f.source.Service(n.namespace, n.service)
-	switch {
-	case svc == nil:
-	case form == endpointForm && !svc.Headless:
-		// 2.3.4: no record may single out one cluster's backends of a ClusterSetIP Service.
-		return f.reply(ctx, state, zone, false, nil, nil)
-	case form == serviceForm && q.qtype == dns.TypeSRV:
-		answer, extra, found := clustersetSRV(svc, q)
+	q := clustersetQuery{n: n, owner: state.QName(), zone: zone, qtype: state.QType(), ttl: f.TTL}
+	switch form {
+	case apexForm:
+		var answer []dns.RR
+		if q.qtype == dns.TypeSOA {
+			answer = []dns.RR{soaRR(zone, f.TTL, f.source.Serial())}
+		}
+		return f.reply(ctx, state, zone, true, answer, nil)
+	case versionForm:
+		var answer []dns.RR
+		if q.qtype == dns.TypeTXT {
+			answer = []dns.RR{txtRR(q.owner, dnsVersionTTL, mcsSchemaVersion)}
+		}
+		return f.reply(ctx, state, zone, true, answer, nil)
+	case svcForm:
+		return f.reply(ctx, state, zone, true, nil, nil)
+	case namespaceForm:
+		return f.reply(ctx, state, zone, f.source.HasNamespace(n.namespace), nil, nil)
+	case serviceForm, endpointForm:
+		svc := f.source.Service(n.namespace, n.service)
+		if svc == nil {
+			return f.reply(ctx, state, zone, false, nil, nil)
+		}
+		if svc.PreferClose {
+			q.client = f.clientPlace(state)
+		}
+		answer, extra, found := answerClusterset(svc, form, q)
 		return f.reply(ctx, state, zone, found, answer, extra)
 	}
-	return plugin.NextOrFailure(f.Name(), f.Next, ctx, state.W, state.Req)
+	// invalidForm, clusterForm: no such name (2.3.4, 2.4.4).
+	return f.reply(ctx, state, zone, false, nil, nil)
 }
 
 func (f *Federation) servePTR(ctx context.Context, state request.Request) (int, error) {

@@ -1,9 +1,12 @@
 package federation
 
 import (
+	"slices"
+
 	"github.com/miekg/dns"
 
 	"antreaplus.io/antreaplus/pkg/dns/importcache"
+	"antreaplus.io/antreaplus/pkg/serviceexport/locality"
 )
 
 // fedQuery is one query for a federation name of an imported Service.
@@ -13,6 +16,8 @@ type fedQuery struct {
 	suffix string // <federationID>.svc.<domain>.
 	qtype  uint16
 	ttl    uint32
+	// client is where the client is, for imports that prefer close endpoints.
+	client locality.Place
 }
 
 // serviceName is <svc>.<ns>.<suffix>, cluster its per-cluster name.
@@ -30,7 +35,9 @@ func viaClusterSetIP(svc *importcache.Service) bool { return !svc.Headless && le
 // answerFederation answers a federation name of svc. found is false when
 // the name does not exist (NXDOMAIN): a per-cluster name of a cluster
 // without ready endpoints, a headless Service without any, or an SRV name
-// without a matching named port.
+// without a matching named port. The Service name answered by endpoints
+// holds the closest ones only for a PreferClose import; a per-cluster name
+// holds every ready endpoint of its cluster.
 func answerFederation(svc *importcache.Service, q fedQuery) (answer, extra []dns.RR, found bool) {
 	clusters := svc.Clusters
 	if q.n.cluster != "" {
@@ -40,28 +47,33 @@ func answerFederation(svc *importcache.Service, q fedQuery) (answer, extra []dns
 		}
 		clusters = []importcache.Cluster{*c}
 	}
+	byEndpoints := q.n.cluster != "" || !viaClusterSetIP(svc)
+	near := clusters
+	if q.n.cluster == "" && byEndpoints {
+		near = nearest(svc, clusters, q.client)
+	}
 	if q.n.srv() || q.qtype == dns.TypeSRV {
-		answer, extra = federationSRV(svc, clusters, q)
+		answer, extra = federationSRV(svc, near, q)
 		if q.n.srv() {
-			found = len(answer) > 0
+			// The closest endpoints may lack a port that farther ones have.
+			found = len(answer) > 0 || (byEndpoints && hasEndpointPort(clusters, q.n))
 			if q.qtype != dns.TypeSRV {
 				answer, extra = nil, nil
 			}
 			return answer, extra, found
 		}
 	}
-	if q.n.cluster == "" && viaClusterSetIP(svc) {
-		found = true
+	if !byEndpoints {
 		if q.qtype == dns.TypeA || q.qtype == dns.TypeAAAA {
 			answer = addrRRs(nil, q.owner, q.qtype, q.ttl, svc.IPs)
 		}
-		return answer, extra, found
+		return answer, extra, true
 	}
 	for i := range clusters {
 		found = found || clusters[i].Ready()
 	}
 	if found && (q.qtype == dns.TypeA || q.qtype == dns.TypeAAAA) {
-		answer = clusterAddrRRs(nil, q.owner, q.qtype, q.ttl, clusters...)
+		answer = clusterAddrRRs(nil, q.owner, q.qtype, q.ttl, near...)
 	}
 	return answer, extra, found
 }
@@ -74,29 +86,19 @@ func answerFederation(svc *importcache.Service, q fedQuery) (answer, extra []dns
 // listen on (a NodePort export's node port, a LoadBalancer's port).
 func federationSRV(svc *importcache.Service, clusters []importcache.Cluster, q fedQuery) (answer, extra []dns.RR) {
 	if q.n.cluster == "" && viaClusterSetIP(svc) {
-		target := q.serviceName()
-		for _, p := range svc.Ports {
-			if matchPort(p, q.n) {
-				answer = append(answer, srvRR(q.owner, q.ttl, p.Port, target))
-			}
-		}
-		if len(answer) > 0 {
-			extra = addrRRs(nil, target, 0, q.ttl, svc.IPs)
-		}
-		weigh(answer)
-		return answer, extra
+		return portsSRV(q.owner, q.serviceName(), q.ttl, svc.Ports, svc.IPs, q.n)
 	}
 	for _, c := range clusters {
 		target := q.clusterName(c.ID)
 		n := len(answer)
-		seen := map[importcache.Port]bool{}
+		var seen []int32
 		for _, sl := range c.Slices {
 			if len(sl.Endpoints) == 0 {
 				continue
 			}
 			for _, p := range sl.Ports {
-				if matchPort(p, q.n) && !seen[p] {
-					seen[p] = true
+				if matchPort(p, q.n) && !slices.Contains(seen, p.Port) {
+					seen = append(seen, p.Port)
 					answer = append(answer, srvRR(q.owner, q.ttl, p.Port, target))
 				}
 			}

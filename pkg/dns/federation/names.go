@@ -63,37 +63,71 @@ func parseFederation(l []string) (n name, ok bool) {
 	return n, true
 }
 
-// clustersetForm is the shape of a name under svc.<clustersetzone>.
+// clustersetForm is the shape of a name under the clusterset zone.
 type clustersetForm int
 
 const (
-	// otherForm is any name the plugin leaves to the kubernetes plugin.
-	otherForm clustersetForm = iota
-	// serviceForm is <svc>.<ns>.svc.<zone>.
+	// invalidForm is a name the Multicluster DNS specification has no
+	// record for: NXDOMAIN.
+	invalidForm clustersetForm = iota
+	// apexForm is <zone>.
+	apexForm
+	// versionForm is dns-version.<zone>.
+	versionForm
+	// svcForm is svc.<zone>, which holds every Service name.
+	svcForm
+	// namespaceForm is <ns>.svc.<zone>.
+	namespaceForm
+	// serviceForm is <svc>.<ns>.svc.<zone>, or with n.srv()
+	// _<port>._<proto>.<svc>.<ns>.svc.<zone>.
 	serviceForm
-	// endpointForm is <host>.<clusterid>.<svc>.<ns>.svc.<zone>.
+	// clusterForm is <clusterid>.<svc>.<ns>.svc.<zone>, which has no
+	// records (specification 2.3.4, 2.4.4).
+	clusterForm
+	// endpointForm is <host>.<clusterid>.<svc>.<ns>.svc.<zone>; a cluster
+	// ID may hold dots.
 	endpointForm
 )
 
 // parseClusterset parses the labels before the clusterset zone, e.g.
-// ["web", "demo", "svc"], for the two shapes the plugin answers itself.
+// ["web", "demo", "svc"].
 func parseClusterset(l []string) (name, clustersetForm) {
-	if len(l) < 3 || l[len(l)-1] != "svc" {
-		return name{}, otherForm
+	switch {
+	case len(l) == 0:
+		return name{}, apexForm
+	case len(l) == 1 && l[0] == "dns-version":
+		return name{}, versionForm
+	case l[len(l)-1] != "svc":
+		return name{}, invalidForm
 	}
 	l = l[:len(l)-1]
+	var n name
+	if len(l) == 4 && isUnderscored(l[0]) && isUnderscored(l[1]) {
+		n.port, n.proto = l[0][1:], l[1][1:]
+		l = l[2:]
+	}
 	for _, s := range l {
 		if isUnderscored(s) {
-			return name{}, otherForm
+			return name{}, invalidForm
 		}
 	}
-	switch len(l) {
-	case 2:
-		return name{service: l[0], namespace: l[1]}, serviceForm
-	case 4:
-		return name{host: l[0], cluster: l[1], service: l[2], namespace: l[3]}, endpointForm
+	switch {
+	case len(l) == 0:
+		return n, svcForm
+	case len(l) == 1:
+		return name{namespace: l[0]}, namespaceForm
 	}
-	return name{}, otherForm
+	n.service, n.namespace = l[len(l)-2], l[len(l)-1]
+	switch {
+	case len(l) == 2:
+		return n, serviceForm
+	case n.srv():
+		return name{}, invalidForm
+	case len(l) == 3:
+		return name{cluster: l[0], service: n.service, namespace: n.namespace}, clusterForm
+	}
+	n.host, n.cluster = l[0], strings.Join(l[1:len(l)-2], ".")
+	return n, endpointForm
 }
 
 func isUnderscored(s string) bool { return len(s) > 1 && s[0] == '_' }

@@ -49,13 +49,22 @@ func TestParseClusterset(t *testing.T) {
 		want  name
 		form  clustersetForm
 	}{
+		{"clusterset.local.", name{}, apexForm},
+		{"dns-version.clusterset.local.", name{}, versionForm},
+		{"svc.clusterset.local.", name{}, svcForm},
+		{"demo.svc.clusterset.local.", name{namespace: "demo"}, namespaceForm},
 		{"web.demo.svc.clusterset.local.", name{service: "web", namespace: "demo"}, serviceForm},
+		{"_http._tcp.web.demo.svc.clusterset.local.", name{port: "http", proto: "tcp", service: "web", namespace: "demo"}, serviceForm},
+		{"c1.web.demo.svc.clusterset.local.", name{cluster: "c1", service: "web", namespace: "demo"}, clusterForm},
 		{"h.c1.web.demo.svc.clusterset.local.", name{host: "h", cluster: "c1", service: "web", namespace: "demo"}, endpointForm},
-		{"_http._tcp.web.demo.svc.clusterset.local.", name{}, otherForm},
-		{"c1.web.demo.svc.clusterset.local.", name{}, otherForm},
-		{"demo.svc.clusterset.local.", name{}, otherForm},
-		{"dns-version.clusterset.local.", name{}, otherForm},
-		{"web.demo.pod.clusterset.local.", name{}, otherForm},
+		{"h.us.east.web.demo.svc.clusterset.local.", name{host: "h", cluster: "us.east", service: "web", namespace: "demo"}, endpointForm},
+		{"_http._tcp.c1.web.demo.svc.clusterset.local.", name{}, invalidForm},
+		{"_http._tcp.demo.svc.clusterset.local.", name{}, invalidForm},
+		{"_http.web.demo.svc.clusterset.local.", name{}, invalidForm},
+		{"web._demo.svc.clusterset.local.", name{}, invalidForm},
+		{"web.demo.pod.clusterset.local.", name{}, invalidForm},
+		{"dns-version.svc.clusterset.local.", name{namespace: "dns-version"}, namespaceForm},
+		{"other.clusterset.local.", name{}, invalidForm},
 	}
 	for _, tt := range tests {
 		l, _ := labels(tt.qname, "clusterset.local.")
@@ -80,6 +89,31 @@ func FuzzParseFederation(f *testing.F) {
 		}
 		if n, ok := parseFederation(l); ok && (n.service == "" || n.namespace == "") {
 			t.Fatalf("parsed %q without a service or namespace: %+v", qname, n)
+		}
+	})
+}
+
+func FuzzParseClusterset(f *testing.F) {
+	for _, s := range []string{"web.demo.svc.clusterset.local.", "_a._b.c.d.svc.clusterset.local.", "h.c.s.n.svc.clusterset.local.", "._.svc.clusterset.local."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, qname string) {
+		if _, ok := dns.IsDomainName(qname); !ok {
+			return
+		}
+		l, under := labels(dns.Fqdn(qname), "clusterset.local.")
+		if !under {
+			return
+		}
+		n, form := parseClusterset(l)
+		switch form {
+		case serviceForm, clusterForm, endpointForm:
+			if n.service == "" || n.namespace == "" {
+				t.Fatalf("parsed %q as %v without a service or namespace: %+v", qname, form, n)
+			}
+		}
+		if form == endpointForm && (n.host == "" || n.cluster == "") {
+			t.Fatalf("parsed %q as an endpoint name without a host or cluster: %+v", qname, n)
 		}
 	})
 }

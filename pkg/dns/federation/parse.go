@@ -19,6 +19,7 @@ type options struct {
 	kubeconfig     string
 	context        string
 	federationID   string
+	clusterID      string
 	ttl            uint32
 	startupTimeout time.Duration
 	fall           fall.F
@@ -29,6 +30,7 @@ type options struct {
 //	federation [ZONES...] {
 //	    kubeconfig KUBECONFIG [CONTEXT]
 //	    federation_id ID
+//	    cluster_id ID
 //	    clusterset ZONE|off
 //	    ttl SECONDS
 //	    startup_timeout DURATION
@@ -85,6 +87,12 @@ func (o *options) parseOption(c *caddy.Controller) error {
 			return c.ArgErr()
 		}
 		o.federationID = strings.ToLower(args[0])
+	case "cluster_id":
+		args := c.RemainingArgs()
+		if len(args) != 1 {
+			return c.ArgErr()
+		}
+		o.clusterID = strings.ToLower(args[0])
 	case "clusterset":
 		o.clusterset, err = zoneArg(c)
 	case "ttl":

@@ -3,6 +3,7 @@ package federation
 import (
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/miekg/dns"
@@ -64,6 +65,25 @@ func clusterAddrRRs(rrs []dns.RR, owner string, qtype uint16, ttl uint32, cluste
 func srvRR(owner string, ttl uint32, port int32, target string) *dns.SRV {
 	return &dns.SRV{Hdr: dns.RR_Header{Name: owner, Rrtype: dns.TypeSRV, Class: dns.ClassINET, Ttl: ttl},
 		Port: uint16(port), Target: target} // #nosec G115 -- ports are 1-65535 by API validation
+}
+
+// portsSRV are the SRV records of owner for the ports matching n, each
+// pointing at target whose addresses are ips (the glue): the records of a
+// Service name reached through its cluster-set IPs. Ports of the same
+// number under two protocols make one record.
+func portsSRV(owner, target string, ttl uint32, ports []importcache.Port, ips []netip.Addr, n name) (answer, extra []dns.RR) {
+	var seen []int32
+	for _, p := range ports {
+		if matchPort(p, n) && !slices.Contains(seen, p.Port) {
+			seen = append(seen, p.Port)
+			answer = append(answer, srvRR(owner, ttl, p.Port, target))
+		}
+	}
+	if len(answer) > 0 {
+		extra = addrRRs(nil, target, 0, ttl, ips)
+	}
+	weigh(answer)
+	return answer, extra
 }
 
 // weigh shares a weight of 100 among SRV records of one priority, as CoreDNS does.

@@ -46,7 +46,7 @@ func Setup(c *caddy.Controller) error {
 		return plugin.Error(Name, err)
 	}
 	f := New(watcherSource{w})
-	f.Zones, f.ReverseZones, f.Clusterset, f.TTL, f.Fall = opts.zones, opts.reverse, opts.clusterset, opts.ttl, opts.fall
+	f.Zones, f.ReverseZones, f.Clusterset, f.ClusterID, f.TTL, f.Fall = opts.zones, opts.reverse, opts.clusterset, opts.clusterID, opts.ttl, opts.fall
 
 	c.OnStartup(func() error {
 		w.Start()
@@ -90,6 +90,8 @@ func (s watcherSource) Service(ns, name string) *importcache.Service {
 func (s watcherSource) HasNamespace(ns string) bool                 { return s.w.Index().HasNamespace(ns) }
 func (s watcherSource) ByAddr(ip netip.Addr) []*importcache.Service { return s.w.Index().ByAddr(ip) }
 func (s watcherSource) FederationID() string                        { return s.w.FederationID() }
+func (s watcherSource) ClusterID() string                           { return s.w.ClusterID() }
+func (s watcherSource) Locate(ip netip.Addr) (string, string, bool) { return s.w.Index().Locate(ip) }
 func (s watcherSource) HasSynced() bool                             { return s.w.HasSynced() }
 func (s watcherSource) Serial() uint32                              { return s.w.Index().Serial() }
 

@@ -16,6 +16,7 @@ func TestParse(t *testing.T) {
 		reverse    []string
 		clusterset string
 		fed        string
+		cluster    string
 		ttl        uint32
 		kubeconfig string
 		context    string
@@ -29,16 +30,19 @@ func TestParse(t *testing.T) {
 		{input: `federation cluster.local {
 			kubeconfig /tmp/kubeconfig member-2
 			federation_id Fed1
+			cluster_id Member-2
 			clusterset off
 			ttl 30
 			startup_timeout 1s
 			fallthrough
-		}`, zones: []string{"cluster.local."}, fed: "fed1", ttl: 30, kubeconfig: "/tmp/kubeconfig", context: "member-2", timeout: time.Second},
+		}`, zones: []string{"cluster.local."}, fed: "fed1", cluster: "member-2", ttl: 30, kubeconfig: "/tmp/kubeconfig", context: "member-2", timeout: time.Second},
 		{input: "federation {\n clusterset mcs.example.\n}", keys: []string{"mcs.example.", "example."},
 			zones: []string{"example."}, clusterset: "mcs.example.", ttl: 5, timeout: 5 * time.Second},
 		{input: "federation clusterset.local", err: true},
 		{input: "federation {\n ttl 99999\n}", err: true},
 		{input: "federation {\n ttl\n}", err: true},
+		{input: "federation {\n cluster_id\n}", err: true},
+		{input: "federation cluster.local", keys: []string{".:53"}, zones: []string{"cluster.local."}, clusterset: "clusterset.local.", ttl: 5, timeout: 5 * time.Second},
 		{input: "federation {\n bogus\n}", err: true},
 		{input: "federation {\n kubeconfig\n}", err: true},
 		{input: "federation {\n startup_timeout soon\n}", err: true},
@@ -59,7 +63,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("%q: %v", tt.input, err)
 			continue
 		}
-		if !slices.Equal(o.zones, tt.zones) || !slices.Equal(o.reverse, tt.reverse) || o.clusterset != tt.clusterset || o.federationID != tt.fed || o.ttl != tt.ttl ||
+		if !slices.Equal(o.zones, tt.zones) || !slices.Equal(o.reverse, tt.reverse) || o.clusterset != tt.clusterset || o.federationID != tt.fed || o.clusterID != tt.cluster || o.ttl != tt.ttl ||
 			o.kubeconfig != tt.kubeconfig || o.context != tt.context || o.startupTimeout != tt.timeout {
 			t.Errorf("%q: parsed %+v", tt.input, o)
 		}

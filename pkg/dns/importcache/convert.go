@@ -9,17 +9,19 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
 // Converter makes the slim copies of API objects. It shares one copy of
-// each source cluster ID among all slices.
+// each source cluster ID, region and zone among all slices.
 type Converter struct {
-	mu       sync.Mutex
-	clusters map[string]string
+	mu      sync.Mutex
+	strings map[string]string
 }
 
 // NewConverter returns a Converter.
-func NewConverter() *Converter { return &Converter{clusters: map[string]string{}} }
+func NewConverter() *Converter { return &Converter{strings: map[string]string{}} }
 
 // Import converts a *mcsv1beta1.ServiceImport to its slim *Import.
 func (c *Converter) Import(obj metav1.Object) (metav1.Object, error) {
@@ -32,6 +34,8 @@ func (c *Converter) Import(obj metav1.Object) (metav1.Object, error) {
 		Name:      si.Name,
 		Headless:  si.Spec.Type == mcsv1beta1.Headless,
 		IPs:       parseAddrs(si.Spec.IPs),
+		PreferClose: si.Spec.TrafficDistribution != nil &&
+			*si.Spec.TrafficDistribution == serviceexport.PreferClose,
 	}
 	if len(si.Spec.Ports) > 0 {
 		imp.Ports = make([]Port, len(si.Spec.Ports))
@@ -55,6 +59,7 @@ func (c *Converter) Slice(obj metav1.Object) (metav1.Object, error) {
 		Name:      es.Name,
 		Service:   es.Labels[mcsv1beta1.LabelServiceName],
 		Cluster:   c.intern(es.Labels[mcsv1beta1.LabelSourceCluster]),
+		Region:    c.intern(es.Annotations[serviceexport.SourceRegionAnnotation]),
 	}
 	if es.AddressType == discoveryv1.AddressTypeFQDN {
 		return s, nil
@@ -83,6 +88,9 @@ func (c *Converter) Slice(obj metav1.Object) (metav1.Object, error) {
 		ep := Endpoint{Addrs: addrs}
 		if e.Hostname != nil {
 			ep.Hostname = *e.Hostname
+		}
+		if e.Zone != nil {
+			ep.Zone = c.intern(*e.Zone)
 		}
 		s.Endpoints = append(s.Endpoints, ep)
 	}
@@ -116,14 +124,18 @@ func protocol(p corev1.Protocol) string {
 	return string(p)
 }
 
+// intern returns the shared copy of a cluster ID, region or zone.
 func (c *Converter) intern(s string) string {
+	if s == "" {
+		return ""
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if v, ok := c.clusters[s]; ok {
+	if v, ok := c.strings[s]; ok {
 		return v
 	}
-	if len(c.clusters) < 4096 {
-		c.clusters[s] = s
+	if len(c.strings) < 4096 {
+		c.strings[s] = s
 	}
 	return s
 }

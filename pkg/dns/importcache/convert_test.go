@@ -9,21 +9,25 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
 func TestConvertImport(t *testing.T) {
 	si := &mcsv1beta1.ServiceImport{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "web", ResourceVersion: "7", Annotations: map[string]string{"big": "x"}},
 		Spec: mcsv1beta1.ServiceImportSpec{Type: mcsv1beta1.ClusterSetIP, IPs: []string{"10.0.0.1", "fd00::1", "bogus"},
-			Ports: []mcsv1beta1.ServicePort{{Name: "http", Port: 80}, {Port: 53, Protocol: "UDP"}}},
+			Ports:               []mcsv1beta1.ServicePort{{Name: "http", Port: 80}, {Port: 53, Protocol: "UDP"}},
+			TrafficDistribution: ptr.To("PreferClose")},
 	}
 	got, err := NewConverter().Import(si)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Import{Namespace: "a", Name: "web",
-		IPs:   []netip.Addr{netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("fd00::1")},
-		Ports: []Port{{Name: "http", Protocol: "TCP", Port: 80}, {Protocol: "UDP", Port: 53}}}
+		IPs:         []netip.Addr{netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("fd00::1")},
+		Ports:       []Port{{Name: "http", Protocol: "TCP", Port: 80}, {Protocol: "UDP", Port: 53}},
+		PreferClose: true}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Import() = %+v, want %+v", got, want)
 	}
@@ -35,11 +39,12 @@ func TestConvertImport(t *testing.T) {
 func TestConvertSlice(t *testing.T) {
 	es := &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "web-c1", Labels: map[string]string{
-			mcsv1beta1.LabelServiceName: "web", mcsv1beta1.LabelSourceCluster: "c1"}},
+			mcsv1beta1.LabelServiceName: "web", mcsv1beta1.LabelSourceCluster: "c1"},
+			Annotations: map[string]string{serviceexport.SourceRegionAnnotation: "eu"}},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](31080)}},
 		Endpoints: []discoveryv1.Endpoint{
-			{Addresses: []string{"1.1.1.1"}, Hostname: ptr.To("web-0")},
+			{Addresses: []string{"1.1.1.1"}, Hostname: ptr.To("web-0"), Zone: ptr.To("eu-1a")},
 			{Addresses: []string{"1.1.1.2"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}},
 			{Addresses: []string{"1.1.1.3"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)}},
 		},
@@ -48,10 +53,10 @@ func TestConvertSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Slice{Namespace: "a", Name: "web-c1", Service: "web", Cluster: "c1",
+	want := &Slice{Namespace: "a", Name: "web-c1", Service: "web", Cluster: "c1", Region: "eu",
 		Ports: []Port{{Name: "http", Protocol: "TCP", Port: 31080}},
 		Endpoints: []Endpoint{
-			{Hostname: "web-0", Addrs: []netip.Addr{netip.MustParseAddr("1.1.1.1")}},
+			{Hostname: "web-0", Addrs: []netip.Addr{netip.MustParseAddr("1.1.1.1")}, Zone: "eu-1a"},
 			{Addrs: []netip.Addr{netip.MustParseAddr("1.1.1.2")}},
 		}}
 	if !reflect.DeepEqual(got, want) {

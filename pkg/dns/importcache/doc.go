@@ -2,11 +2,14 @@
 // imports that its DNS server answers from: ServiceImports
 // (multicluster.x-k8s.io/v1beta1, the stored version) and the EndpointSlices
 // labelled multicluster.kubernetes.io/service-name, plus the member's
-// federation ID read from its ClusterMembership.
+// federation and cluster IDs read from its ClusterMembership, and where the
+// member's Nodes are (zone, region, pod CIDRs, addresses), from which the
+// server tells a client's place for locality (Nodes.Locate).
 //
-// Only what DNS needs is kept (names, type, IPs, ports, ready endpoints'
-// addresses and hostnames), in the style of CoreDNS's kubernetes plugin, so
-// that ten thousand imported Services stay small. The Index is pure (no I/O)
+// Only what DNS needs is kept (names, type, IPs, ports, traffic
+// distribution, ready endpoints' addresses, hostnames and zones, the source
+// cluster's region), in the style of CoreDNS's kubernetes plugin, so that
+// ten thousand imported Services stay small. The Index is pure (no I/O)
 // and is tested with tables; the Watcher fills it from an API server and
 // keeps serving its last state when the API server goes away; when the
 // server answers again after an outage it lists afresh with new informers
@@ -19,4 +22,5 @@
 //	w.WaitSynced(5 * time.Second)
 //	svc := w.Index().Service("demo", "web")
 //	fed := w.FederationID()           // "" until the ClusterMembership is read
+//	zone, region, _ := w.Index().Locate(clientIP)
 package importcache

@@ -9,10 +9,13 @@ import (
 	"time"
 )
 
-// Index holds the Services of a member's imports. Each change of an import
-// or slice rebuilds the one Service it belongs to; readers get immutable
-// Services.
+// Index holds what the DNS server answers from: the Services of a member's
+// imports and, for locality, where the member's Nodes are. Each change of
+// an import or slice rebuilds the one Service it belongs to; readers get
+// immutable Services.
 type Index struct {
+	nodes *Nodes
+
 	mu       sync.RWMutex
 	imports  map[Key]*Import
 	slices   map[Key][]*Slice // by the slice's Service (a few each)
@@ -25,6 +28,7 @@ type Index struct {
 // NewIndex returns an empty Index.
 func NewIndex() *Index {
 	return &Index{
+		nodes:    NewNodes(),
 		imports:  map[Key]*Import{},
 		slices:   map[Key][]*Slice{},
 		services: map[Key]*Service{},
@@ -165,6 +169,12 @@ func (x *Index) ByAddr(a netip.Addr) []*Service {
 	return out
 }
 
+// Nodes are the member's Nodes.
+func (x *Index) Nodes() *Nodes { return x.nodes }
+
+// Locate returns the zone and region of a client address (see Nodes.Locate).
+func (x *Index) Locate(ip netip.Addr) (zone, region string, found bool) { return x.nodes.Locate(ip) }
+
 // Len is the number of imported Services.
 func (x *Index) Len() int {
 	x.mu.RLock()
@@ -192,7 +202,7 @@ func (x *Index) rebuild(k Key) {
 
 // build assembles a Service: source clusters by ID, each one's slices by name.
 func build(imp *Import, filed []*Slice) *Service {
-	s := &Service{Key: Key{imp.Namespace, imp.Name}, Headless: imp.Headless, IPs: imp.IPs, Ports: imp.Ports}
+	s := &Service{Key: Key{imp.Namespace, imp.Name}, Headless: imp.Headless, IPs: imp.IPs, Ports: imp.Ports, PreferClose: imp.PreferClose}
 	if len(filed) == 0 {
 		return s
 	}

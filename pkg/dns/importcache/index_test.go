@@ -221,3 +221,22 @@ func TestRetain(t *testing.T) {
 		})
 	}
 }
+
+// TestServiceCarriesPreferClose: the import's traffic distribution reaches
+// its Service, and the slices keep their region and endpoint zones.
+func TestServiceCarriesPreferClose(t *testing.T) {
+	x := NewIndex()
+	i := imp("a", "db", true)
+	i.PreferClose = true
+	x.SetImport(i)
+	s := slice("a", "db-c1", "db", "c1", "1.1.1.1")
+	s.Region, s.Endpoints[0].Zone = "eu", "eu-1a"
+	x.SetSlice(nil, s)
+	svc := x.Service("a", "db")
+	if !svc.PreferClose {
+		t.Error("the Service lost PreferClose")
+	}
+	if sl := svc.Clusters[0].Slices[0]; sl.Region != "eu" || sl.Endpoints[0].Zone != "eu-1a" {
+		t.Errorf("region %q, zone %q; want eu, eu-1a", sl.Region, sl.Endpoints[0].Zone)
+	}
+}

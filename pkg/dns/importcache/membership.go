@@ -22,9 +22,10 @@ import (
 var membershipResource = federationv1alpha1.GroupVersion.WithResource("clustermemberships")
 
 // membership holds the member's federation ID: fixed, or read from its
-// ClusterMembership and kept up to date.
+// ClusterMembership and kept up to date; and, when read, its cluster ID.
 type membership struct {
 	id         atomic.Pointer[string]
+	cluster    atomic.Pointer[string]
 	controller cache.Controller
 	store      cache.Store
 }
@@ -59,7 +60,7 @@ func newMembership(cfg *rest.Config, fixed string) (*membership, error) {
 			UpdateFunc: func(_, obj any) { m.set(obj) },
 			// A member that leaves its federation answers no federation
 			// names until it joins again.
-			DeleteFunc: func(any) { m.id.Store(nil) },
+			DeleteFunc: func(any) { m.id.Store(nil); m.cluster.Store(nil) },
 		},
 	})
 	return m, nil
@@ -74,14 +75,16 @@ func (m *membership) set(obj any) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &cm); err != nil {
 		return
 	}
-	id := cm.Spec.FederationID
+	id, cluster := cm.Spec.FederationID, cm.Spec.ClusterID
 	m.id.Store(&id)
+	m.cluster.Store(&cluster)
 }
 
 // carryOver answers prev's ID until this membership's informer has listed.
 func (m *membership) carryOver(prev *membership) {
 	if m.controller != nil {
 		m.id.Store(prev.id.Load())
+		m.cluster.Store(prev.cluster.Load())
 	}
 }
 
@@ -90,7 +93,10 @@ func (m *membership) carryOver(prev *membership) {
 // and the informer has not set one since.
 func (m *membership) forgetUnlisted(carried *string) {
 	if m.store != nil && len(m.store.ListKeys()) == 0 {
-		m.id.CompareAndSwap(carried, nil)
+		cluster := m.cluster.Load()
+		if m.id.CompareAndSwap(carried, nil) {
+			m.cluster.CompareAndSwap(cluster, nil)
+		}
 	}
 }
 
@@ -100,3 +106,14 @@ func (m *membership) federationID() string {
 	}
 	return ""
 }
+
+func (m *membership) clusterID() string {
+	if p := m.cluster.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// ClusterID is the member's cluster ID read from its ClusterMembership, ""
+// until it is known or when the federation ID is fixed (nothing is read).
+func (w *Watcher) ClusterID() string { return w.current().membership.clusterID() }

@@ -20,6 +20,8 @@ type Endpoint struct {
 	// Hostname is the endpoint's hostname field, "" when unset.
 	Hostname string
 	Addrs    []netip.Addr
+	// Zone is the endpoint's zone field, "" when unknown.
+	Zone string
 }
 
 // Import is the slim copy of a ServiceImport.
@@ -29,6 +31,9 @@ type Import struct {
 	Headless  bool
 	IPs       []netip.Addr
 	Ports     []Port
+	// PreferClose is spec.trafficDistribution PreferClose: answers made of
+	// endpoints hold the client's closest ones only.
+	PreferClose bool
 
 	*object.Empty
 }
@@ -41,7 +46,10 @@ type Slice struct {
 	// Service is the multicluster.kubernetes.io/service-name label.
 	Service string
 	// Cluster is the multicluster.kubernetes.io/source-cluster label.
-	Cluster   string
+	Cluster string
+	// Region is the source cluster's region (the slice's
+	// federation.antreaplus.io/source-region annotation), "" when unknown.
+	Region    string
 	Ports     []Port
 	Endpoints []Endpoint
 
@@ -59,6 +67,9 @@ type Service struct {
 	Headless bool
 	IPs      []netip.Addr
 	Ports    []Port
+	// PreferClose tells that answers made of endpoints hold only the ones
+	// closest to the client (package serviceexport/locality).
+	PreferClose bool
 	// Clusters are the source clusters with imported slices, by ID.
 	Clusters []Cluster
 }

@@ -91,7 +91,7 @@ func (w *Watcher) newGeneration() (*generation, error) {
 		func(o *metav1.ListOptions) { o.LabelSelector = mcsv1beta1.LabelServiceName })
 	g.slices, sc = object.NewIndexerInformer(slices, &discoveryv1.EndpointSlice{}, sliceHandler{w.index}, cache.Indexers{},
 		object.DefaultProcessor(w.conv.Slice, nil))
-	g.controllers = []cache.Controller{ic, sc}
+	g.controllers = []cache.Controller{ic, sc, w.nodeController()}
 
 	var err error
 	if g.membership, err = newMembership(w.cfg, w.opts.FederationID); err != nil {

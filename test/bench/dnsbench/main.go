@@ -1,23 +1,28 @@
 // Command dnsbench measures the member DNS server (cmd/coredns: the
-// federation plugin in front of stock CoreDNS's kubernetes plugin) against
-// a real kube-apiserver holding n imported Services, each a ServiceImport
-// with a cluster-set IP and an EndpointSlice from each of two source
-// clusters:
+// federation plugin answering clusterset.local and the federation names,
+// the stock kubernetes plugin cluster.local) against a real kube-apiserver
+// holding n imported ClusterSetIP Services, each a ServiceImport with a
+// cluster-set IP and an EndpointSlice from each of two source clusters,
+// and h headless ones whose endpoints have hostnames:
 //
 //   - queries per second and p50/p99 latency of federation names
 //     (<svc>.<ns>.<federationID>.svc.cluster.local and the per-cluster
 //     <svc>.<ns>.<clusterID>.<federationID>.svc.cluster.local), against the
 //     baseline measured in the same run: the same binary with only the
 //     stock file plugin serving the same records from a zone file;
-//   - resident memory of the server with n imports, beside stock CoreDNS's
-//     kubernetes plugin alone and the file plugin with the same records;
+//   - queries per second of per-cluster names alone (against the zone
+//     file), and of clusterset.local names and headless names (the Service
+//     name and each endpoint's name) against the same binary with only
+//     stock CoreDNS's kubernetes plugin and its multicluster option;
+//   - resident memory of the server with the imports, beside stock
+//     CoreDNS's kubernetes plugin alone and the file plugin;
 //   - the time from a ServiceImport written to its federation name answered.
 //
 // Load comes from closed-loop UDP clients in this process, on loopback,
-// bounded by a duration and a query count. Both servers answer the same
-// names identically; the bench checks that before it measures.
+// bounded by a duration and a query count. Servers compared answer the
+// same names identically; the bench checks that before it measures.
 //
-//	go run ./test/bench/dnsbench -services 10000 -runs 3 -json _output/bench/dns.json
+//	go run ./test/bench/dnsbench -services 10000 -headless 1000 -runs 3 -json _output/bench/dns.json
 package main
 
 import (
@@ -27,6 +32,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -39,15 +45,16 @@ import (
 )
 
 type settings struct {
-	services, runs, clients, parallel, base, updates int
-	latencyClients                                   int
-	duration                                         time.Duration
-	limit                                            int64
+	services, headless, runs, clients, parallel, base, updates int
+	latencyClients                                             int
+	duration                                                   time.Duration
+	limit                                                      int64
 }
 
 func main() {
 	var s settings
-	flag.IntVar(&s.services, "services", 10000, "imported Services")
+	flag.IntVar(&s.services, "services", 10000, "imported ClusterSetIP Services")
+	flag.IntVar(&s.headless, "headless", 1000, "imported headless Services (two endpoints with hostnames in each source cluster)")
 	flag.IntVar(&s.runs, "runs", 3, "load runs of each server")
 	flag.DurationVar(&s.duration, "duration", 10*time.Second, "length of one load run")
 	flag.Int64Var(&s.limit, "max-queries", 3_000_000, "most queries one load run sends")
@@ -110,8 +117,8 @@ func run(s settings, out string) (err error) {
 	if err != nil {
 		return err
 	}
-	recs := records(s.services)
-	created, err := createImports(ctx, sb, recs, s.parallel)
+	recs, headless := records(s.services), headlessRecords(s.headless)
+	created, err := createImports(ctx, sb, append(slices.Clone(recs), headless...), s.parallel)
 	if err != nil {
 		return err
 	}
@@ -119,15 +126,15 @@ func run(s settings, out string) (err error) {
 	if err := writeZone(zone, recs); err != nil {
 		return err
 	}
-	b := &bench{s: s, sb: sb, bin: bin, dir: dir, recs: recs, zone: zone}
+	b := &bench{s: s, sb: sb, bin: bin, dir: dir, recs: recs, headless: headless, zone: zone}
 	figures, err := b.measure(ctx)
 	if err != nil {
 		return fmt.Errorf("%w (server logs in %s)", err, dir)
 	}
-	benchtable.Print(os.Stdout, fmt.Sprintf("DNS figure (%d imported Services, %d load clients, loopback)", s.services, s.clients), figures)
+	benchtable.Print(os.Stdout, fmt.Sprintf("DNS figure (%d imported Services and %d headless ones, %d load clients, loopback)", s.services, s.headless, s.clients), figures)
 	fmt.Printf("Imports written in %.1fs. Baseline: the same binary with only the stock file plugin and a zone file of the same records.\n", created.Seconds())
 	return benchtable.WriteJSON(out, "dns", map[string]any{
-		"services": s.services, "runs": s.runs, "duration": s.duration.String(), "maxQueries": s.limit,
+		"services": s.services, "headless": s.headless, "runs": s.runs, "duration": s.duration.String(), "maxQueries": s.limit,
 		"clients": s.clients, "latencyClients": s.latencyClients, "sourceClustersPerService": len(sourceClusters), "endpointsPerCluster": 2,
 	}, figures)
 }

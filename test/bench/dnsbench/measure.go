@@ -23,8 +23,10 @@ type bench struct {
 	sb   *sandbox.Sandbox
 	bin  string
 	dir  string
-	recs []record
-	zone string
+	recs []record // ClusterSetIP imports
+	// headless are the headless imports.
+	headless []record
+	zone     string
 }
 
 // settle is how long the servers run after they are ready before their
@@ -60,40 +62,29 @@ func (b *bench) measure(ctx context.Context) ([]benchtable.Figure, error) {
 		rssStart[i] = s.rssMiB()
 	}
 
-	names := b.names()
-	sample := append(pick(names, 500), "nothere.bench-00."+federationID+".svc."+domain)
-	if err := verify(ours, stock, sample); err != nil {
+	if err := b.verify(ours, stock, k8s); err != nil {
 		return nil, err
 	}
-	queries, err := packQueries(names)
+	loads, err := b.workloads(ours, stock, k8s)
 	if err != nil {
 		return nil, err
 	}
-	clustersetQueries, err := packQueries(b.clustersetNames())
-	if err != nil {
-		return nil, err
-	}
-	load := map[*server][][]byte{ours: queries, stock: queries, k8s: clustersetQueries}
-	for _, s := range servers { // warm-up, not measured
-		if _, err := generate(s.target(), load[s], b.s.clients, 2*time.Second, b.s.limit); err != nil {
+	for _, w := range loads { // warm-up, not measured
+		if _, err := generate(w.server.target(), w.queries, b.s.clients, 2*time.Second, b.s.limit); err != nil {
 			return nil, err
 		}
 	}
-	loaded, light := map[*server]*series{}, map[*server]*series{}
-	for _, s := range servers {
-		loaded[s], light[s] = &series{}, &series{}
-	}
 	for r := range b.s.runs {
-		order := servers
+		order := slices.Clone(loads)
 		if r%2 == 1 {
-			order = []*server{k8s, stock, ours}
+			slices.Reverse(order)
 		}
-		for _, s := range order {
-			if err := b.load(s, load[s], b.s.clients, b.s.duration, r, loaded[s]); err != nil {
+		for _, w := range order {
+			if err := b.load(w.server, w.queries, b.s.clients, b.s.duration, r, &w.loaded); err != nil {
 				return nil, err
 			}
-			if b.s.latencyClients > 0 {
-				if err := b.load(s, load[s], b.s.latencyClients, b.s.duration/3, r, light[s]); err != nil {
+			if w.light && b.s.latencyClients > 0 {
+				if err := b.load(w.server, w.queries, b.s.latencyClients, b.s.duration/3, r, &w.lightRuns); err != nil {
 					return nil, err
 				}
 			}
@@ -103,26 +94,36 @@ func (b *bench) measure(ctx context.Context) ([]benchtable.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, st, k := loaded[ours], loaded[stock], loaded[k8s]
+	o, st, k := &loads[0].loaded, &loads[1].loaded, &loads[2].loaded
+	oCS, oHL, kHL, oPC, stPC := &loads[3].loaded, &loads[4].loaded, &loads[5].loaded, &loads[6].loaded, &loads[7].loaded
 	figures := []benchtable.Figure{
 		benchtable.Summarize(fmt.Sprintf("queries/s, federation names (ours, %d clients)", b.s.clients), "q/s", o.qps),
 		benchtable.Summarize("queries/s, same records from a zone file (stock file)", "q/s", st.qps),
 		benchtable.Summarize("ratio ours / stock file (target >= 0.9)", "x", benchtable.Ratios(o.qps, st.qps)),
 		benchtable.Summarize("queries/s, clusterset.local names (stock kubernetes)", "q/s", k.qps),
 		benchtable.Summarize("ratio ours / stock kubernetes", "x", benchtable.Ratios(o.qps, k.qps)),
+		benchtable.Summarize("queries/s, clusterset.local names (ours)", "q/s", oCS.qps),
+		benchtable.Summarize("ratio ours / stock kubernetes, clusterset.local names", "x", benchtable.Ratios(oCS.qps, k.qps)),
+		benchtable.Summarize("queries/s, headless names (ours)", "q/s", oHL.qps),
+		benchtable.Summarize("queries/s, headless names (stock kubernetes)", "q/s", kHL.qps),
+		benchtable.Summarize("ratio ours / stock kubernetes, headless names", "x", benchtable.Ratios(oHL.qps, kHL.qps)),
+		benchtable.Summarize("queries/s, per-cluster names (ours)", "q/s", oPC.qps),
+		benchtable.Summarize("queries/s, per-cluster names from a zone file (stock file)", "q/s", stPC.qps),
+		benchtable.Summarize("ratio ours / stock file, per-cluster names", "x", benchtable.Ratios(oPC.qps, stPC.qps)),
 		benchtable.Summarize("p50 latency (ours)", "ms", o.p50),
 		benchtable.Summarize("p50 latency (stock file)", "ms", st.p50),
 		benchtable.Summarize("p99 latency (ours)", "ms", o.p99),
 		benchtable.Summarize("p99 latency (stock file)", "ms", st.p99),
 	}
 	if b.s.latencyClients > 0 {
+		lo, ls := &loads[0].lightRuns, &loads[1].lightRuns
 		figures = append(figures,
-			benchtable.Summarize(fmt.Sprintf("p99 latency, %d client (ours, target < 1 ms)", b.s.latencyClients), "ms", light[ours].p99),
-			benchtable.Summarize(fmt.Sprintf("p99 latency, %d client (stock file)", b.s.latencyClients), "ms", light[stock].p99),
-			benchtable.Summarize(fmt.Sprintf("queries/s, %d client (ours)", b.s.latencyClients), "q/s", light[ours].qps),
-			benchtable.Summarize(fmt.Sprintf("queries/s, %d client (stock file)", b.s.latencyClients), "q/s", light[stock].qps))
+			benchtable.Summarize(fmt.Sprintf("p99 latency, %d client (ours, target < 1 ms)", b.s.latencyClients), "ms", lo.p99),
+			benchtable.Summarize(fmt.Sprintf("p99 latency, %d client (stock file)", b.s.latencyClients), "ms", ls.p99),
+			benchtable.Summarize(fmt.Sprintf("queries/s, %d client (ours)", b.s.latencyClients), "q/s", lo.qps),
+			benchtable.Summarize(fmt.Sprintf("queries/s, %d client (stock file)", b.s.latencyClients), "q/s", ls.qps))
 	}
-	n := len(b.recs)
+	n := len(b.recs) + len(b.headless)
 	figures = append(figures,
 		benchtable.Summarize(fmt.Sprintf("RSS, ours with %d imports, after start", n), "MiB", []float64{rssStart[0]}),
 		benchtable.Summarize("RSS, ours, after load", "MiB", []float64{after[0].rss}),
@@ -130,7 +131,7 @@ func (b *bench) measure(ctx context.Context) ([]benchtable.Figure, error) {
 		benchtable.Summarize("RSS, stock kubernetes alone, same imports, after start", "MiB", []float64{rssStart[2]}),
 		benchtable.Summarize("RSS, stock kubernetes alone, after load", "MiB", []float64{after[2].rss}),
 		benchtable.Summarize("live heap at the last GC, stock kubernetes alone, after load", "MiB", []float64{after[2].live}),
-		benchtable.Summarize("live heap of the federation plugin (ours - stock kubernetes)", "MiB", []float64{after[0].live - after[2].live}),
+		benchtable.Summarize("live heap, ours - stock kubernetes alone", "MiB", []float64{after[0].live - after[2].live}),
 		benchtable.Summarize("RSS, stock file, same records, after start", "MiB", []float64{rssStart[1]}),
 		benchtable.Summarize("RSS, stock file, after load", "MiB", []float64{after[1].rss}),
 		benchtable.Summarize("live heap at the last GC, stock file, after load", "MiB", []float64{after[1].live}))
@@ -179,29 +180,6 @@ func (b *bench) load(s *server, queries [][]byte, clients int, d time.Duration, 
 	into.p50 = append(into.p50, res.percentile(0.5))
 	into.p99 = append(into.p99, res.percentile(0.99))
 	return nil
-}
-
-// names are every federation name of the records: the Service name and
-// one per source cluster.
-func (b *bench) names() []string {
-	out := make([]string, 0, len(b.recs)*(1+len(sourceClusters)))
-	for _, r := range b.recs {
-		out = append(out, r.serviceName())
-		for _, c := range sourceClusters {
-			out = append(out, r.clusterName(c))
-		}
-	}
-	return out
-}
-
-// clustersetNames are the clusterset.local names of the records, which
-// the stock kubernetes plugin answers with the same cluster-set IPs.
-func (b *bench) clustersetNames() []string {
-	out := make([]string, 0, len(b.recs))
-	for _, r := range b.recs {
-		out = append(out, r.name+"."+r.ns+".svc.clusterset.local.")
-	}
-	return out
 }
 
 func pick(names []string, n int) []string {

@@ -31,9 +31,14 @@ var sourceClusters = []string{"c1", "c2"}
 // servers answer it.
 type record struct {
 	ns, name string
-	ip       netip.Addr              // the cluster-set IP
+	ip       netip.Addr              // the cluster-set IP; none when headless
 	eps      map[string][]netip.Addr // ready endpoints by source cluster
+	// hosts are the endpoints' hostnames of a headless record, the same in
+	// every source cluster (a StatefulSet in each).
+	hosts []string
 }
+
+func (r record) headless() bool { return !r.ip.IsValid() }
 
 // records are n imported Services spread over the namespaces, each with a
 // cluster-set IP and two endpoints in each source cluster.
@@ -51,6 +56,28 @@ func records(n int) []record {
 	}
 	return out
 }
+
+// headlessRecords are n headless imported Services spread over the
+// namespaces, each with two endpoints with hostnames (<name>-0 and
+// <name>-1) in each source cluster.
+func headlessRecords(n int) []record {
+	out := make([]record, n)
+	for j := range out {
+		name := fmt.Sprintf("hl-%d", j)
+		r := record{ns: fmt.Sprintf("bench-%02d", j%namespaces), name: name, eps: map[string][]netip.Addr{},
+			hosts: []string{name + "-0", name + "-1"}}
+		for c, id := range sourceClusters {
+			for e := range r.hosts {
+				r.eps[id] = append(r.eps[id], netip.AddrFrom4([4]byte{byte(100 + c), byte(64 + e), byte(j >> 8), byte(j)}))
+			}
+		}
+		out[j] = r
+	}
+	return out
+}
+
+// clustersetName is <svc>.<ns>.svc.clusterset.local.
+func (r record) clustersetName() string { return r.name + "." + r.ns + ".svc.clusterset.local." }
 
 // serviceName and clusterName are the federation names of a record.
 func (r record) serviceName() string {
@@ -71,6 +98,9 @@ func writeZone(path string, recs []record) error {
 	fmt.Fprintf(w, "$ORIGIN %s\n$TTL 5\n@ IN SOA ns.dns.%s hostmaster.%s 1 7200 1800 86400 5\n@ IN NS ns.dns.%s\nns.dns IN A 127.0.0.1\n",
 		domain, domain, domain, domain)
 	for _, r := range recs {
+		if r.headless() {
+			continue
+		}
 		fmt.Fprintf(w, "%s IN A %s\n", r.serviceName(), r.ip)
 		for _, c := range sourceClusters {
 			for _, a := range r.eps[c] {
@@ -135,8 +165,11 @@ feed:
 func (w writer) create(ctx context.Context, r record) error {
 	si := &mcsv1beta1.ServiceImport{
 		ObjectMeta: metav1.ObjectMeta{Namespace: r.ns, Name: r.name, Labels: map[string]string{mcsv1beta1.LabelServiceName: r.name}},
-		Spec: mcsv1beta1.ServiceImportSpec{Type: mcsv1beta1.ClusterSetIP, IPs: []string{r.ip.String()},
+		Spec: mcsv1beta1.ServiceImportSpec{Type: mcsv1beta1.Headless,
 			Ports: []mcsv1beta1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80}}},
+	}
+	if !r.headless() {
+		si.Spec.Type, si.Spec.IPs = mcsv1beta1.ClusterSetIP, []string{r.ip.String()}
 	}
 	if _, err := w.mcs.MulticlusterV1beta1().ServiceImports(r.ns).Create(ctx, si, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating ServiceImport %s/%s: %w", r.ns, r.name, err)
@@ -148,9 +181,12 @@ func (w writer) create(ctx context.Context, r record) error {
 			AddressType: discoveryv1.AddressTypeIPv4,
 			Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To[int32](80)}},
 		}
-		for _, a := range r.eps[c] {
-			s.Endpoints = append(s.Endpoints, discoveryv1.Endpoint{Addresses: []string{a.String()},
-				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}})
+		for e, a := range r.eps[c] {
+			ep := discoveryv1.Endpoint{Addresses: []string{a.String()}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}
+			if r.headless() {
+				ep.Hostname = ptr.To(r.hosts[e])
+			}
+			s.Endpoints = append(s.Endpoints, ep)
 		}
 		if _, err := w.kube.DiscoveryV1().EndpointSlices(r.ns).Create(ctx, s, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("creating EndpointSlice %s/%s: %w", r.ns, s.Name, err)

@@ -10,6 +10,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
 // managedBy is an endpointslice.kubernetes.io/managed-by value of the
@@ -31,6 +33,12 @@ func serviceImport(ns, name string, mods ...importMod) *mcsv1beta1.ServiceImport
 }
 
 func headless(si *mcsv1beta1.ServiceImport) { si.Spec.Type = mcsv1beta1.Headless }
+
+// preferClose sets trafficDistribution PreferClose, as the merge does when
+// the oldest export's Service has it.
+func preferClose(si *mcsv1beta1.ServiceImport) {
+	si.Spec.TrafficDistribution = ptr.To(corev1.ServiceTrafficDistributionPreferClose)
+}
 
 func withIPs(ips ...string) importMod {
 	return func(si *mcsv1beta1.ServiceImport) { si.Spec.IPs = ips }
@@ -71,6 +79,21 @@ func ipv6(s *discoveryv1.EndpointSlice) {
 func slicePort(name string, port int32) sliceMod {
 	return func(s *discoveryv1.EndpointSlice) {
 		s.Ports = append(s.Ports, discoveryv1.EndpointPort{Name: ptr.To(name), Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(port)})
+	}
+}
+
+// region records the source cluster's region, as the import writer does.
+func region(r string) sliceMod {
+	return func(s *discoveryv1.EndpointSlice) {
+		s.Annotations = map[string]string{serviceexport.SourceRegionAnnotation: r}
+	}
+}
+
+// inZone adds a ready endpoint in a zone.
+func inZone(zone, hostname string, addrs ...string) sliceMod {
+	return func(s *discoveryv1.EndpointSlice) {
+		withEndpoint(hostname, true, addrs...)(s)
+		s.Endpoints[len(s.Endpoints)-1].Zone = ptr.To(zone)
 	}
 }
 

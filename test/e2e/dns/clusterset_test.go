@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/miekg/dns"
+	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 )
 
 // TestClusterSetIP checks the records of KEP-1645's DNS specification 2.2
@@ -19,20 +21,34 @@ func TestClusterSetIP(t *testing.T) {
 
 	s.expect(t, name, dns.TypeA, dns.RcodeSuccess, "10.96.200.10")
 	s.expect(t, name, dns.TypeAAAA, dns.RcodeSuccess, "fd00::200:10")
-	// Weights are not prescribed (2.3.2); stock CoreDNS shares 100 among the A and AAAA it found.
-	s.expect(t, "_http._tcp."+name, dns.TypeSRV, dns.RcodeSuccess, "0 50 80 "+name)
+	// Weights are not prescribed (2.3.2): 100 shared among the records.
+	s.expect(t, "_http._tcp."+name, dns.TypeSRV, dns.RcodeSuccess, "0 100 80 "+name)
+	s.expect(t, "_http._tcp."+name, dns.TypeA, dns.RcodeSuccess) // NODATA: the name exists
 	s.expect(t, "_http._udp."+name, dns.TypeSRV, dns.RcodeNameError)
 	// Unnamed ports have no SRV record (2.3.2); stock CoreDNS lists 8080 here.
 	s.expect(t, name, dns.TypeSRV, dns.RcodeSuccess, "0 100 80 "+name)
 	// No record singles out one cluster's backends (2.3.4); stock CoreDNS answers the endpoint name.
 	s.expect(t, "c1."+name, dns.TypeA, dns.RcodeNameError)
 	s.expect(t, "web-0.c1."+name, dns.TypeA, dns.RcodeNameError)
-	// PTR of the cluster-set IP (2.3.3).
+	// PTR of the cluster-set IP (not required by schema 1.0.0; answered).
 	s.expect(t, "10.200.96.10.in-addr.arpa.", dns.TypePTR, dns.RcodeSuccess, name)
 	// The schema version (2.2): stock CoreDNS answers the cluster-local 1.1.0.
 	s.expect(t, "dns-version.clusterset.local.", dns.TypeTXT, dns.RcodeSuccess, `"1.0.0"`)
+	s.expect(t, "dns-version.clusterset.local.", dns.TypeA, dns.RcodeSuccess) // NODATA
 	s.expect(t, "nothere."+ns+".svc.clusterset.local.", dns.TypeA, dns.RcodeNameError)
-	s.expect(t, name, dns.TypeTXT, dns.RcodeSuccess)
+	s.expect(t, "nothere."+ns+".svc.clusterset.local.", dns.TypeSRV, dns.RcodeNameError)
+	s.expect(t, name, dns.TypeTXT, dns.RcodeSuccess)                               // NODATA
+	s.expect(t, ns+".svc.clusterset.local.", dns.TypeA, dns.RcodeSuccess)          // the namespace node
+	s.expect(t, "web."+ns+".pod.clusterset.local.", dns.TypeA, dns.RcodeNameError) // no Pod names
+	// mcs-api conformance's hello: tcp/42 and udp/42 make one SRV record of the bare name.
+	udp := mcsv1beta1.ServicePort{Name: "udp", Protocol: corev1.ProtocolUDP, Port: 42}
+	create(t, serviceImport(ns, "hello", withIPs("10.96.200.42"), withPorts(servicePort("tcp", 42), udp)))
+	hello := "hello." + ns + ".svc.clusterset.local."
+	s.expect(t, hello, dns.TypeSRV, dns.RcodeSuccess, "0 100 42 "+hello)
+	s.expect(t, "_udp._udp."+hello, dns.TypeSRV, dns.RcodeSuccess, "0 100 42 "+hello)
+	// An import without a cluster-set IP yet: the name exists, without addresses.
+	create(t, serviceImport(ns, "pending", withPorts(servicePort("http", 80))))
+	s.expect(t, "pending."+ns+".svc.clusterset.local.", dns.TypeA, dns.RcodeSuccess)
 }
 
 // TestHeadless checks the records of KEP-1645's DNS specification 2.4 for
@@ -56,9 +72,16 @@ func TestHeadless(t *testing.T) {
 	s.expect(t, "192-0-2-13.c1."+name, dns.TypeA, dns.RcodeSuccess, "192.0.2.13")
 	s.expect(t, "db-1.c1."+name, dns.TypeA, dns.RcodeNameError) // not ready
 	s.expect(t, "c1."+name, dns.TypeA, dns.RcodeNameError)      // 2.4.4
+	// One record per endpoint name and port, whatever its families.
 	s.expect(t, "_sql._tcp."+name, dns.TypeSRV, dns.RcodeSuccess,
-		"0 25 5432 db-0.c1."+name, "0 25 5432 192-0-2-13.c1."+name, "0 25 15432 db-0.c2."+name)
+		"0 33 5432 db-0.c1."+name, "0 33 5432 192-0-2-13.c1."+name, "0 33 15432 db-0.c2."+name)
+	s.expect(t, name, dns.TypeSRV, dns.RcodeSuccess,
+		"0 33 5432 db-0.c1."+name, "0 33 5432 192-0-2-13.c1."+name, "0 33 15432 db-0.c2."+name)
+	s.expect(t, "_sql._udp."+name, dns.TypeSRV, dns.RcodeNameError)
+	s.expect(t, "_sql._tcp."+name, dns.TypeA, dns.RcodeSuccess)  // NODATA
+	s.expect(t, "db-0.c1."+name, dns.TypeAAAA, dns.RcodeSuccess) // NODATA: IPv4 only
 	s.expect(t, "5.100.51.198.in-addr.arpa.", dns.TypePTR, dns.RcodeSuccess, "db-0.c2."+name)
+	s.expect(t, reverse("2001:db8::5"), dns.TypePTR, dns.RcodeSuccess, "db-0.c2."+name)
 
 	// No ready endpoint left: NXDOMAIN (2.4.1).
 	for _, sl := range []*discoveryv1.EndpointSlice{c1, c2, c2v6} {

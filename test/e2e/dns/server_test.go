@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,32 +23,47 @@ import (
 	"antreaplus.io/antreaplus/test/framework"
 )
 
-// corefile is the configuration each test server runs: the federation
-// plugin in front of the stock kubernetes plugin, both reading member-1.
+// corefile is the configuration each test server runs, both plugins
+// reading member-1: the federation plugin answering clusterset.local and
+// the federation names, the stock kubernetes plugin cluster.local and the
+// reverse zones (TestDocumentedCorefile runs docs/dns.md's Corefile, with
+// forward). The stock chain is the kubernetes plugin alone with its
+// multicluster option, as stock CoreDNS serves clusterset.local.
 var corefile = template.Must(template.New("Corefile").Parse(`clusterset.local cluster.local in-addr.arpa ip6.arpa {
     bind {{.Addr}}
     ready {{.Addr}}:{{.ReadyPort}}
     errors
-    {{- if not .Stock}}
-    federation cluster.local in-addr.arpa ip6.arpa {
-        kubeconfig {{.Kubeconfig}} {{.Context}}
-        {{- if .FederationID}}
-        federation_id {{.FederationID}}
-        {{- end}}
-    }
-    {{- end}}
+    {{- if .Stock}}
     kubernetes clusterset.local {
         kubeconfig {{.Kubeconfig}} {{.Context}}
         multicluster clusterset.local
         labels multicluster.kubernetes.io/service-name
     }
+    {{- else}}
+    federation cluster.local {
+        kubeconfig {{.Kubeconfig}} {{.Context}}
+        {{- if .FederationID}}
+        federation_id {{.FederationID}}
+        {{- end}}
+        {{- if .ClusterID}}
+        cluster_id {{.ClusterID}}
+        {{- end}}
+    }
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig {{.Kubeconfig}} {{.Context}}
+        pods insecure
+    }
+    {{- end}}
 }
 `))
 
 type serverConfig struct {
 	Addr, Kubeconfig, Context, FederationID string
-	Port, ReadyPort                         int
-	// Stock leaves the federation plugin out: stock CoreDNS's chain.
+	// ClusterID is the federation plugin's cluster_id (locality).
+	ClusterID       string
+	Port, ReadyPort int
+	// Stock is the stock chain: the kubernetes plugin alone, with its
+	// multicluster option.
 	Stock bool
 }
 
@@ -79,13 +95,21 @@ func start(t *testing.T, cfg serverConfig) *server {
 	if cfg.Kubeconfig == "" {
 		cfg.Kubeconfig, cfg.Context = clusters.Sandbox.KubeconfigPath(), member
 	}
-	dir := t.TempDir()
 	var b bytes.Buffer
 	if err := corefile.Execute(&b, cfg); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "Corefile")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	s := run(t, bin, cfg, b.String())
+	s.waitReady(t)
+	return s
+}
+
+// run starts bin with the Corefile text, without waiting; cfg says where
+// it listens.
+func run(t *testing.T, bin string, cfg serverConfig, text string) *server {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "Corefile")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := &server{cfg: cfg, log: &framework.LockedBuffer{}}
@@ -101,7 +125,6 @@ func start(t *testing.T, cfg serverConfig) *server {
 			t.Logf("CoreDNS output:\n%s", s.log.String())
 		}
 	})
-	s.waitReady(t)
 	return s
 }
 
@@ -121,14 +144,24 @@ func (s *server) waitReady(t *testing.T) {
 	t.Fatalf("CoreDNS not ready within 20s:\n%s", s.log.String())
 }
 
-// exchange asks one question over proto ("udp" or "tcp").
-func (s *server) exchange(proto, name string, qtype uint16) (*dns.Msg, error) {
+// exchangeFrom asks one question over proto ("udp" or "tcp") from the
+// client address (a loopback address; any when invalid).
+func (s *server) exchangeFrom(client netip.Addr, proto, name string, qtype uint16) (*dns.Msg, error) {
 	c := &dns.Client{Net: proto, Timeout: 2 * time.Second}
+	if client.IsValid() {
+		c.Dialer = &net.Dialer{Timeout: 2 * time.Second, LocalAddr: &net.UDPAddr{IP: client.AsSlice()}}
+		if proto == "tcp" {
+			c.Dialer.LocalAddr = &net.TCPAddr{IP: client.AsSlice()}
+		}
+	}
 	m := new(dns.Msg)
 	m.SetQuestion(dns.Fqdn(name), qtype)
-	r, _, err := c.Exchange(m, net.JoinHostPort(s.cfg.Addr, strconv.Itoa(s.cfg.Port)))
+	r, _, err := c.Exchange(m, s.endpoint())
 	return r, err
 }
+
+// endpoint is host:port of the server's DNS port.
+func (s *server) endpoint() string { return net.JoinHostPort(s.cfg.Addr, strconv.Itoa(s.cfg.Port)) }
 
 // answer is the outcome of a query: the rcode and the answer section's
 // records without their headers, sorted.
@@ -150,15 +183,20 @@ func toAnswer(m *dns.Msg) answer {
 
 // check asks over UDP and over TCP and compares both answers with want.
 func (s *server) check(name string, qtype uint16, rcode int, want ...string) error {
+	return s.checkFrom(netip.Addr{}, name, qtype, rcode, want...)
+}
+
+// checkFrom is check from a client address.
+func (s *server) checkFrom(client netip.Addr, name string, qtype uint16, rcode int, want ...string) error {
 	slices.Sort(want)
 	exp := answer{rcode: rcode, data: want}
 	for _, proto := range []string{"udp", "tcp"} {
-		m, err := s.exchange(proto, name, qtype)
+		m, err := s.exchangeFrom(client, proto, name, qtype)
 		if err != nil {
 			return fmt.Errorf("%s %s over %s: %w", dns.TypeToString[qtype], name, proto, err)
 		}
 		if got := toAnswer(m); got.String() != exp.String() {
-			return fmt.Errorf("%s %s over %s: got %s, want %s", dns.TypeToString[qtype], name, proto, got, exp)
+			return fmt.Errorf("%s %s over %s from %v: got %s, want %s", dns.TypeToString[qtype], name, proto, client, got, exp)
 		}
 	}
 	return nil
@@ -168,6 +206,21 @@ func (s *server) check(name string, qtype uint16, rcode int, want ...string) err
 func (s *server) expect(t *testing.T, name string, qtype uint16, rcode int, want ...string) {
 	t.Helper()
 	eventually(t, func() error { return s.check(name, qtype, rcode, want...) })
+}
+
+// reverse is the PTR query name of an address.
+func reverse(addr string) string {
+	name, err := dns.ReverseAddr(addr)
+	if err != nil {
+		panic(err)
+	}
+	return name
+}
+
+// expectFrom is expect from a client address.
+func (s *server) expectFrom(t *testing.T, client netip.Addr, name string, qtype uint16, rcode int, want ...string) {
+	t.Helper()
+	eventually(t, func() error { return s.checkFrom(client, name, qtype, rcode, want...) })
 }
 
 func eventually(t *testing.T, check func() error) {
