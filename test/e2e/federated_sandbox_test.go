@@ -93,6 +93,8 @@ func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) {
 		}
 	}
 
+	testHeadlessAcrossMembers(c, server)
+
 	// A killed DNS server is reported, and 'up' restarts it.
 	pid := readPid(t, filepath.Join(c.dir, "members", "member-3.dns.pid"))
 	if p, err := os.FindProcess(pid); err == nil {
