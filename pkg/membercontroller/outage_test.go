@@ -3,7 +3,6 @@ package membercontroller
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"testing"
 	"time"
 
@@ -59,17 +58,8 @@ func TestFreshInformersAfterAnOutage(t *testing.T) {
 func proxied(t *testing.T, cluster string) (*framework.TCPProxy, *rest.Config) {
 	t.Helper()
 	cfg := clusters.Config(t, cluster)
-	server, err := url.Parse(cfg.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy, err := framework.NewTCPProxy(server.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = proxy.Close() })
-	server.Host = proxy.Addr()
-	cfg.Host = server.String()
+	proxy, host := framework.ProxyServer(t, cfg.Host)
+	cfg.Host = host
 	return proxy, cfg
 }
 
@@ -122,25 +112,7 @@ func waitValid(t *testing.T, c client.Client, ns, name string, timeout time.Dura
 	})
 }
 
-// renewals reads antreaplus_outage_renewals_total of the member controller
-// from controller-runtime's registry.
+// renewals reads antreaplus_outage_renewals_total of the member controller.
 func renewals(t *testing.T) float64 {
-	t.Helper()
-	families, err := metrics.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != "antreaplus_outage_renewals_total" {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "component" && l.GetValue() == Component {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
+	return framework.CounterValue(t, metrics.Registry, "antreaplus_outage_renewals_total", "component", Component)
 }

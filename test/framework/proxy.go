@@ -3,7 +3,9 @@ package framework
 import (
 	"io"
 	"net"
+	"net/url"
 	"sync"
+	"testing"
 )
 
 // TCPProxy forwards TCP connections to a target address until it is cut:
@@ -116,4 +118,22 @@ func (p *TCPProxy) forward(in net.Conn) {
 	delete(p.conns, in)
 	delete(p.conns, out)
 	p.mu.Unlock()
+}
+
+// ProxyServer starts a TCPProxy in front of the API server at serverURL
+// (an https://host:port URL, as in a kubeconfig or a rest.Config's Host),
+// closed when the test ends, and returns it with the URL that goes through it.
+func ProxyServer(t testing.TB, serverURL string) (*TCPProxy, string) {
+	t.Helper()
+	server, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy, err := NewTCPProxy(server.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = proxy.Close() })
+	server.Host = proxy.Addr()
+	return proxy, server.String()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"testing"
 	"time"
 
@@ -71,17 +70,8 @@ func federate(t *testing.T) *framework.TCPProxy {
 		t.Fatalf("creating the federation: %v", err)
 	}
 	cfg := clusters.Config(t, member)
-	server, err := url.Parse(cfg.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy, err := framework.NewTCPProxy(server.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = proxy.Close() })
-	server.Host = proxy.Addr()
-	cfg.Host = server.String()
+	proxy, host := framework.ProxyServer(t, cfg.Host)
+	cfg.Host = host
 	joining := membership.Cluster{Name: member, Config: cfg}
 	if _, err := membership.Join(ctx, io.Discard, joining, member, []membership.Cluster{sup}, membership.JoinOptions{FederationID: "fed"}); err != nil {
 		t.Fatalf("joining %s: %v", member, err)
@@ -163,25 +153,7 @@ func seen(t *testing.T, m *Manager, ns, name string, timeout time.Duration) {
 	})
 }
 
-// renewals reads antreaplus_outage_renewals_total of a component from
-// controller-runtime's registry.
+// renewals reads antreaplus_outage_renewals_total of a component.
 func renewals(t *testing.T, component string) float64 {
-	t.Helper()
-	families, err := metrics.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != "antreaplus_outage_renewals_total" {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "component" && l.GetValue() == component {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
+	return framework.CounterValue(t, metrics.Registry, "antreaplus_outage_renewals_total", "component", component)
 }

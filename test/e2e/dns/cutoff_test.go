@@ -1,7 +1,6 @@
 package dns
 
 import (
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,17 +75,8 @@ func proxiedKubeconfig(t *testing.T) (*framework.TCPProxy, string) {
 	if kctx == nil || cfg.Clusters[kctx.Cluster] == nil {
 		t.Fatalf("no context %s in %s", member, clusters.Sandbox.KubeconfigPath())
 	}
-	server, err := url.Parse(cfg.Clusters[kctx.Cluster].Server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy, err := framework.NewTCPProxy(server.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = proxy.Close() })
-	server.Host = proxy.Addr()
-	cfg.Clusters[kctx.Cluster].Server = server.String()
+	proxy, server := framework.ProxyServer(t, cfg.Clusters[kctx.Cluster].Server)
+	cfg.Clusters[kctx.Cluster].Server = server
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
 		t.Fatal(err)
