@@ -11,10 +11,12 @@ import (
 
 // The controller runs here against two real clusters, with a federation
 // view, a registry and an election the tests control (package leadertest).
+// Both are IPv4-only, so that an IPv6 export is not supported
+// (test/e2e/services has dual-stack members).
 
 var clusters *framework.Clusters
 
 func TestMain(m *testing.M) {
 	log.SetLogger(klog.Background())
-	framework.Main(m, 2, &clusters)
+	framework.MainWith(m, 2, &clusters, framework.Options{SingleStack: []string{"member-1", "member-2"}})
 }
