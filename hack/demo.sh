@@ -120,6 +120,8 @@ printf '  dig %-50s -> %s\n' "SRV _http._tcp.web.shop.member-1.${FEDERATION_ID}.
   "$(dig3 SRV "_http._tcp.web.shop.member-1.${FEDERATION_ID}.svc.cluster.local" | head -1)"
 echo "  (clusterset.local: the ServiceImport's cluster-set IP; the federation names: what each"
 echo "   exporter offers from outside: member-1's nodes on NodePort 31080, member-2's load balancer)"
+printf '  dig %-50s -> %s\n' "kubernetes.default.svc.cluster.local" "$(dig3 kubernetes.default.svc.cluster.local | tr '\n' ' ')"
+echo "  (the same server is member-3's whole resolver: its own Services under cluster.local too)"
 
 say "The local cloud: AWS's account and selector in member-1's namespace cloud-demo (Azure's are in member-2's)"
 for _ in $(seq 1 100); do
