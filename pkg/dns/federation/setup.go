@@ -34,6 +34,7 @@ func Setup(c *caddy.Controller) error {
 	if err != nil {
 		return plugin.Error(Name, err)
 	}
+	trackInstance()
 	cfg, err := opts.restConfig()
 	if err != nil {
 		return plugin.Error(Name, err)
@@ -41,6 +42,7 @@ func Setup(c *caddy.Controller) error {
 	w, err := importcache.NewWatcher(cfg, importcache.WatcherOptions{FederationID: opts.federationID,
 		OnRefresh: func(down time.Duration) {
 			log.Infof("the API server answers again after %s: imports listed again with fresh informers", down.Round(time.Second))
+			restartAfterOutage(down)
 		}})
 	if err != nil {
 		return plugin.Error(Name, err)

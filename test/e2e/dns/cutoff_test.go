@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"antreaplus.io/antreaplus/test/framework"
@@ -34,6 +36,10 @@ func TestCutOffFromItsAPIServer(t *testing.T) {
 	t.Cleanup(func() { _ = proxy.Restore() })
 	remove(t, goes)
 	create(t, serviceImport(ns, "arrives", withIPs("10.96.205.12"), withPorts(servicePort("http", 80))))
+	// A Service of the member itself, for the stock kubernetes plugin.
+	local := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "local-arrives"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80}}}}
+	create(t, local)
 	for time.Since(cut) < 25*time.Second {
 		// Cut off, the server answers from what it had, under both names.
 		for _, name := range []string{"stays." + ns + ".fed.svc.cluster.local.", "stays." + ns + ".svc.clusterset.local."} {
@@ -58,6 +64,12 @@ func TestCutOffFromItsAPIServer(t *testing.T) {
 	s.expect(t, "goes."+ns+".fed.svc.cluster.local.", dns.TypeA, dns.RcodeNameError)
 	s.expect(t, "stays."+ns+".fed.svc.cluster.local.", dns.TypeA, dns.RcodeSuccess, "10.96.205.10")
 	t.Logf("after a 25 s cut, every change made during it answered %s after the path came back", time.Since(back).Round(100*time.Millisecond))
+	// The member's own names follow too: the server restarted itself once
+	// its imports were listed again, so the kubernetes plugin lists afresh
+	// instead of waiting out client-go's back-off (tens of seconds after a
+	// 25 s cut).
+	s.expect(t, "local-arrives."+ns+".svc.cluster.local.", dns.TypeA, dns.RcodeSuccess, local.Spec.ClusterIP)
+	t.Logf("after a 25 s cut, a Service of the member created during it answered %s after the path came back", time.Since(back).Round(100*time.Millisecond))
 	if !strings.Contains(s.log.String(), "answers again after") {
 		t.Errorf("the server did not log replacing its informers:\n%s", s.log.String())
 	}
