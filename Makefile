@@ -39,6 +39,10 @@ lint: tools ## Run go vet and golangci-lint.
 test: tools ## Run every test: verify, unit, integration and end-to-end (real API servers).
 	@hack/test.sh
 
+.PHONY: test-unit
+test-unit: ## The inner loop: every package that starts no cluster, under the race detector (no tools needed).
+	@hack/test-unit.sh
+
 .PHONY: bench
 bench: tools ## Run the benchmarks; prints tables and writes JSON under _output/bench.
 	@hack/bench.sh
