@@ -19,7 +19,7 @@ import (
 func (w *Watcher) nodeController() cache.Controller {
 	nodes := w.index.Nodes()
 	lw := cache.NewFilteredListWatchFromClient(w.kube.CoreV1().RESTClient(), "nodes", metav1.NamespaceAll, func(*metav1.ListOptions) {})
-	store, c := object.NewIndexerInformer(lw, &corev1.Node{}, nodeHandler{nodes}, cache.Indexers{}, object.DefaultProcessor(w.conv.Node, nil))
+	store, c := object.NewIndexerInformer(lw, &corev1.Node{}, setDelete[*Node]{set: nodes.Set, del: func(_, name string) { nodes.Delete(name) }}, cache.Indexers{}, object.DefaultProcessor(w.conv.Node, nil))
 	return &listedNodes{Controller: c, store: store, nodes: nodes}
 }
 
@@ -52,21 +52,4 @@ func (l *listedNodes) retainListed(stop <-chan struct{}) {
 		names[k] = true
 	}
 	l.nodes.Retain(names)
-}
-
-// nodeHandler files Node events in Nodes.
-type nodeHandler struct{ n *Nodes }
-
-func (h nodeHandler) OnAdd(obj any, _ bool) {
-	if node, ok := obj.(*Node); ok {
-		h.n.Set(node)
-	}
-}
-
-func (h nodeHandler) OnUpdate(_, obj any) { h.OnAdd(obj, false) }
-
-func (h nodeHandler) OnDelete(obj any) {
-	if _, name, ok := deletedKey(obj); ok {
-		h.n.Delete(name)
-	}
 }

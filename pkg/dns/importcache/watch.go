@@ -84,7 +84,7 @@ func (w *Watcher) newGeneration() (*generation, error) {
 	g := &generation{}
 	imports := cache.NewFilteredListWatchFromClient(w.mcs.MulticlusterV1beta1().RESTClient(), "serviceimports", metav1.NamespaceAll, func(*metav1.ListOptions) {})
 	var ic, sc cache.Controller
-	g.imports, ic = object.NewIndexerInformer(imports, &mcsv1beta1.ServiceImport{}, importHandler{w.index}, cache.Indexers{},
+	g.imports, ic = object.NewIndexerInformer(imports, &mcsv1beta1.ServiceImport{}, setDelete[*Import]{set: w.index.SetImport, del: w.index.DeleteImport}, cache.Indexers{},
 		object.DefaultProcessor(w.conv.Import, nil))
 
 	slices := cache.NewFilteredListWatchFromClient(w.kube.DiscoveryV1().RESTClient(), "endpointslices", metav1.NamespaceAll,
@@ -231,20 +231,25 @@ func storeKeys(s cache.Store) map[Key]bool {
 	return keys
 }
 
-// importHandler files import events in the Index.
-type importHandler struct{ x *Index }
+// setDelete files the events of one kind of slim object T: set on add and
+// update, del (by namespace and name) on delete, also when the informer
+// only knows the deleted object by key.
+type setDelete[T any] struct {
+	set func(T)
+	del func(namespace, name string)
+}
 
-func (h importHandler) OnAdd(obj any, _ bool) {
-	if imp, ok := obj.(*Import); ok {
-		h.x.SetImport(imp)
+func (h setDelete[T]) OnAdd(obj any, _ bool) {
+	if o, ok := obj.(T); ok {
+		h.set(o)
 	}
 }
 
-func (h importHandler) OnUpdate(_, obj any) { h.OnAdd(obj, false) }
+func (h setDelete[T]) OnUpdate(_, obj any) { h.OnAdd(obj, false) }
 
-func (h importHandler) OnDelete(obj any) {
+func (h setDelete[T]) OnDelete(obj any) {
 	if ns, name, ok := deletedKey(obj); ok {
-		h.x.DeleteImport(ns, name)
+		h.del(ns, name)
 	}
 }
 
