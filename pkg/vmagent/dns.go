@@ -50,6 +50,8 @@ type dnsManager struct {
 	st, saved DNSState
 	fwd       *dnsforward.Forwarder
 	err       error
+	// seen is an unmanaged resolver file last read, until it reads the same twice.
+	seen []byte
 }
 
 func newDNSManager(opts *DNSOptions, persist func() error, log logr.Logger) (*dnsManager, error) {

@@ -1,6 +1,7 @@
 package vmagent
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -88,6 +89,12 @@ func (d *dnsManager) reconcileFile(st DNSState) ([]string, error) {
 	if st.ResolvConf != path {
 		original = nil
 	}
+	if original != nil && !dnsforward.Managed(current) && !d.settled(current) {
+		// Another program (a DHCP client) is writing the file: take it as
+		// the new original once it reads the same twice, never half-written
+		// (and never write over it while it is being written).
+		return dnsforward.Upstreams([]byte(*original), fwd), nil
+	}
 	plan := dnsforward.PlanResolvConf(current, original, st.Member != "" && fwd.IsValid(), fwd, d.zones)
 	st.ResolvConf, st.Original = path, plan.Original
 	if plan.Original == nil {
@@ -164,4 +171,17 @@ func UninstallDNS(statePath, resolvConf string) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// settled tells whether an unmanaged resolver file read the same at the
+// previous check as now.
+func (d *dnsManager) settled(current []byte) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.seen != nil && bytes.Equal(d.seen, current) {
+		d.seen = nil
+		return true
+	}
+	d.seen = bytes.Clone(current)
+	return false
 }
