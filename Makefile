@@ -18,9 +18,14 @@ tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen and gol
 	@$(TOOLS)
 
 .PHONY: build
-build: ## Build the project's binaries into ./bin.
+build: ## Build the product's programs (cmd/) into ./bin.
 	@mkdir -p $(BIN)
 	go build -o $(BIN)/ ./cmd/...
+
+.PHONY: build-dev
+build-dev: ## Build the development tools the sandbox runs (the cloud emulator) into ./bin.
+	@mkdir -p $(BIN)
+	go build -o $(BIN)/ ./test/infrastructure/cmd/...
 
 .PHONY: generate
 generate: tools ## Generate deepcopy code and CRD manifests from api/.
@@ -48,7 +53,7 @@ bench: tools ## Run the benchmarks; prints tables and writes JSON under _output/
 	@hack/bench.sh
 
 .PHONY: demo
-demo: tools build ## Start a federated 3-cluster sandbox: failover, a federated Service, DNS.
+demo: tools build build-dev ## Start a federated 3-cluster sandbox: failover, a federated Service, DNS.
 	@hack/demo.sh
 
 .PHONY: clean

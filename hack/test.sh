@@ -33,7 +33,7 @@ ldflags="-s -w"
 step "build the programs the tests run (once, for every test package)"
 export ANTREAPLUS_BIN_DIR="$repo/_output/test-bin"
 rm -rf "$ANTREAPLUS_BIN_DIR"
-go build -ldflags "$ldflags -X main.version=test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/...
+go build -ldflags "$ldflags -X main.version=test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/... ./test/infrastructure/cmd/...
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each

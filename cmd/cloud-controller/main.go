@@ -33,13 +33,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	"antreaplus.io/antreaplus/internal/cmdutil"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/agentless"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
-	"antreaplus.io/antreaplus/pkg/cmdutil"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 type flags struct {

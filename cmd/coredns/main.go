@@ -1,6 +1,6 @@
 // Command coredns is AntreaPlus's CoreDNS build: stock CoreDNS run as a
 // library with an explicit, short plugin chain, plus the project's
-// federation plugin (pkg/dns/federation).
+// federation plugin (pkg/dns/fedplugin).
 //
 // One server runs per member cluster and is a complete resolver for the
 // member's Pods (and VMs):
@@ -44,7 +44,7 @@ import (
 	_ "github.com/coredns/coredns/plugin/ready"
 	_ "github.com/coredns/coredns/plugin/reload"
 
-	"antreaplus.io/antreaplus/pkg/dns/federation"
+	"antreaplus.io/antreaplus/pkg/dns/fedplugin"
 )
 
 // directives is the plugin chain, in the order a query passes it (stock
@@ -61,7 +61,7 @@ var directives = []string{
 	"errors",
 	"log",
 	"loadbalance",
-	federation.Name,
+	fedplugin.Name,
 	"cache",
 	"kubernetes",
 	"file",
@@ -70,7 +70,7 @@ var directives = []string{
 }
 
 func main() {
-	plugin.Register(federation.Name, federation.Setup)
+	plugin.Register(fedplugin.Name, fedplugin.Setup)
 	dnsserver.Directives = directives
 	coremain.Run()
 }

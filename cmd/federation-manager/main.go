@@ -17,11 +17,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cmdutil"
+	"antreaplus.io/antreaplus/internal/cmdutil"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/entityimport"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceimport"
 )
 

@@ -7,8 +7,8 @@ package main
 import (
 	"context"
 
-	"antreaplus.io/antreaplus/pkg/cmdutil"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/cmdutil"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/membercontroller"
 )
 

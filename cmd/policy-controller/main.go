@@ -25,10 +25,10 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
-	"antreaplus.io/antreaplus/pkg/cmdutil"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/cmdutil"
+	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 type flags struct {

@@ -3,18 +3,18 @@ package entityexport
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // Builders with functional modifiers, so each test case says only what matters to it.
 
-type entityMod func(*crdv1alpha2.ExternalEntity)
+type entityMod func(*antreav1alpha2.ExternalEntity)
 
 // entity is an ExternalEntity of Namespace shop with the given labels.
-func entity(name string, labels map[string]string, mods ...entityMod) crdv1alpha2.ExternalEntity {
-	e := crdv1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name, Labels: labels},
-		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: "10.0.0.1", Name: name}}}}
+func entity(name string, labels map[string]string, mods ...entityMod) antreav1alpha2.ExternalEntity {
+	e := antreav1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name, Labels: labels},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: "10.0.0.1", Name: name}}}}
 	for _, m := range mods {
 		m(&e)
 	}
@@ -22,11 +22,11 @@ func entity(name string, labels map[string]string, mods ...entityMod) crdv1alpha
 }
 
 func inNamespace(ns string) entityMod {
-	return func(e *crdv1alpha2.ExternalEntity) { e.Namespace = ns }
+	return func(e *antreav1alpha2.ExternalEntity) { e.Namespace = ns }
 }
 
 func deleting() entityMod {
-	return func(e *crdv1alpha2.ExternalEntity) { now := metav1.Now(); e.DeletionTimestamp = &now }
+	return func(e *antreav1alpha2.ExternalEntity) { now := metav1.Now(); e.DeletionTimestamp = &now }
 }
 
 type exportMod func(*federationv1alpha1.EntityExport)
@@ -56,7 +56,7 @@ func exportDeleting() exportMod {
 	return func(e *federationv1alpha1.EntityExport) { now := metav1.Now(); e.DeletionTimestamp = &now }
 }
 
-func keys(entities []crdv1alpha2.ExternalEntity) []string {
+func keys(entities []antreav1alpha2.ExternalEntity) []string {
 	out := []string{}
 	for _, e := range entities {
 		out = append(out, e.Namespace+"/"+e.Name)

@@ -5,7 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
 )
@@ -16,13 +16,13 @@ func Example() {
 		Spec: federationv1alpha1.EntityExportSpec{ExternalEntitySelector: metav1.LabelSelector{
 			MatchLabels: map[string]string{"tag.cloud.antreaplus.io/role": "web"}}},
 	}
-	nic := crdv1alpha2.ExternalEntity{
+	nic := antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "nic-a", Labels: map[string]string{
 			"tag.cloud.antreaplus.io/role": "web", "cloud.antreaplus.io/kind": "VirtualMachine",
 			"federation.antreaplus.io/source-cluster": "spoofed"}},
-		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: "10.0.0.5"}}},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: "10.0.0.5"}}},
 	}
-	entities := []crdv1alpha2.ExternalEntity{nic}
+	entities := []antreav1alpha2.ExternalEntity{nic}
 
 	// The member controller: the export's status.
 	cond := entityexport.ValidCondition(&exp, entityexport.Validate(&exp), len(entityexport.Selected(&exp, entities)))

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // federationLabelPrefix prefixes the labels the leader sets on a RemoteEntity.

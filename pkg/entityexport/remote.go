@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 )
@@ -29,7 +29,7 @@ type Source struct {
 // Desired returns the RemoteEntities that the other members import of what
 // src exports: one per ExternalEntity selected by its exports (see
 // Exported), in the entity's Namespace, sorted by Namespace and name.
-func Desired(src Source, exports []federationv1alpha1.EntityExport, entities []crdv1alpha2.ExternalEntity) []*federationv1alpha1.RemoteEntity {
+func Desired(src Source, exports []federationv1alpha1.EntityExport, entities []antreav1alpha2.ExternalEntity) []*federationv1alpha1.RemoteEntity {
 	exported := Exported(exports, entities)
 	out := make([]*federationv1alpha1.RemoteEntity, 0, len(exported))
 	for i := range exported {
@@ -39,7 +39,7 @@ func Desired(src Source, exports []federationv1alpha1.EntityExport, entities []c
 }
 
 // DesiredEntity is the RemoteEntity of one ExternalEntity exported by src.
-func DesiredEntity(src Source, e *crdv1alpha2.ExternalEntity) *federationv1alpha1.RemoteEntity {
+func DesiredEntity(src Source, e *antreav1alpha2.ExternalEntity) *federationv1alpha1.RemoteEntity {
 	return &federationv1alpha1.RemoteEntity{
 		ObjectMeta: metav1.ObjectMeta{Name: RemoteName(src.ClusterID, e.Name), Namespace: e.Namespace, Labels: RemoteLabels(src, e.Labels)},
 		Spec: federationv1alpha1.RemoteEntitySpec{
@@ -54,7 +54,7 @@ func DesiredEntity(src Source, e *crdv1alpha2.ExternalEntity) *federationv1alpha
 
 // remoteEndpoints keeps the endpoints with an IP address; a name longer
 // than the API allows is left out.
-func remoteEndpoints(eps []crdv1alpha2.Endpoint) []federationv1alpha1.RemoteEndpoint {
+func remoteEndpoints(eps []antreav1alpha2.Endpoint) []federationv1alpha1.RemoteEndpoint {
 	var out []federationv1alpha1.RemoteEndpoint
 	for _, e := range eps {
 		if net.ParseIP(e.IP) == nil {
@@ -71,7 +71,7 @@ func remoteEndpoints(eps []crdv1alpha2.Endpoint) []federationv1alpha1.RemoteEndp
 
 // remotePorts keeps the ports with a number; a name longer than the API
 // allows is left out.
-func remotePorts(ports []crdv1alpha2.NamedPort) []federationv1alpha1.RemotePort {
+func remotePorts(ports []antreav1alpha2.NamedPort) []federationv1alpha1.RemotePort {
 	var out []federationv1alpha1.RemotePort
 	for _, p := range ports {
 		if p.Port < 1 || p.Port > 65535 {

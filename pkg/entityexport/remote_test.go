@@ -7,20 +7,20 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 func TestDesired(t *testing.T) {
 	src := Source{ClusterID: "member-1", Labels: map[string]string{"region": "eu"}}
-	vm := entity("nic-a", map[string]string{"cloud.antreaplus.io/kind": "VirtualMachine", "tier": "web"}, func(e *crdv1alpha2.ExternalEntity) {
-		e.Spec.Endpoints = []crdv1alpha2.Endpoint{{IP: "10.0.0.5", Name: "eni-1"}, {IP: "", Name: "no-ip"}, {IP: "2001:db8::5", Name: strings.Repeat("n", 254)}}
-		e.Spec.Ports = []crdv1alpha2.NamedPort{{Protocol: corev1.ProtocolTCP, Port: 443, Name: "https"}, {Port: 0, Name: "none"},
+	vm := entity("nic-a", map[string]string{"cloud.antreaplus.io/kind": "VirtualMachine", "tier": "web"}, func(e *antreav1alpha2.ExternalEntity) {
+		e.Spec.Endpoints = []antreav1alpha2.Endpoint{{IP: "10.0.0.5", Name: "eni-1"}, {IP: "", Name: "no-ip"}, {IP: "2001:db8::5", Name: strings.Repeat("n", 254)}}
+		e.Spec.Ports = []antreav1alpha2.NamedPort{{Protocol: corev1.ProtocolTCP, Port: 443, Name: "https"}, {Port: 0, Name: "none"},
 			{Protocol: corev1.ProtocolUDP, Port: 53, Name: "a-very-long-port-name"}}
 		e.Spec.ExternalNode = "agentless"
 	})
 	svc := entity("svc-db", map[string]string{"cloud.antreaplus.io/kind": "CloudNativeService", "tier": "db"})
-	got := Desired(src, []federationv1alpha1.EntityExport{export("all", nil)}, []crdv1alpha2.ExternalEntity{svc, vm})
+	got := Desired(src, []federationv1alpha1.EntityExport{export("all", nil)}, []antreav1alpha2.ExternalEntity{svc, vm})
 	if len(got) != 2 || got[0].Name != "member-1.nic-a" || got[1].Name != "member-1.svc-db" {
 		t.Fatalf("Desired = %d entities %v", len(got), got)
 	}

@@ -5,19 +5,19 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // Selected returns the ExternalEntities that exp selects among entities:
 // those of its Namespace, not being deleted, that its selector matches.
 // An invalid or deleted export selects nothing.
-func Selected(exp *federationv1alpha1.EntityExport, entities []crdv1alpha2.ExternalEntity) []crdv1alpha2.ExternalEntity {
+func Selected(exp *federationv1alpha1.EntityExport, entities []antreav1alpha2.ExternalEntity) []antreav1alpha2.ExternalEntity {
 	v := Validate(exp)
 	if !v.Valid || !exp.DeletionTimestamp.IsZero() {
 		return nil
 	}
-	var out []crdv1alpha2.ExternalEntity
+	var out []antreav1alpha2.ExternalEntity
 	for _, e := range entities {
 		if selects(exp.Namespace, v.selector, &e) {
 			out = append(out, e)
@@ -26,16 +26,16 @@ func Selected(exp *federationv1alpha1.EntityExport, entities []crdv1alpha2.Exter
 	return out
 }
 
-func selects(ns string, sel labels.Selector, e *crdv1alpha2.ExternalEntity) bool {
+func selects(ns string, sel labels.Selector, e *antreav1alpha2.ExternalEntity) bool {
 	return e.Namespace == ns && e.DeletionTimestamp.IsZero() && sel.Matches(labels.Set(e.Labels))
 }
 
 // Exported returns the ExternalEntities selected by at least one of the
 // exports, each once, sorted by Namespace and name. Each export selects in
 // its own Namespace only; a Namespace may have several exports.
-func Exported(exports []federationv1alpha1.EntityExport, entities []crdv1alpha2.ExternalEntity) []crdv1alpha2.ExternalEntity {
+func Exported(exports []federationv1alpha1.EntityExport, entities []antreav1alpha2.ExternalEntity) []antreav1alpha2.ExternalEntity {
 	seen := map[[2]string]bool{}
-	var out []crdv1alpha2.ExternalEntity
+	var out []antreav1alpha2.ExternalEntity
 	for i := range exports {
 		for _, e := range Selected(&exports[i], entities) {
 			k := [2]string{e.Namespace, e.Name}

@@ -6,14 +6,14 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 func TestExported(t *testing.T) {
 	web := map[string]string{"tier": "web", "cloud.antreaplus.io/kind": "VirtualMachine"}
 	db := map[string]string{"tier": "db", "cloud.antreaplus.io/kind": "VirtualMachine"}
-	entities := []crdv1alpha2.ExternalEntity{
+	entities := []antreav1alpha2.ExternalEntity{
 		entity("nic-b", web), entity("nic-a", web), entity("nic-db", db),
 		entity("nic-other", web, inNamespace("other")),
 		entity("nic-gone", web, deleting()),
@@ -56,7 +56,7 @@ func TestExported(t *testing.T) {
 }
 
 func TestSelectedCountsPerExport(t *testing.T) {
-	entities := []crdv1alpha2.ExternalEntity{
+	entities := []antreav1alpha2.ExternalEntity{
 		entity("nic-a", map[string]string{"tier": "web"}), entity("nic-b", map[string]string{"tier": "web"}),
 		entity("nic-c", map[string]string{"tier": "db"}), entity("nic-d", map[string]string{"tier": "web"}, inNamespace("other")),
 	}

@@ -15,9 +15,9 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/entityexport"
 	"antreaplus.io/antreaplus/pkg/entityexport/exportstatus"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/test/framework"
 )
 

@@ -10,9 +10,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
@@ -77,8 +77,8 @@ func statusOnly(old, o client.Object) bool {
 
 // entityChanged tells whether an entity update changes what is imported of it.
 func entityChanged(old, o client.Object) bool {
-	a, okA := old.(*crdv1alpha2.ExternalEntity)
-	b, okB := o.(*crdv1alpha2.ExternalEntity)
+	a, okA := old.(*antreav1alpha2.ExternalEntity)
+	b, okB := o.(*antreav1alpha2.ExternalEntity)
 	if !okA || !okB {
 		return true
 	}

@@ -11,10 +11,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/leadertest"
 )
@@ -109,7 +109,7 @@ func TestImportFollowsExports(t *testing.T) {
 
 	// nic-b stops matching; nic-db starts.
 	for name, labels := range map[string]map[string]string{"nic-b": db, "nic-db": web} {
-		e := &crdv1alpha2.ExternalEntity{}
+		e := &antreav1alpha2.ExternalEntity{}
 		if err := a.Get(bg, client.ObjectKey{Namespace: shop, Name: name}, e); err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
@@ -74,7 +74,7 @@ func (r *run) member(id string) (manager.MemberInfo, bool) {
 
 // readExports reads a member's exports of a Namespace and, when it has
 // any, the Namespace's ExternalEntities, from the member's cache.
-func readExports(ctx context.Context, mi manager.MemberInfo, ns string) ([]federationv1alpha1.EntityExport, []crdv1alpha2.ExternalEntity, error) {
+func readExports(ctx context.Context, mi manager.MemberInfo, ns string) ([]federationv1alpha1.EntityExport, []antreav1alpha2.ExternalEntity, error) {
 	c := mi.Cluster.GetCache()
 	exports := &federationv1alpha1.EntityExportList{}
 	if err := c.List(ctx, exports, client.InNamespace(ns)); err != nil {
@@ -83,7 +83,7 @@ func readExports(ctx context.Context, mi manager.MemberInfo, ns string) ([]feder
 	if len(exports.Items) == 0 {
 		return nil, nil, nil
 	}
-	entities := &crdv1alpha2.ExternalEntityList{}
+	entities := &antreav1alpha2.ExternalEntityList{}
 	if err := c.List(ctx, entities, client.InNamespace(ns)); err != nil {
 		return nil, nil, fmt.Errorf("listing the ExternalEntities of %s in %s: %w", ns, mi.ClusterID, err)
 	}

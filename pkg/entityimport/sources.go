@@ -6,14 +6,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
 // sourceKinds are what the leader reads of every other member.
 func sourceKinds() []client.Object {
-	return []client.Object{&federationv1alpha1.EntityExport{}, &crdv1alpha2.ExternalEntity{}}
+	return []client.Object{&federationv1alpha1.EntityExport{}, &antreav1alpha2.ExternalEntity{}}
 }
 
 // newTracker follows the members whose exports the run reads: every member

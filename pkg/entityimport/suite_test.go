@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -55,13 +55,13 @@ func createNamespace(t *testing.T, cluster, name string) {
 }
 
 // createEntity creates an ExternalEntity with one endpoint per IP.
-func createEntity(t *testing.T, c client.Client, ns, name string, labels map[string]string, ips ...string) *crdv1alpha2.ExternalEntity {
+func createEntity(t *testing.T, c client.Client, ns, name string, labels map[string]string, ips ...string) *antreav1alpha2.ExternalEntity {
 	t.Helper()
-	e := &crdv1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
+	e := &antreav1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
 	for _, ip := range ips {
-		e.Spec.Endpoints = append(e.Spec.Endpoints, crdv1alpha2.Endpoint{IP: ip, Name: name})
+		e.Spec.Endpoints = append(e.Spec.Endpoints, antreav1alpha2.Endpoint{IP: ip, Name: name})
 	}
-	e.Spec.Ports = []crdv1alpha2.NamedPort{{Protocol: corev1.ProtocolTCP, Port: 443, Name: "https"}}
+	e.Spec.Ports = []antreav1alpha2.NamedPort{{Protocol: corev1.ProtocolTCP, Port: 443, Name: "https"}}
 	if err := c.Create(bg, e); err != nil {
 		t.Fatal(err)
 	}

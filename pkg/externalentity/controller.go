@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Options configure the controller.
@@ -44,24 +44,24 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	changed := builder.WithPredicates(predicate.GenerationChangedPredicate{})
 	copts := controller.Options{MaxConcurrentReconciles: opts.Concurrency}
 	err := ctrl.NewControllerManagedBy(mgr).Named("externalentity-interface").
-		For(&v1alpha1.NetworkInterface{}, changed).
-		Owns(&crdv1alpha2.ExternalEntity{}).
-		Watches(&v1alpha1.VirtualMachine{}, handler.EnqueueRequestsFromMapFunc(interfacesOf), changed).
+		For(&cloudv1alpha1.NetworkInterface{}, changed).
+		Owns(&antreav1alpha2.ExternalEntity{}).
+		Watches(&cloudv1alpha1.VirtualMachine{}, handler.EnqueueRequestsFromMapFunc(interfacesOf), changed).
 		WithOptions(copts).
 		Complete(reconcile.Func(w.reconcileInterface))
 	if err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).Named("externalentity-service").
-		For(&v1alpha1.CloudNativeService{}, changed).
-		Owns(&crdv1alpha2.ExternalEntity{}).
+		For(&cloudv1alpha1.CloudNativeService{}, changed).
+		Owns(&antreav1alpha2.ExternalEntity{}).
 		WithOptions(copts).
 		Complete(reconcile.Func(w.reconcileService))
 }
 
 // interfacesOf maps a VM to its interfaces, whose entities carry its tags.
 func interfacesOf(_ context.Context, o client.Object) []reconcile.Request {
-	vm := o.(*v1alpha1.VirtualMachine)
+	vm := o.(*cloudv1alpha1.VirtualMachine)
 	reqs := make([]reconcile.Request, 0, len(vm.Spec.NetworkInterfaces))
 	for _, n := range vm.Spec.NetworkInterfaces {
 		reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: vm.Namespace, Name: n}})
@@ -76,7 +76,7 @@ type writer struct {
 }
 
 func (w writer) reconcileInterface(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	nic := &v1alpha1.NetworkInterface{}
+	nic := &cloudv1alpha1.NetworkInterface{}
 	if err := w.c.Get(ctx, req.NamespacedName, nic); err != nil {
 		if apierrors.IsNotFound(err) {
 			return reconcile.Result{}, w.remove(ctx, req.Namespace, NameForInterface(req.Name), "NetworkInterface")
@@ -86,7 +86,7 @@ func (w writer) reconcileInterface(ctx context.Context, req reconcile.Request) (
 	if nic.DeletionTimestamp != nil {
 		return reconcile.Result{}, nil
 	}
-	vm := &v1alpha1.VirtualMachine{}
+	vm := &cloudv1alpha1.VirtualMachine{}
 	if err := w.c.Get(ctx, types.NamespacedName{Namespace: nic.Namespace, Name: nic.Spec.VirtualMachine}, vm); err != nil {
 		if !apierrors.IsNotFound(err) {
 			return reconcile.Result{}, err
@@ -97,7 +97,7 @@ func (w writer) reconcileInterface(ctx context.Context, req reconcile.Request) (
 }
 
 func (w writer) reconcileService(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	svc := &v1alpha1.CloudNativeService{}
+	svc := &cloudv1alpha1.CloudNativeService{}
 	if err := w.c.Get(ctx, req.NamespacedName, svc); err != nil {
 		if apierrors.IsNotFound(err) {
 			return reconcile.Result{}, w.remove(ctx, req.Namespace, NameForService(req.Name), "CloudNativeService")
@@ -111,8 +111,8 @@ func (w writer) reconcileService(ctx context.Context, req reconcile.Request) (re
 }
 
 // upsert creates want, or updates the stored entity when it differs.
-func (w writer) upsert(ctx context.Context, want *crdv1alpha2.ExternalEntity) error {
-	have := &crdv1alpha2.ExternalEntity{}
+func (w writer) upsert(ctx context.Context, want *antreav1alpha2.ExternalEntity) error {
+	have := &antreav1alpha2.ExternalEntity{}
 	err := w.c.Get(ctx, client.ObjectKeyFromObject(want), have)
 	switch {
 	case apierrors.IsNotFound(err):
@@ -140,7 +140,7 @@ func (w writer) upsert(ctx context.Context, want *crdv1alpha2.ExternalEntity) er
 	return nil
 }
 
-func upToDate(want, have *crdv1alpha2.ExternalEntity) bool {
+func upToDate(want, have *antreav1alpha2.ExternalEntity) bool {
 	if !equality.Semantic.DeepEqual(want.Spec, have.Spec) || !equality.Semantic.DeepEqual(want.OwnerReferences, have.OwnerReferences) {
 		return false
 	}
@@ -159,7 +159,7 @@ func upToDate(want, have *crdv1alpha2.ExternalEntity) bool {
 // remove deletes the entity of a source of kind that is gone, if the
 // garbage collector has not yet.
 func (w writer) remove(ctx context.Context, namespace, name, kind string) error {
-	ee := &crdv1alpha2.ExternalEntity{}
+	ee := &antreav1alpha2.ExternalEntity{}
 	if err := w.c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, ee); err != nil {
 		return client.IgnoreNotFound(err)
 	}

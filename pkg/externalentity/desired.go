@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
@@ -43,37 +43,37 @@ func NameForService(svc string) string { return "svc-" + svc }
 
 // ForNetworkInterface is the ExternalEntity of an interface of vm (nil when
 // it is not known yet).
-func ForNetworkInterface(nic *v1alpha1.NetworkInterface, vm *v1alpha1.VirtualMachine, agentlessNode string) *crdv1alpha2.ExternalEntity {
+func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.VirtualMachine, agentlessNode string) *antreav1alpha2.ExternalEntity {
 	tags := map[string]string{}
 	node := agentlessNode
 	if vm != nil {
 		maps.Copy(tags, vm.Spec.Tags)
-		if vm.Spec.EnforcementMode == v1alpha1.EnforcementAgented {
+		if vm.Spec.EnforcementMode == cloudv1alpha1.EnforcementAgented {
 			node = vm.Name
 		}
 	}
 	maps.Copy(tags, nic.Spec.Tags)
 	labels := entityLabels(&nic.ObjectMeta, tags, KindVirtualMachine, nic.Spec.VirtualMachine, nic.Spec.VPCID, nic.Spec.Region)
 	labels[LabelNetworkInterface] = nic.Name
-	ee := &crdv1alpha2.ExternalEntity{
+	ee := &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Name: NameForInterface(nic.Name), Namespace: nic.Namespace, Labels: labels,
 			OwnerReferences: []metav1.OwnerReference{owner("NetworkInterface", nic.Name, &nic.ObjectMeta)}},
-		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: endpoints(nic.Name, nic.Spec.PrivateIPs, nic.Spec.PublicIPs), ExternalNode: node},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: endpoints(nic.Name, nic.Spec.PrivateIPs, nic.Spec.PublicIPs), ExternalNode: node},
 	}
 	return ee
 }
 
 // ForCloudNativeService is the ExternalEntity of a cloud-native service.
-func ForCloudNativeService(svc *v1alpha1.CloudNativeService, agentlessNode string) *crdv1alpha2.ExternalEntity {
+func ForCloudNativeService(svc *cloudv1alpha1.CloudNativeService, agentlessNode string) *antreav1alpha2.ExternalEntity {
 	labels := entityLabels(&svc.ObjectMeta, svc.Spec.Tags, KindCloudNativeService, svc.Name, svc.Spec.VPCID, svc.Spec.Region)
 	labels[LabelServiceKind] = string(svc.Spec.Kind)
-	ee := &crdv1alpha2.ExternalEntity{
+	ee := &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Name: NameForService(svc.Name), Namespace: svc.Namespace, Labels: labels,
 			OwnerReferences: []metav1.OwnerReference{owner("CloudNativeService", svc.Name, &svc.ObjectMeta)}},
-		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: endpoints(svc.Name, svc.Spec.PrivateIPs, svc.Spec.PublicIPs), ExternalNode: agentlessNode},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: endpoints(svc.Name, svc.Spec.PrivateIPs, svc.Spec.PublicIPs), ExternalNode: agentlessNode},
 	}
 	for _, p := range svc.Spec.Ports {
-		np := crdv1alpha2.NamedPort{Protocol: corev1.Protocol(p.Protocol), Port: p.Port}
+		np := antreav1alpha2.NamedPort{Protocol: corev1.Protocol(p.Protocol), Port: p.Port}
 		if np.Protocol == "" {
 			np.Protocol = corev1.ProtocolTCP
 		}
@@ -90,7 +90,7 @@ func entityLabels(src *metav1.ObjectMeta, tags map[string]string, kind, name, vp
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	for _, k := range []string{v1alpha1.LabelAccountName, v1alpha1.LabelAccountNamespace, v1alpha1.LabelSelectorName} {
+	for _, k := range []string{cloudv1alpha1.LabelAccountName, cloudv1alpha1.LabelAccountNamespace, cloudv1alpha1.LabelSelectorName} {
 		if v, ok := src.Labels[k]; ok {
 			labels[k] = v
 		}
@@ -107,19 +107,19 @@ func entityLabels(src *metav1.ObjectMeta, tags map[string]string, kind, name, vp
 	return labels
 }
 
-func endpoints(name string, private, public []string) []crdv1alpha2.Endpoint {
-	var out []crdv1alpha2.Endpoint
+func endpoints(name string, private, public []string) []antreav1alpha2.Endpoint {
+	var out []antreav1alpha2.Endpoint
 	for _, ip := range append(append([]string(nil), private...), public...) {
 		if len(out) == maxEndpoints {
 			break
 		}
-		out = append(out, crdv1alpha2.Endpoint{IP: ip, Name: name})
+		out = append(out, antreav1alpha2.Endpoint{IP: ip, Name: name})
 	}
 	return out
 }
 
 func owner(kind, name string, m *metav1.ObjectMeta) metav1.OwnerReference {
-	return metav1.OwnerReference{APIVersion: v1alpha1.GroupVersion.String(), Kind: kind, Name: name, UID: m.UID,
+	return metav1.OwnerReference{APIVersion: cloudv1alpha1.GroupVersion.String(), Kind: kind, Name: name, UID: m.UID,
 		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}
 }
 

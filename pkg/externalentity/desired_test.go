@@ -7,37 +7,37 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
-func vm(mode v1alpha1.EnforcementMode, tags map[string]string) *v1alpha1.VirtualMachine {
-	return &v1alpha1.VirtualMachine{
+func vm(mode cloudv1alpha1.EnforcementMode, tags map[string]string) *cloudv1alpha1.VirtualMachine {
+	return &cloudv1alpha1.VirtualMachine{
 		ObjectMeta: metav1.ObjectMeta{Name: "i-0abc", Namespace: "tenant-a"},
-		Spec:       v1alpha1.VirtualMachineSpec{EnforcementMode: mode, Tags: tags},
+		Spec:       cloudv1alpha1.VirtualMachineSpec{EnforcementMode: mode, Tags: tags},
 	}
 }
 
-func nic() *v1alpha1.NetworkInterface {
-	return &v1alpha1.NetworkInterface{
+func nic() *cloudv1alpha1.NetworkInterface {
+	return &cloudv1alpha1.NetworkInterface{
 		ObjectMeta: metav1.ObjectMeta{Name: "eni-0abc", Namespace: "tenant-a", UID: "nic-uid", Labels: map[string]string{
-			v1alpha1.LabelAccountName: "acct", v1alpha1.LabelSelectorName: "sel", "someone.else/x": "y"}},
-		Spec: v1alpha1.NetworkInterfaceSpec{VirtualMachine: "i-0abc", Region: "us-east-1",
+			cloudv1alpha1.LabelAccountName: "acct", cloudv1alpha1.LabelSelectorName: "sel", "someone.else/x": "y"}},
+		Spec: cloudv1alpha1.NetworkInterfaceSpec{VirtualMachine: "i-0abc", Region: "us-east-1",
 			VPCID:      "/subscriptions/0000/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/prod",
 			PrivateIPs: []string{"10.0.0.5", "10.0.0.6"}, PublicIPs: []string{"198.18.0.1"}, Tags: map[string]string{"role": "db"}},
 	}
 }
 
 func TestForNetworkInterface(t *testing.T) {
-	ee := ForNetworkInterface(nic(), vm(v1alpha1.EnforcementAgented, map[string]string{"role": "web", "team name": "Web & Ops", "env": "prod"}), "ctl")
+	ee := ForNetworkInterface(nic(), vm(cloudv1alpha1.EnforcementAgented, map[string]string{"role": "web", "team name": "Web & Ops", "env": "prod"}), "ctl")
 	if ee.Name != "nic-eni-0abc" || ee.Namespace != "tenant-a" {
 		t.Fatalf("name %s/%s", ee.Namespace, ee.Name)
 	}
 	if o := ee.OwnerReferences; len(o) != 1 || o[0].Kind != "NetworkInterface" || o[0].UID != "nic-uid" || !*o[0].Controller {
 		t.Fatalf("owners %v", o)
 	}
-	want := []crdv1alpha2.Endpoint{{IP: "10.0.0.5", Name: "eni-0abc"}, {IP: "10.0.0.6", Name: "eni-0abc"}, {IP: "198.18.0.1", Name: "eni-0abc"}}
+	want := []antreav1alpha2.Endpoint{{IP: "10.0.0.5", Name: "eni-0abc"}, {IP: "10.0.0.6", Name: "eni-0abc"}, {IP: "198.18.0.1", Name: "eni-0abc"}}
 	if len(ee.Spec.Endpoints) != 3 || ee.Spec.Endpoints[2] != want[2] || ee.Spec.Endpoints[0] != want[0] {
 		t.Fatalf("endpoints %v", ee.Spec.Endpoints)
 	}
@@ -47,7 +47,7 @@ func TestForNetworkInterface(t *testing.T) {
 	l := ee.Labels
 	for k, v := range map[string]string{
 		LabelKind: "VirtualMachine", LabelName: "i-0abc", LabelNamespace: "tenant-a", LabelRegion: "us-east-1",
-		LabelNetworkInterface: "eni-0abc", v1alpha1.LabelAccountName: "acct", v1alpha1.LabelSelectorName: "sel",
+		LabelNetworkInterface: "eni-0abc", cloudv1alpha1.LabelAccountName: "acct", cloudv1alpha1.LabelSelectorName: "sel",
 		"tag.cloud.antreaplus.io/role": "db", "tag.cloud.antreaplus.io/env": "prod",
 		LabelVPC: inventory.ObjectName(nic().Spec.VPCID, ""),
 	} {
@@ -69,7 +69,7 @@ func TestForNetworkInterface(t *testing.T) {
 			t.Errorf("label %s value %q: %v", k, v, errs)
 		}
 	}
-	if ForNetworkInterface(nic(), vm(v1alpha1.EnforcementAgentless, nil), "ctl").Spec.ExternalNode != "ctl" {
+	if ForNetworkInterface(nic(), vm(cloudv1alpha1.EnforcementAgentless, nil), "ctl").Spec.ExternalNode != "ctl" {
 		t.Error("agentless VM not handled by the controller's node")
 	}
 	if got := ForNetworkInterface(nic(), nil, "ctl"); got.Labels[LabelName] != "i-0abc" || got.Labels["tag.cloud.antreaplus.io/role"] != "db" {
@@ -78,16 +78,16 @@ func TestForNetworkInterface(t *testing.T) {
 }
 
 func TestForCloudNativeService(t *testing.T) {
-	svc := &v1alpha1.CloudNativeService{
+	svc := &cloudv1alpha1.CloudNativeService{
 		ObjectMeta: metav1.ObjectMeta{Name: "web-1a2b3c4d", Namespace: "tenant-a"},
-		Spec: v1alpha1.CloudNativeServiceSpec{Kind: v1alpha1.ServiceKindAWSLoadBalancer, Region: "us-east-1", VPCID: "vpc-1",
-			PrivateIPs: []string{"10.0.9.9"}, Ports: []v1alpha1.ServicePort{{Name: "https", Protocol: "TCP", Port: 443}, {Name: "Not A Port Name!", Port: 80}}},
+		Spec: cloudv1alpha1.CloudNativeServiceSpec{Kind: cloudv1alpha1.ServiceKindAWSLoadBalancer, Region: "us-east-1", VPCID: "vpc-1",
+			PrivateIPs: []string{"10.0.9.9"}, Ports: []cloudv1alpha1.ServicePort{{Name: "https", Protocol: "TCP", Port: 443}, {Name: "Not A Port Name!", Port: 80}}},
 	}
 	ee := ForCloudNativeService(svc, "ctl")
 	if ee.Name != "svc-web-1a2b3c4d" || ee.Labels[LabelKind] != "CloudNativeService" || ee.Labels[LabelServiceKind] != "AWSLoadBalancer" || ee.Labels[LabelVPC] != "vpc-1" {
 		t.Fatalf("entity %s labels %v", ee.Name, ee.Labels)
 	}
-	want := []crdv1alpha2.NamedPort{{Protocol: "TCP", Port: 443, Name: "https"}, {Protocol: "TCP", Port: 80}}
+	want := []antreav1alpha2.NamedPort{{Protocol: "TCP", Port: 443, Name: "https"}, {Protocol: "TCP", Port: 80}}
 	if len(ee.Spec.Ports) != 2 || ee.Spec.Ports[0] != want[0] || ee.Spec.Ports[1] != want[1] {
 		t.Fatalf("ports %v", ee.Spec.Ports)
 	}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
@@ -35,18 +35,18 @@ func (a *applier) apply(ctx context.Context, res translate.Result) (outcome, err
 	if res.Report.Problem != nil {
 		return outcome{failure: res.Report.Problem}, nil
 	}
-	var existingPolicy *crdv1beta1.NetworkPolicy
+	var existingPolicy *antreav1beta1.NetworkPolicy
 	if res.Policy != nil {
-		existingPolicy = &crdv1beta1.NetworkPolicy{}
+		existingPolicy = &antreav1beta1.NetworkPolicy{}
 		if taken, err := a.read(ctx, "NetworkPolicy", res.Policy.Name, existingPolicy); err != nil || taken != nil {
 			return outcome{failure: taken}, err
 		} else if existingPolicy.UID == "" {
 			existingPolicy = nil
 		}
 	}
-	existingGroups := make([]*crdv1beta1.Group, len(res.Groups))
+	existingGroups := make([]*antreav1beta1.Group, len(res.Groups))
 	for i, g := range res.Groups {
-		existingGroups[i] = &crdv1beta1.Group{}
+		existingGroups[i] = &antreav1beta1.Group{}
 		if taken, err := a.read(ctx, "Group", g.Name, existingGroups[i]); err != nil || taken != nil {
 			return outcome{failure: taken}, err
 		}
@@ -59,7 +59,7 @@ func (a *applier) apply(ctx context.Context, res translate.Result) (outcome, err
 	return out, err
 }
 
-func (a *applier) write(ctx context.Context, res translate.Result, policy *crdv1beta1.NetworkPolicy, groups []*crdv1beta1.Group) (outcome, error) {
+func (a *applier) write(ctx context.Context, res translate.Result, policy *antreav1beta1.NetworkPolicy, groups []*antreav1beta1.Group) (outcome, error) {
 	for i, g := range res.Groups {
 		if err := a.writeGroup(ctx, groups[i], g); err != nil {
 			return outcome{}, err
@@ -114,7 +114,7 @@ func (a *applier) earlier(obj client.Object) bool {
 		ref.Kind == "FederatedNetworkPolicy" && ref.Name == a.policy.Name && ref.UID != a.policy.UID
 }
 
-func (a *applier) writeGroup(ctx context.Context, have, want *crdv1beta1.Group) error {
+func (a *applier) writeGroup(ctx context.Context, have, want *antreav1beta1.Group) error {
 	if have.UID == "" {
 		return a.create(ctx, "Group", want)
 	}
@@ -126,7 +126,7 @@ func (a *applier) writeGroup(ctx context.Context, have, want *crdv1beta1.Group) 
 	return a.update(ctx, "Group", have)
 }
 
-func (a *applier) writePolicy(ctx context.Context, have, want *crdv1beta1.NetworkPolicy) (*crdv1beta1.NetworkPolicy, error) {
+func (a *applier) writePolicy(ctx context.Context, have, want *antreav1beta1.NetworkPolicy) (*antreav1beta1.NetworkPolicy, error) {
 	if have == nil {
 		return want, a.create(ctx, "NetworkPolicy", want)
 	}
@@ -160,7 +160,7 @@ func setMeta(have, want client.Object) {
 
 // deletePolicy deletes the derived policy when no rule is left.
 func (a *applier) deletePolicy(ctx context.Context) error {
-	np := &crdv1beta1.NetworkPolicy{}
+	np := &antreav1beta1.NetworkPolicy{}
 	err := a.Get(ctx, types.NamespacedName{Namespace: a.policy.Namespace, Name: translate.PolicyName(a.policy.Name)}, np)
 	if apierrors.IsNotFound(err) || (err == nil && !a.owned(np)) {
 		return nil
@@ -172,12 +172,12 @@ func (a *applier) deletePolicy(ctx context.Context) error {
 }
 
 // deleteStaleGroups deletes the Groups of the policy that are not wanted.
-func (a *applier) deleteStaleGroups(ctx context.Context, wanted []*crdv1beta1.Group) error {
+func (a *applier) deleteStaleGroups(ctx context.Context, wanted []*antreav1beta1.Group) error {
 	keep := map[string]bool{}
 	for _, g := range wanted {
 		keep[g.Name] = true
 	}
-	list := &crdv1beta1.GroupList{}
+	list := &antreav1beta1.GroupList{}
 	if err := a.List(ctx, list, client.InNamespace(a.policy.Namespace),
 		client.MatchingLabels{translate.FederatedPolicyLabel: translate.PolicyLabelValue(a.policy.Name)}); err != nil {
 		return fmt.Errorf("listing the derived Groups: %w", err)

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
@@ -45,8 +45,8 @@ type policyMod func(*policyv1alpha1.FederatedNetworkPolicy)
 func federatedPolicy(ns, name string, mods ...policyMod) *policyv1alpha1.FederatedNetworkPolicy {
 	p := &policyv1alpha1.FederatedNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 5,
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: roleSelector("db")}}},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 5,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: roleSelector("db")}}},
 	}
 	for _, m := range mods {
 		m(p)
@@ -56,20 +56,20 @@ func federatedPolicy(ns, name string, mods ...policyMod) *policyv1alpha1.Federat
 
 func appliedToPods() policyMod {
 	return func(p *policyv1alpha1.FederatedNetworkPolicy) {
-		p.Spec.AppliedTo = []crdv1beta1.AppliedTo{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "client"}}}}
+		p.Spec.AppliedTo = []antreav1beta1.AppliedTo{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "client"}}}}
 	}
 }
 
-func ingress(name string, peers ...crdv1beta1.NetworkPolicyPeer) policyMod {
+func ingress(name string, peers ...antreav1beta1.NetworkPolicyPeer) policyMod {
 	return func(p *policyv1alpha1.FederatedNetworkPolicy) {
-		p.Spec.Ingress = append(p.Spec.Ingress, crdv1beta1.Rule{Name: name, Action: ptr.To(crdv1beta1.RuleActionAllow), From: peers})
+		p.Spec.Ingress = append(p.Spec.Ingress, antreav1beta1.Rule{Name: name, Action: ptr.To(antreav1beta1.RuleActionAllow), From: peers})
 	}
 }
 
 func egressToFederated(name, service string) policyMod {
 	return func(p *policyv1alpha1.FederatedNetworkPolicy) {
-		p.Spec.Egress = append(p.Spec.Egress, crdv1beta1.Rule{Name: name, Action: ptr.To(crdv1beta1.RuleActionAllow),
-			ToServices: []crdv1beta1.PeerService{{Name: service, Scope: crdv1beta1.ScopeClusterSet}}})
+		p.Spec.Egress = append(p.Spec.Egress, antreav1beta1.Rule{Name: name, Action: ptr.To(antreav1beta1.RuleActionAllow),
+			ToServices: []antreav1beta1.PeerService{{Name: service, Scope: antreav1beta1.ScopeClusterSet}}})
 	}
 }
 
@@ -77,8 +77,8 @@ func roleSelector(role string) *metav1.LabelSelector {
 	return &metav1.LabelSelector{MatchLabels: map[string]string{"tag.cloud.antreaplus.io/role": role}}
 }
 
-func remoteRole(role string) crdv1beta1.NetworkPolicyPeer {
-	return crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: roleSelector(role), Scope: crdv1beta1.ScopeClusterSet}
+func remoteRole(role string) antreav1beta1.NetworkPolicyPeer {
+	return antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: roleSelector(role), Scope: antreav1beta1.ScopeClusterSet}
 }
 
 // serviceImport is what a leader writes for a federated Service name:

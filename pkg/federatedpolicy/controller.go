@@ -22,11 +22,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 // Reconciler translates FederatedNetworkPolicies into their derived Antrea
@@ -96,9 +96,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager) err
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("federatedpolicy").
 		For(&policyv1alpha1.FederatedNetworkPolicy{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Owns(&crdv1beta1.NetworkPolicy{}).
-		Owns(&crdv1beta1.Group{}).
-		Watches(&crdv1beta1.NetworkPolicy{}, handler.EnqueueRequestsFromMapFunc(takenNameToPolicy)).
+		Owns(&antreav1beta1.NetworkPolicy{}).
+		Owns(&antreav1beta1.Group{}).
+		Watches(&antreav1beta1.NetworkPolicy{}, handler.EnqueueRequestsFromMapFunc(takenNameToPolicy)).
 		Watches(&federationv1alpha1.RemoteEntity{}, handler.EnqueueRequestsFromMapFunc(r.entityToPolicies)).
 		Watches(&mcsv1beta1.ServiceImport{}, handler.EnqueueRequestsFromMapFunc(r.importToPolicies)).
 		Watches(&discoveryv1.EndpointSlice{}, handler.EnqueueRequestsFromMapFunc(r.sliceToPolicies), builder.WithPredicates(importedSlices())).

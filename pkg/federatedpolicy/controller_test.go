@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
@@ -26,8 +26,8 @@ const timeout = 30 * time.Second
 var ctx = context.Background()
 
 // derivedPolicy reads the derived NetworkPolicy of a federated policy.
-func derivedPolicy(c client.Client, ns, name string) (*crdv1beta1.NetworkPolicy, error) {
-	np := &crdv1beta1.NetworkPolicy{}
+func derivedPolicy(c client.Client, ns, name string) (*antreav1beta1.NetworkPolicy, error) {
+	np := &antreav1beta1.NetworkPolicy{}
 	return np, c.Get(ctx, types.NamespacedName{Namespace: ns, Name: translate.PolicyName(name)}, np)
 }
 
@@ -118,7 +118,7 @@ func TestDerivedObjectsAndRemoteAddressChange(t *testing.T) {
 func versions(t *testing.T, c client.Client, ns string) string {
 	t.Helper()
 	var out []string
-	for _, list := range []client.ObjectList{&policyv1alpha1.FederatedNetworkPolicyList{}, &crdv1beta1.NetworkPolicyList{}, &crdv1beta1.GroupList{}} {
+	for _, list := range []client.ObjectList{&policyv1alpha1.FederatedNetworkPolicyList{}, &antreav1beta1.NetworkPolicyList{}, &antreav1beta1.GroupList{}} {
 		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
 			t.Fatal(err)
 		}
@@ -144,9 +144,9 @@ func reportEnforced(t *testing.T, c client.Client, ns, name, enforcers string) {
 	}
 	now := metav1.Now()
 	framework.UpdateStatus(t, c, np, func() {
-		np.Status = crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyRealized, ObservedGeneration: np.Generation,
-			CurrentNodesRealized: 2, DesiredNodesRealized: 2, Conditions: []crdv1beta1.NetworkPolicyCondition{
-				{Type: crdv1beta1.NetworkPolicyConditionRealizable, Status: metav1.ConditionTrue, Reason: policystatus.ReasonCompiled, LastTransitionTime: now},
+		np.Status = antreav1beta1.NetworkPolicyStatus{Phase: antreav1beta1.NetworkPolicyRealized, ObservedGeneration: np.Generation,
+			CurrentNodesRealized: 2, DesiredNodesRealized: 2, Conditions: []antreav1beta1.NetworkPolicyCondition{
+				{Type: antreav1beta1.NetworkPolicyConditionRealizable, Status: metav1.ConditionTrue, Reason: policystatus.ReasonCompiled, LastTransitionTime: now},
 				{Type: policystatus.ConditionEnforcers, Status: metav1.ConditionTrue, Reason: policystatus.ReasonEnforcersRealized, Message: enforcers, LastTransitionTime: now},
 			}}
 	})
@@ -155,8 +155,8 @@ func reportEnforced(t *testing.T, c client.Client, ns, name, enforcers string) {
 func TestRemotePodPeersRefused(t *testing.T) {
 	c := start(t)
 	ns := clusters.Namespace(t, cluster)
-	pods := crdv1beta1.NetworkPolicyPeer{PodSelector: &metav1.LabelSelector{}, Scope: crdv1beta1.ScopeClusterSet}
-	block := crdv1beta1.NetworkPolicyPeer{IPBlock: &crdv1beta1.IPBlock{CIDR: "192.168.0.0/24"}}
+	pods := antreav1beta1.NetworkPolicyPeer{PodSelector: &metav1.LabelSelector{}, Scope: antreav1beta1.ScopeClusterSet}
+	block := antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: "192.168.0.0/24"}}
 	create(t, c, federatedPolicy(ns, "pods", ingress("mixed", pods, block), ingress("only-pods", pods)))
 	framework.Eventually(t, timeout, func() error {
 		p := fnp(t, c, ns, "pods")

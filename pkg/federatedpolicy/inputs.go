@@ -13,8 +13,8 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 // inputs reads what the translation of p needs, and only that.

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
@@ -55,10 +55,10 @@ func realize(rep translate.Report, out outcome, antrea bool) realization {
 	case !observed:
 		r.phase, r.status, r.reason = policyv1alpha1.FederatedPolicyPending, metav1.ConditionFalse, ReasonPending
 		r.message = fmt.Sprintf("no enforcement status for generation %d of NetworkPolicy %s yet", d.Generation, d.Name)
-	case d.Status.Phase == crdv1beta1.NetworkPolicyFailed:
+	case d.Status.Phase == antreav1beta1.NetworkPolicyFailed:
 		r.phase, r.status, r.reason = policyv1alpha1.FederatedPolicyFailed, metav1.ConditionFalse, ReasonEnforcementFailed
 		r.message = failureMessage(d)
-	case d.Status.Phase == crdv1beta1.NetworkPolicyRealized:
+	case d.Status.Phase == antreav1beta1.NetworkPolicyRealized:
 		r.phase, r.status, r.reason = policyv1alpha1.FederatedPolicyRealized, metav1.ConditionTrue, ReasonRealized
 		r.message = fmt.Sprintf("enforced on %d of %d enforcement points of NetworkPolicy %s", d.Status.CurrentNodesRealized, d.Status.DesiredNodesRealized, d.Name)
 		if rep.AppliesToPods && !antrea {
@@ -73,7 +73,7 @@ func realize(rep translate.Report, out outcome, antrea bool) realization {
 
 // vmPoints are the enforcers the policy controller lists in the derived
 // policy's Enforcers condition.
-func vmPoints(st *crdv1beta1.NetworkPolicyStatus) []policyv1alpha1.EnforcementPointStatus {
+func vmPoints(st *antreav1beta1.NetworkPolicyStatus) []policyv1alpha1.EnforcementPointStatus {
 	var out []policyv1alpha1.EnforcementPointStatus
 	for _, c := range st.Conditions {
 		if c.Type != policystatus.ConditionEnforcers {
@@ -97,13 +97,13 @@ func vmPoints(st *crdv1beta1.NetworkPolicyStatus) []policyv1alpha1.EnforcementPo
 // antreaPoint is the state of a stock Antrea enforcing the derived policy
 // for Pods. Antrea reports into the derived policy's status; without
 // Antrea nothing enforces it for Pods.
-func antreaPoint(d *crdv1beta1.NetworkPolicy, observed, antrea bool) policyv1alpha1.EnforcementPointStatus {
+func antreaPoint(d *antreav1beta1.NetworkPolicy, observed, antrea bool) policyv1alpha1.EnforcementPointStatus {
 	p := policyv1alpha1.EnforcementPointStatus{Name: AntreaPoint}
 	switch {
 	case !antrea:
 		p.Reason = ReasonAntreaNotInstalled
 		p.Message = "Antrea is not installed in this member (no APIService v1beta2.controlplane.antrea.io): nothing enforces this policy for Pods"
-	case observed && d.Status.Phase == crdv1beta1.NetworkPolicyRealized:
+	case observed && d.Status.Phase == antreav1beta1.NetworkPolicyRealized:
 		p.Realized = true
 	default:
 		p.Reason = ReasonPending
@@ -112,12 +112,12 @@ func antreaPoint(d *crdv1beta1.NetworkPolicy, observed, antrea bool) policyv1alp
 	return p
 }
 
-func failureMessage(d *crdv1beta1.NetworkPolicy) string {
+func failureMessage(d *antreav1beta1.NetworkPolicy) string {
 	conds := make([]metav1.Condition, 0, len(d.Status.Conditions))
 	for _, c := range d.Status.Conditions {
 		conds = append(conds, metav1.Condition{Type: string(c.Type), Status: c.Status, Message: c.Message})
 	}
-	for _, t := range []crdv1beta1.NetworkPolicyConditionType{crdv1beta1.NetworkPolicyConditionRealizationFailure, crdv1beta1.NetworkPolicyConditionRealizable} {
+	for _, t := range []antreav1beta1.NetworkPolicyConditionType{antreav1beta1.NetworkPolicyConditionRealizationFailure, antreav1beta1.NetworkPolicyConditionRealizable} {
 		if c := meta.FindStatusCondition(conds, string(t)); c != nil && c.Status == failing(t) {
 			return fmt.Sprintf("NetworkPolicy %s: %s: %s", d.Name, t, c.Message)
 		}
@@ -126,8 +126,8 @@ func failureMessage(d *crdv1beta1.NetworkPolicy) string {
 }
 
 // failing is the status of a condition type that says a policy failed.
-func failing(t crdv1beta1.NetworkPolicyConditionType) metav1.ConditionStatus {
-	if t == crdv1beta1.NetworkPolicyConditionRealizable {
+func failing(t antreav1beta1.NetworkPolicyConditionType) metav1.ConditionStatus {
+	if t == antreav1beta1.NetworkPolicyConditionRealizable {
 		return metav1.ConditionFalse
 	}
 	return metav1.ConditionTrue

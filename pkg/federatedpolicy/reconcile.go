@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
@@ -103,11 +103,11 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *policyv1alpha1.Federate
 func (r *Reconciler) cleanUp(ctx context.Context, key types.NamespacedName) error {
 	a := &applier{Client: r.Client, policy: &policyv1alpha1.FederatedNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}}
 	selector := client.MatchingLabels{translate.FederatedPolicyLabel: translate.PolicyLabelValue(key.Name)}
-	policies := &crdv1beta1.NetworkPolicyList{}
+	policies := &antreav1beta1.NetworkPolicyList{}
 	if err := r.List(ctx, policies, client.InNamespace(key.Namespace), selector); err != nil {
 		return fmt.Errorf("listing the derived NetworkPolicies of %s: %w", key, err)
 	}
-	groups := &crdv1beta1.GroupList{}
+	groups := &antreav1beta1.GroupList{}
 	if err := r.List(ctx, groups, client.InNamespace(key.Namespace), selector); err != nil {
 		return fmt.Errorf("listing the derived Groups of %s: %w", key, err)
 	}
@@ -122,7 +122,7 @@ func (r *Reconciler) cleanUp(ctx context.Context, key types.NamespacedName) erro
 	for _, o := range objs {
 		if a.earlier(o) {
 			kind := "Group"
-			if _, ok := o.(*crdv1beta1.NetworkPolicy); ok {
+			if _, ok := o.(*antreav1beta1.NetworkPolicy); ok {
 				kind = "NetworkPolicy"
 			}
 			errs = append(errs, a.delete(ctx, kind, o))

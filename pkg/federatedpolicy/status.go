@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
@@ -39,7 +39,7 @@ type outcome struct {
 	failure *translate.Problem
 	// derived is the derived policy as the API server holds it (nil when
 	// none is needed or failure is set); groups how many Groups it uses.
-	derived *crdv1beta1.NetworkPolicy
+	derived *antreav1beta1.NetworkPolicy
 	groups  int
 }
 

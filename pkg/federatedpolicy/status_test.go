@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
@@ -16,11 +16,11 @@ import (
 
 // derived is a derived policy at generation 2 whose status says phase at
 // observed generation, with an Enforcers condition of enforcers.
-func derived(phase crdv1beta1.NetworkPolicyPhase, observed int64, enforcers string) *crdv1beta1.NetworkPolicy {
-	np := &crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: "fnp-web", Generation: 2}}
-	np.Status = crdv1beta1.NetworkPolicyStatus{Phase: phase, ObservedGeneration: observed, CurrentNodesRealized: 1, DesiredNodesRealized: 2,
-		Conditions: []crdv1beta1.NetworkPolicyCondition{
-			{Type: crdv1beta1.NetworkPolicyConditionRealizationFailure, Status: metav1.ConditionTrue, Message: "t/c (agentless): DenyNotExpressible"},
+func derived(phase antreav1beta1.NetworkPolicyPhase, observed int64, enforcers string) *antreav1beta1.NetworkPolicy {
+	np := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: "fnp-web", Generation: 2}}
+	np.Status = antreav1beta1.NetworkPolicyStatus{Phase: phase, ObservedGeneration: observed, CurrentNodesRealized: 1, DesiredNodesRealized: 2,
+		Conditions: []antreav1beta1.NetworkPolicyCondition{
+			{Type: antreav1beta1.NetworkPolicyConditionRealizationFailure, Status: metav1.ConditionTrue, Message: "t/c (agentless): DenyNotExpressible"},
 			{Type: policystatus.ConditionEnforcers, Message: enforcers},
 		}}
 	return np
@@ -42,21 +42,21 @@ func TestRealize(t *testing.T) {
 	}{
 		{"not translated", vms, outcome{failure: &translate.Problem{Reason: ReasonNameTaken}}, false, policyv1alpha1.FederatedPolicyFailed, ReasonNotTranslated, ""},
 		{"nothing to enforce", vms, outcome{}, false, policyv1alpha1.FederatedPolicyRealized, ReasonNothingToEnforce, ""},
-		{"status of an older generation", vms, outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 1, two)}, false,
+		{"status of an older generation", vms, outcome{derived: derived(antreav1beta1.NetworkPolicyRealized, 1, two)}, false,
 			policyv1alpha1.FederatedPolicyPending, ReasonPending, ""},
-		{"realizing", vms, outcome{derived: derived(crdv1beta1.NetworkPolicyRealizing, 2, two)}, false,
+		{"realizing", vms, outcome{derived: derived(antreav1beta1.NetworkPolicyRealizing, 2, two)}, false,
 			policyv1alpha1.FederatedPolicyPending, ReasonPending, "agent t/vm-a=true/ agentless=false/AgentlessBehind"},
-		{"realized", vms, outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 2, "agent t/vm-a=Realized; agentless=Realized:Approximated")}, false,
+		{"realized", vms, outcome{derived: derived(antreav1beta1.NetworkPolicyRealized, 2, "agent t/vm-a=Realized; agentless=Realized:Approximated")}, false,
 			policyv1alpha1.FederatedPolicyRealized, ReasonRealized, "agent t/vm-a=true/ agentless=true/Approximated"},
-		{"failed", vms, outcome{derived: derived(crdv1beta1.NetworkPolicyFailed, 2, "agentless=Failed:DenyNotExpressible")}, false,
+		{"failed", vms, outcome{derived: derived(antreav1beta1.NetworkPolicyFailed, 2, "agentless=Failed:DenyNotExpressible")}, false,
 			policyv1alpha1.FederatedPolicyFailed, ReasonEnforcementFailed, "agentless=false/DenyNotExpressible"},
-		{"pods only without Antrea", pods, outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 2, "")}, false,
+		{"pods only without Antrea", pods, outcome{derived: derived(antreav1beta1.NetworkPolicyRealized, 2, "")}, false,
 			policyv1alpha1.FederatedPolicyFailed, ReasonAntreaNotInstalled, "antrea=false/AntreaNotInstalled"},
-		{"pods only with Antrea", pods, outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 2, "")}, true,
+		{"pods only with Antrea", pods, outcome{derived: derived(antreav1beta1.NetworkPolicyRealized, 2, "")}, true,
 			policyv1alpha1.FederatedPolicyRealized, ReasonRealized, "antrea=true/"},
 		{"pods with Antrea, not observed yet", pods, outcome{derived: derived("", 0, "")}, true,
 			policyv1alpha1.FederatedPolicyPending, ReasonPending, "antrea=false/Pending"},
-		{"pods and VMs without Antrea: the VMs decide", both, outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 2, "agent t/vm-a=Realized")}, false,
+		{"pods and VMs without Antrea: the VMs decide", both, outcome{derived: derived(antreav1beta1.NetworkPolicyRealized, 2, "agent t/vm-a=Realized")}, false,
 			policyv1alpha1.FederatedPolicyRealized, ReasonRealized, "agent t/vm-a=true/ antrea=false/AntreaNotInstalled"},
 	}
 	for _, tc := range cases {
@@ -85,7 +85,7 @@ func TestComputeStatus(t *testing.T) {
 		RefusedPeers: []policyv1alpha1.RefusedPeer{{Rule: "ingress[1]", Peer: 0, Reason: translate.ReasonRemotePodsRefused, Message: "no"}},
 		DroppedRules: []string{"ingress[1]"},
 	}
-	out := outcome{derived: derived(crdv1beta1.NetworkPolicyRealized, 2, "agentless=Realized"), groups: 3}
+	out := outcome{derived: derived(antreav1beta1.NetworkPolicyRealized, 2, "agentless=Realized"), groups: 3}
 	st := computeStatus(p, rep, out, false)
 	want := map[string]string{
 		policyv1alpha1.ConditionTranslated:          "True/" + ReasonTranslated + "/NetworkPolicy fnp-web and 3 Groups written",

@@ -19,10 +19,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/scheme"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -113,7 +113,7 @@ func hasCondition(p *policyv1alpha1.FederatedNetworkPolicy, typ string, status m
 
 // groupCIDRs returns the ipBlocks of a Group.
 func groupCIDRs(c client.Client, ns, name string) ([]string, error) {
-	g := &crdv1beta1.Group{}
+	g := &antreav1beta1.Group{}
 	if err := c.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: name}, g); err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
@@ -46,7 +46,7 @@ func TestTenancy(t *testing.T) {
 	other := remoteRole("web")
 	other.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"tenant": "b-" + b}}
 	framework.Update(t, c, p, func() {
-		p.Spec.Ingress = append(p.Spec.Ingress, crdv1beta1.Rule{Name: "from-b", Action: ptr.To(crdv1beta1.RuleActionAllow), From: []crdv1beta1.NetworkPolicyPeer{other}})
+		p.Spec.Ingress = append(p.Spec.Ingress, antreav1beta1.Rule{Name: "from-b", Action: ptr.To(antreav1beta1.RuleActionAllow), From: []antreav1beta1.NetworkPolicyPeer{other}})
 	})
 	framework.Eventually(t, timeout, func() error {
 		cidrs, err := groupCIDRs(c, a, "fnp-db-ingress-1-peer-0")
@@ -56,7 +56,7 @@ func TestTenancy(t *testing.T) {
 		return err
 	})
 	// Everything derived lives in tenant a: it applies to nothing of b.
-	for _, list := range []client.ObjectList{&crdv1beta1.NetworkPolicyList{}, &crdv1beta1.GroupList{}} {
+	for _, list := range []client.ObjectList{&antreav1beta1.NetworkPolicyList{}, &antreav1beta1.GroupList{}} {
 		if err := c.List(ctx, list, client.InNamespace(b)); err != nil {
 			t.Fatal(err)
 		}
@@ -69,11 +69,11 @@ func TestTenancy(t *testing.T) {
 func itemsOf(list client.ObjectList) []string {
 	var out []string
 	switch l := list.(type) {
-	case *crdv1beta1.NetworkPolicyList:
+	case *antreav1beta1.NetworkPolicyList:
 		for _, i := range l.Items {
 			out = append(out, i.Name)
 		}
-	case *crdv1beta1.GroupList:
+	case *antreav1beta1.GroupList:
 		for _, i := range l.Items {
 			out = append(out, i.Name)
 		}
@@ -84,8 +84,8 @@ func itemsOf(list client.ObjectList) []string {
 func TestNameTakenThenFreed(t *testing.T) {
 	c := start(t)
 	ns := clusters.Namespace(t, cluster)
-	theirs := &crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "fnp-db"},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 9, AppliedTo: []crdv1beta1.AppliedTo{{PodSelector: &metav1.LabelSelector{}}}}}
+	theirs := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "fnp-db"},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 9, AppliedTo: []antreav1beta1.AppliedTo{{PodSelector: &metav1.LabelSelector{}}}}}
 	create(t, c, theirs, federatedPolicy(ns, "db", ingress("from-web", remoteRole("web"))))
 	framework.Eventually(t, timeout, func() error {
 		return hasCondition(fnp(t, c, ns, "db"), policyv1alpha1.ConditionTranslated, metav1.ConditionFalse, ReasonNameTaken)
@@ -125,7 +125,7 @@ func TestDeletionRemovesDerivedObjects(t *testing.T) {
 	}
 	framework.Eventually(t, timeout, func() error {
 		var left []string
-		for _, list := range []client.ObjectList{&crdv1beta1.NetworkPolicyList{}, &crdv1beta1.GroupList{}} {
+		for _, list := range []client.ObjectList{&antreav1beta1.NetworkPolicyList{}, &antreav1beta1.GroupList{}} {
 			if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
 				return err
 			}
@@ -142,7 +142,7 @@ func TestDeletionRemovesDerivedObjects(t *testing.T) {
 func TestMemberLabelsSelectLocalPart(t *testing.T) {
 	c := start(t)
 	ns := clusters.Namespace(t, cluster)
-	peer := crdv1beta1.NetworkPolicyPeer{Scope: crdv1beta1.ScopeClusterSet, ExternalEntitySelector: &metav1.LabelSelector{
+	peer := antreav1beta1.NetworkPolicyPeer{Scope: antreav1beta1.ScopeClusterSet, ExternalEntitySelector: &metav1.LabelSelector{
 		MatchLabels: map[string]string{"tag.cloud.antreaplus.io/role": "web", federationv1alpha1.MemberLabelPrefix + "region": "eu"}}}
 	create(t, c, federatedPolicy(ns, "eu", ingress("from-eu", peer)))
 	framework.Eventually(t, timeout, func() error {

@@ -11,12 +11,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 
-	"antreaplus.io/antreaplus/pkg/cmdutil"
+	"antreaplus.io/antreaplus/internal/cmdutil"
+	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/internal/outage"
+	"antreaplus.io/antreaplus/internal/scheme"
 	entityexportstatus "antreaplus.io/antreaplus/pkg/entityexport/exportstatus"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy"
-	"antreaplus.io/antreaplus/pkg/federation/names"
-	"antreaplus.io/antreaplus/pkg/outage"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
 )
 

@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // The benchmark's world: 100 Namespaces of 1,000 ExternalEntities each,
@@ -31,7 +31,7 @@ var benchTiers = []string{"", TierSecurityOps, TierPlatform}
 
 type benchWorld struct {
 	namespaces []any
-	entities   []*crdv1alpha2.ExternalEntity
+	entities   []*antreav1alpha2.ExternalEntity
 	groups     []any
 	policies   []any
 }
@@ -54,9 +54,9 @@ func newBenchWorld() *benchWorld {
 		w.policies = append(w.policies, benchACNP(q, 22))
 	}
 	for k := range benchClusterGroups {
-		w.groups = append(w.groups, &crdv1beta1.ClusterGroup{
+		w.groups = append(w.groups, &antreav1beta1.ClusterGroup{
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cg-%d", k)},
-			Spec: crdv1beta1.GroupSpec{
+			Spec: antreav1beta1.GroupSpec{
 				// Only even apps have db entities (j%4 == 2 needs j even).
 				ExternalEntitySelector: matchLabels("tier", "db", "app", fmt.Sprintf("app-%d", 2*(k%25))),
 				NamespaceSelector:      matchLabels("team", fmt.Sprintf("t%d", k%10)),
@@ -66,62 +66,62 @@ func newBenchWorld() *benchWorld {
 	return w
 }
 
-func benchEntity(ns string, address, j int) *crdv1alpha2.ExternalEntity {
+func benchEntity(ns string, address, j int) *antreav1alpha2.ExternalEntity {
 	ip := fmt.Sprintf("10.%d.%d.%d", address>>16, (address>>8)&255, address&255)
 	ee := newEE(ns, fmt.Sprintf("ee-%d", j), ip,
 		eeLabels("app", fmt.Sprintf("app-%d", j%50), "tier", []string{"web", "app", "db", "cache"}[j%4], "zone", fmt.Sprintf("z%d", j%8)),
 		eeNode(fmt.Sprintf("vm-%s-%d", ns, j)))
 	if j%2 == 0 {
-		ee.Spec.Ports = []crdv1alpha2.NamedPort{{Name: "http", Port: int32(8080 + j%3)}}
+		ee.Spec.Ports = []antreav1alpha2.NamedPort{{Name: "http", Port: int32(8080 + j%3)}}
 	}
 	return ee
 }
 
-func benchANNP(ns string, p, port int) *crdv1beta1.NetworkPolicy {
+func benchANNP(ns string, p, port int) *antreav1beta1.NetworkPolicy {
 	app := func(i int) string { return fmt.Sprintf("app-%d", i%50) }
 	named := intstr.FromString("http")
 	return newANNP(ns, fmt.Sprintf("annp-%d", p), float64(p%20+1), inTier(benchTiers[p%3]), appliedToEEs("app", app(p)),
 		ingress(
-			newRule(crdv1beta1.RuleActionAllow, ruleName("from-web"), fromEEs("tier", "web"), tcpPort(port)),
-			newRule(crdv1beta1.RuleActionAllow, ruleName("from-admin"), fromCIDR(fmt.Sprintf("192.168.%d.0/24", p%256), fmt.Sprintf("192.168.%d.0/26", p%256)), tcpPort(22)),
-			newRule(crdv1beta1.RuleActionDrop, ruleName("from-team"), func(r *crdv1beta1.Rule) {
-				r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{
+			newRule(antreav1beta1.RuleActionAllow, ruleName("from-web"), fromEEs("tier", "web"), tcpPort(port)),
+			newRule(antreav1beta1.RuleActionAllow, ruleName("from-admin"), fromCIDR(fmt.Sprintf("192.168.%d.0/24", p%256), fmt.Sprintf("192.168.%d.0/26", p%256)), tcpPort(22)),
+			newRule(antreav1beta1.RuleActionDrop, ruleName("from-team"), func(r *antreav1beta1.Rule) {
+				r.From = append(r.From, antreav1beta1.NetworkPolicyPeer{
 					ExternalEntitySelector: matchLabels("app", app(p)), NamespaceSelector: matchLabels("team", fmt.Sprintf("t%d", p%10)),
 				})
 			}),
 		),
 		egress(
-			newRule(crdv1beta1.RuleActionAllow, ruleName("to-next-app"), toEEs("app", app(p+1)), func(r *crdv1beta1.Rule) {
-				r.Ports = append(r.Ports, crdv1beta1.NetworkPolicyPort{Port: &named})
+			newRule(antreav1beta1.RuleActionAllow, ruleName("to-next-app"), toEEs("app", app(p+1)), func(r *antreav1beta1.Rule) {
+				r.Ports = append(r.Ports, antreav1beta1.NetworkPolicyPort{Port: &named})
 			}),
-			newRule(crdv1beta1.RuleActionDrop, ruleName("drop-rest")),
+			newRule(antreav1beta1.RuleActionDrop, ruleName("drop-rest")),
 		),
 	)
 }
 
-func benchACNP(q, port int) *crdv1beta1.ClusterNetworkPolicy {
+func benchACNP(q, port int) *antreav1beta1.ClusterNetworkPolicy {
 	tiers := []string{TierEmergency, TierSecurityOps, TierNetworkOps}
 	return newACNP(fmt.Sprintf("acnp-%d", q), float64(q%50+1), inTier(tiers[q%3]),
 		func(s *policySpecFields) {
-			s.appliedTo = append(s.appliedTo, crdv1beta1.AppliedTo{
+			s.appliedTo = append(s.appliedTo, antreav1beta1.AppliedTo{
 				ExternalEntitySelector: matchLabels("zone", fmt.Sprintf("z%d", q%8), "app", fmt.Sprintf("app-%d", q%50)),
 				NamespaceSelector:      matchLabels("env", "prod"),
 			})
 		},
 		ingress(
-			newRule(crdv1beta1.RuleActionPass, ruleName("pass-same-ns"), func(r *crdv1beta1.Rule) {
-				r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{
-					Namespaces: &crdv1beta1.PeerNamespaces{Match: crdv1beta1.NamespaceMatchSelf}, ExternalEntitySelector: matchLabels("tier", "app"),
+			newRule(antreav1beta1.RuleActionPass, ruleName("pass-same-ns"), func(r *antreav1beta1.Rule) {
+				r.From = append(r.From, antreav1beta1.NetworkPolicyPeer{
+					Namespaces: &antreav1beta1.PeerNamespaces{Match: antreav1beta1.NamespaceMatchSelf}, ExternalEntitySelector: matchLabels("tier", "app"),
 				})
 			}),
-			newRule(crdv1beta1.RuleActionDrop, ruleName("drop-internal"), fromCIDR("10.0.0.0/8", fmt.Sprintf("10.%d.0.0/16", q%100)), tcpPort(port)),
+			newRule(antreav1beta1.RuleActionDrop, ruleName("drop-internal"), fromCIDR("10.0.0.0/8", fmt.Sprintf("10.%d.0.0/16", q%100)), tcpPort(port)),
 		),
 		egress(
-			newRule(crdv1beta1.RuleActionAllow, ruleName("to-db-group"), tcpPort(5432), func(r *crdv1beta1.Rule) {
-				r.To = append(r.To, crdv1beta1.NetworkPolicyPeer{Group: fmt.Sprintf("cg-%d", q%benchClusterGroups)})
+			newRule(antreav1beta1.RuleActionAllow, ruleName("to-db-group"), tcpPort(5432), func(r *antreav1beta1.Rule) {
+				r.To = append(r.To, antreav1beta1.NetworkPolicyPeer{Group: fmt.Sprintf("cg-%d", q%benchClusterGroups)})
 			}),
-			newRule(crdv1beta1.RuleActionReject, ruleName("no-cache"), func(r *crdv1beta1.Rule) {
-				r.To = append(r.To, crdv1beta1.NetworkPolicyPeer{
+			newRule(antreav1beta1.RuleActionReject, ruleName("no-cache"), func(r *antreav1beta1.Rule) {
+				r.To = append(r.To, antreav1beta1.NetworkPolicyPeer{
 					ExternalEntitySelector: matchLabels("tier", "cache"), NamespaceSelector: matchLabels("team", fmt.Sprintf("t%d", q%10)),
 				})
 			}),

@@ -6,8 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // Builders of test objects: a name and functional modifiers instead of
@@ -25,13 +25,13 @@ func matchLabels(kv ...string) *metav1.LabelSelector {
 	return &metav1.LabelSelector{MatchLabels: labelMap(kv...)}
 }
 
-type eeOption func(*crdv1alpha2.ExternalEntity)
+type eeOption func(*antreav1alpha2.ExternalEntity)
 
-func newEE(namespace, name, ip string, opts ...eeOption) *crdv1alpha2.ExternalEntity {
-	ee := &crdv1alpha2.ExternalEntity{
+func newEE(namespace, name, ip string, opts ...eeOption) *antreav1alpha2.ExternalEntity {
+	ee := &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: crdv1alpha2.ExternalEntitySpec{
-			Endpoints:    []crdv1alpha2.Endpoint{{IP: ip}},
+		Spec: antreav1alpha2.ExternalEntitySpec{
+			Endpoints:    []antreav1alpha2.Endpoint{{IP: ip}},
 			ExternalNode: "vm-" + name,
 		},
 	}
@@ -42,51 +42,51 @@ func newEE(namespace, name, ip string, opts ...eeOption) *crdv1alpha2.ExternalEn
 }
 
 func eeLabels(kv ...string) eeOption {
-	return func(ee *crdv1alpha2.ExternalEntity) { ee.Labels = labelMap(kv...) }
+	return func(ee *antreav1alpha2.ExternalEntity) { ee.Labels = labelMap(kv...) }
 }
 
 func eeNode(node string) eeOption {
-	return func(ee *crdv1alpha2.ExternalEntity) { ee.Spec.ExternalNode = node }
+	return func(ee *antreav1alpha2.ExternalEntity) { ee.Spec.ExternalNode = node }
 }
 
 func newPod(namespace, name, ip string, kv ...string) *Pod {
 	return &Pod{Namespace: namespace, Name: name, Labels: labelMap(kv...), IPs: []netip.Addr{netip.MustParseAddr(ip)}}
 }
 
-type ruleOption func(*crdv1beta1.Rule)
+type ruleOption func(*antreav1beta1.Rule)
 
-func newRule(action crdv1beta1.RuleAction, opts ...ruleOption) crdv1beta1.Rule {
-	r := crdv1beta1.Rule{Action: &action}
+func newRule(action antreav1beta1.RuleAction, opts ...ruleOption) antreav1beta1.Rule {
+	r := antreav1beta1.Rule{Action: &action}
 	for _, o := range opts {
 		o(&r)
 	}
 	return r
 }
 
-func ruleName(name string) ruleOption { return func(r *crdv1beta1.Rule) { r.Name = name } }
+func ruleName(name string) ruleOption { return func(r *antreav1beta1.Rule) { r.Name = name } }
 
 func fromEEs(kv ...string) ruleOption {
-	return func(r *crdv1beta1.Rule) {
-		r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels(kv...)})
+	return func(r *antreav1beta1.Rule) {
+		r.From = append(r.From, antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels(kv...)})
 	}
 }
 
 func toEEs(kv ...string) ruleOption {
-	return func(r *crdv1beta1.Rule) {
-		r.To = append(r.To, crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels(kv...)})
+	return func(r *antreav1beta1.Rule) {
+		r.To = append(r.To, antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels(kv...)})
 	}
 }
 
 func fromCIDR(cidr string, except ...string) ruleOption {
-	return func(r *crdv1beta1.Rule) {
-		r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{IPBlock: &crdv1beta1.IPBlock{CIDR: cidr, Except: except}})
+	return func(r *antreav1beta1.Rule) {
+		r.From = append(r.From, antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: cidr, Except: except}})
 	}
 }
 
 func tcpPort(port int) ruleOption {
-	return func(r *crdv1beta1.Rule) {
+	return func(r *antreav1beta1.Rule) {
 		p := intstr.FromInt(port)
-		r.Ports = append(r.Ports, crdv1beta1.NetworkPolicyPort{Port: &p})
+		r.Ports = append(r.Ports, antreav1beta1.NetworkPolicyPort{Port: &p})
 	}
 }
 
@@ -96,24 +96,24 @@ type specOption func(*policySpecFields)
 // ClusterNetworkPolicySpec share.
 type policySpecFields struct {
 	tier      string
-	appliedTo []crdv1beta1.AppliedTo
-	ingress   []crdv1beta1.Rule
-	egress    []crdv1beta1.Rule
+	appliedTo []antreav1beta1.AppliedTo
+	ingress   []antreav1beta1.Rule
+	egress    []antreav1beta1.Rule
 }
 
 func inTier(tier string) specOption { return func(s *policySpecFields) { s.tier = tier } }
 
 func appliedToEEs(kv ...string) specOption {
 	return func(s *policySpecFields) {
-		s.appliedTo = append(s.appliedTo, crdv1beta1.AppliedTo{ExternalEntitySelector: matchLabels(kv...)})
+		s.appliedTo = append(s.appliedTo, antreav1beta1.AppliedTo{ExternalEntitySelector: matchLabels(kv...)})
 	}
 }
 
-func ingress(rules ...crdv1beta1.Rule) specOption {
+func ingress(rules ...antreav1beta1.Rule) specOption {
 	return func(s *policySpecFields) { s.ingress = append(s.ingress, rules...) }
 }
 
-func egress(rules ...crdv1beta1.Rule) specOption {
+func egress(rules ...antreav1beta1.Rule) specOption {
 	return func(s *policySpecFields) { s.egress = append(s.egress, rules...) }
 }
 
@@ -125,28 +125,28 @@ func buildSpec(opts []specOption) policySpecFields {
 	return s
 }
 
-func newANNP(namespace, name string, priority float64, opts ...specOption) *crdv1beta1.NetworkPolicy {
+func newANNP(namespace, name string, priority float64, opts ...specOption) *antreav1beta1.NetworkPolicy {
 	s := buildSpec(opts)
-	return &crdv1beta1.NetworkPolicy{
+	return &antreav1beta1.NetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: crdv1beta1.NetworkPolicySpec{
+		Spec: antreav1beta1.NetworkPolicySpec{
 			Tier: s.tier, Priority: priority, AppliedTo: s.appliedTo, Ingress: s.ingress, Egress: s.egress,
 		},
 	}
 }
 
-func newACNP(name string, priority float64, opts ...specOption) *crdv1beta1.ClusterNetworkPolicy {
+func newACNP(name string, priority float64, opts ...specOption) *antreav1beta1.ClusterNetworkPolicy {
 	s := buildSpec(opts)
-	return &crdv1beta1.ClusterNetworkPolicy{
+	return &antreav1beta1.ClusterNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: crdv1beta1.ClusterNetworkPolicySpec{
+		Spec: antreav1beta1.ClusterNetworkPolicySpec{
 			Tier: s.tier, Priority: priority, AppliedTo: s.appliedTo, Ingress: s.ingress, Egress: s.egress,
 		},
 	}
 }
 
-func newTier(name string, priority int32) *crdv1beta1.Tier {
-	return &crdv1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: crdv1beta1.TierSpec{Priority: priority}}
+func newTier(name string, priority int32) *antreav1beta1.Tier {
+	return &antreav1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: antreav1beta1.TierSpec{Priority: priority}}
 }
 
 func annpRef(namespace, name string) PolicyRef {

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // Compiler compiles Antrea-native policies into the rules of every
@@ -14,7 +14,7 @@ type Compiler struct {
 	intern   interner
 	index    *entityIndex
 	tiers    tierTable
-	groups   map[groupKey]*crdv1beta1.GroupSpec
+	groups   map[groupKey]*antreav1beta1.GroupSpec
 	policies map[PolicyRef]*compiledPolicy
 	// policiesByGroup and policiesByTier find the policies to compile again
 	// when a group or tier changes.
@@ -43,7 +43,7 @@ func New() *Compiler {
 	c := &Compiler{
 		intern:          interner{strings: map[string]string{}},
 		tiers:           newTierTable(),
-		groups:          map[groupKey]*crdv1beta1.GroupSpec{},
+		groups:          map[groupKey]*antreav1beta1.GroupSpec{},
 		policies:        map[PolicyRef]*compiledPolicy{},
 		policiesByGroup: map[groupKey]map[PolicyRef]struct{}{},
 		policiesByTier:  map[string]map[PolicyRef]struct{}{},

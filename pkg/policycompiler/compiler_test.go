@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 func mustUpsert(t *testing.T, c *Compiler, objs ...any) {
@@ -16,7 +16,7 @@ func mustUpsert(t *testing.T, c *Compiler, objs ...any) {
 }
 
 func TestPolicyErrorsStopRealisation(t *testing.T) {
-	allow := crdv1beta1.RuleActionAllow
+	allow := antreav1beta1.RuleActionAllow
 	tests := []struct {
 		name       string
 		policy     any
@@ -26,19 +26,19 @@ func TestPolicyErrorsStopRealisation(t *testing.T) {
 	}{
 		{
 			name:       "unknown tier",
-			policy:     newACNP("p", 1, inTier("nope"), appliedToEEs("app", "web"), ingress(newRule(crdv1beta1.RuleActionDrop))),
+			policy:     newACNP("p", 1, inTier("nope"), appliedToEEs("app", "web"), ingress(newRule(antreav1beta1.RuleActionDrop))),
 			ref:        acnpRef("p"),
 			wantReason: ReasonTierNotFound, wantText: `tier "nope" does not exist`,
 		},
 		{
 			name:       "except outside cidr",
-			policy:     newANNP("ns", "p", 1, appliedToEEs("app", "web"), ingress(newRule(crdv1beta1.RuleActionDrop, fromCIDR("10.0.0.0/24", "10.0.1.0/24")))),
+			policy:     newANNP("ns", "p", 1, appliedToEEs("app", "web"), ingress(newRule(antreav1beta1.RuleActionDrop, fromCIDR("10.0.0.0/24", "10.0.1.0/24")))),
 			ref:        annpRef("ns", "p"),
 			wantReason: ReasonInvalidIPBlock, wantText: "ipBlock except 10.0.1.0/24 is not inside cidr 10.0.0.0/24",
 		},
 		{
 			name:       "pass in baseline",
-			policy:     newACNP("p", 1, inTier(TierBaseline), appliedToEEs("app", "web"), ingress(newRule(crdv1beta1.RuleActionPass, ruleName("skip")))),
+			policy:     newACNP("p", 1, inTier(TierBaseline), appliedToEEs("app", "web"), ingress(newRule(antreav1beta1.RuleActionPass, ruleName("skip")))),
 			ref:        acnpRef("p"),
 			wantReason: ReasonInvalidRule, wantText: "the Pass action cannot be used in the baseline tier",
 		},
@@ -50,7 +50,7 @@ func TestPolicyErrorsStopRealisation(t *testing.T) {
 		},
 		{
 			name:       "appliedTo in spec and rule",
-			policy:     newACNP("p", 1, appliedToEEs("app", "web"), ingress(crdv1beta1.Rule{Action: &allow, AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: matchLabels("app", "web")}}})),
+			policy:     newACNP("p", 1, appliedToEEs("app", "web"), ingress(antreav1beta1.Rule{Action: &allow, AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: matchLabels("app", "web")}}})),
 			ref:        acnpRef("p"),
 			wantReason: ReasonInvalidAppliedTo, wantText: "not in both",
 		},
@@ -62,14 +62,14 @@ func TestPolicyErrorsStopRealisation(t *testing.T) {
 		},
 		{
 			name:       "rule without action",
-			policy:     newACNP("p", 1, appliedToEEs("app", "web"), ingress(crdv1beta1.Rule{Name: "r"})),
+			policy:     newACNP("p", 1, appliedToEEs("app", "web"), ingress(antreav1beta1.Rule{Name: "r"})),
 			ref:        acnpRef("p"),
 			wantReason: ReasonInvalidRule, wantText: `rule "r" has no action`,
 		},
 		{
 			name: "bad selector",
-			policy: newACNP("p", 1, appliedToEEs("app", "web"), ingress(newRule(allow, func(r *crdv1beta1.Rule) {
-				r.From = []crdv1beta1.NetworkPolicyPeer{{ExternalEntitySelector: matchLabels("bad key!", "x")}}
+			policy: newACNP("p", 1, appliedToEEs("app", "web"), ingress(newRule(allow, func(r *antreav1beta1.Rule) {
+				r.From = []antreav1beta1.NetworkPolicyPeer{{ExternalEntitySelector: matchLabels("bad key!", "x")}}
 			}))),
 			ref:        acnpRef("p"),
 			wantReason: ReasonInvalidSelector, wantText: "bad key!",
@@ -106,7 +106,7 @@ func TestChangedReportsOnlyWhatChanged(t *testing.T) {
 		newEE("ns", "web2", "10.0.0.2", eeLabels("app", "web")),
 		newEE("ns", "db", "10.0.0.3", eeLabels("app", "db")),
 		newEE("other", "web", "10.1.0.1", eeLabels("app", "web")),
-		newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(crdv1beta1.RuleActionAllow, fromEEs("app", "web"), tcpPort(5432)))),
+		newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(antreav1beta1.RuleActionAllow, fromEEs("app", "web"), tcpPort(5432)))),
 	)
 	if got, want := c.Changed(), []string{"ns/db", "ns/web1", "ns/web2", "other/web"}; !slices.Equal(got, want) {
 		t.Fatalf("first Changed() = %v, want %v", got, want)
@@ -145,7 +145,7 @@ func TestChangedReportsOnlyWhatChanged(t *testing.T) {
 		{
 			name: "a policy of another Namespace does not touch ns",
 			change: func() {
-				mustUpsert(t, c, newANNP("other", "p", 1, appliedToEEs("app", "web"), ingress(newRule(crdv1beta1.RuleActionDrop))))
+				mustUpsert(t, c, newANNP("other", "p", 1, appliedToEEs("app", "web"), ingress(newRule(antreav1beta1.RuleActionDrop))))
 			},
 			want: []string{"other/web"},
 		},
@@ -163,15 +163,15 @@ func TestHashAndGeneration(t *testing.T) {
 	c := New()
 	mustUpsert(t, c,
 		newEE("ns", "db", "10.0.0.3", eeLabels("app", "db")),
-		newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(crdv1beta1.RuleActionDrop, fromCIDR("10.0.0.0/8")))),
+		newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(antreav1beta1.RuleActionDrop, fromCIDR("10.0.0.0/8")))),
 	)
 	first, _ := c.Rules("ns/db")
-	mustUpsert(t, c, newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(crdv1beta1.RuleActionDrop, fromCIDR("10.0.0.0/16")))))
+	mustUpsert(t, c, newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(antreav1beta1.RuleActionDrop, fromCIDR("10.0.0.0/16")))))
 	second, _ := c.Rules("ns/db")
 	if second.Hash == first.Hash || second.Generation <= first.Generation {
 		t.Errorf("after a change: hash %s -> %s, generation %d -> %d; want a new hash and a higher generation", first.Hash, second.Hash, first.Generation, second.Generation)
 	}
-	mustUpsert(t, c, newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(crdv1beta1.RuleActionDrop, fromCIDR("10.0.0.0/8")))))
+	mustUpsert(t, c, newANNP("ns", "db", 1, appliedToEEs("app", "db"), ingress(newRule(antreav1beta1.RuleActionDrop, fromCIDR("10.0.0.0/8")))))
 	third, _ := c.Rules("ns/db")
 	if third.Hash != first.Hash || third.Generation <= second.Generation {
 		t.Errorf("after undoing it: hash %s (first %s), generation %d (second %d); want the first hash and a higher generation", third.Hash, first.Hash, third.Generation, second.Generation)
@@ -223,7 +223,7 @@ func TestRulesAreCopies(t *testing.T) {
 	mustUpsert(t, c,
 		newEE("ns", "a", "10.0.0.1", eeLabels("app", "a")),
 		newEE("ns", "b", "10.0.0.2", eeLabels("app", "a")),
-		newACNP("p", 1, appliedToEEs("app", "a"), ingress(newRule(crdv1beta1.RuleActionDrop, ruleName("r"), fromCIDR("10.0.0.0/8")))),
+		newACNP("p", 1, appliedToEEs("app", "a"), ingress(newRule(antreav1beta1.RuleActionDrop, ruleName("r"), fromCIDR("10.0.0.0/8")))),
 	)
 	a, _ := c.Rules("ns/a")
 	a.Rules[0].Action = ActionAllow

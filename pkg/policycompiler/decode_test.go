@@ -12,8 +12,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/yaml"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // yamlPod is the part of a Kubernetes Pod manifest that tests write.
@@ -104,17 +104,17 @@ func decodeObject(raw json.RawMessage) (any, error) {
 	var into any
 	switch meta.Kind {
 	case "ExternalEntity":
-		into = &crdv1alpha2.ExternalEntity{}
+		into = &antreav1alpha2.ExternalEntity{}
 	case "NetworkPolicy":
-		into = &crdv1beta1.NetworkPolicy{}
+		into = &antreav1beta1.NetworkPolicy{}
 	case "ClusterNetworkPolicy":
-		into = &crdv1beta1.ClusterNetworkPolicy{}
+		into = &antreav1beta1.ClusterNetworkPolicy{}
 	case "Group":
-		into = &crdv1beta1.Group{}
+		into = &antreav1beta1.Group{}
 	case "ClusterGroup":
-		into = &crdv1beta1.ClusterGroup{}
+		into = &antreav1beta1.ClusterGroup{}
 	case "Tier":
-		into = &crdv1beta1.Tier{}
+		into = &antreav1beta1.Tier{}
 	case "Pod":
 		var y yamlPod
 		if err := json.Unmarshal(raw, &y); err != nil {

@@ -3,7 +3,7 @@ package policycompiler
 import (
 	"net/netip"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // groupKey names a Group (namespace set) or a ClusterGroup (namespace "").
@@ -58,7 +58,7 @@ func (ctx *planContext) group(name string) groupContent {
 // addGroupMembers adds the selectors and ipBlocks of one group, not its
 // children. Without namespaceSelector, a Group selects in its Namespace and
 // a ClusterGroup in every Namespace.
-func (ctx *planContext) addGroupMembers(key groupKey, spec *crdv1beta1.GroupSpec, content *groupContent) {
+func (ctx *planContext) addGroupMembers(key groupKey, spec *antreav1beta1.GroupSpec, content *groupContent) {
 	if spec.PodSelector != nil || spec.NamespaceSelector != nil || spec.ExternalEntitySelector != nil {
 		if sel, ok := ctx.selector(key.namespace, spec.PodSelector, spec.NamespaceSelector, spec.ExternalEntitySelector); ok {
 			content.selectors = append(content.selectors, sel)

@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // world is a random set of objects that changes one object at a time.
@@ -29,11 +29,11 @@ var (
 
 func (w *world) pick(values []string) string { return values[w.rng.IntN(len(values))] }
 
-func (w *world) randomEE(i int) *crdv1alpha2.ExternalEntity {
+func (w *world) randomEE(i int) *antreav1alpha2.ExternalEntity {
 	ee := newEE(worldNamespaces[i%len(worldNamespaces)], fmt.Sprintf("ee%d", i), fmt.Sprintf("10.%d.0.%d", w.rng.IntN(2), i),
 		eeLabels("app", w.pick(worldApps), "team", w.pick(worldTeams)), eeNode(fmt.Sprintf("vm%d", w.rng.IntN(4))))
 	if w.rng.IntN(2) == 0 {
-		ee.Spec.Ports = []crdv1alpha2.NamedPort{{Name: "svc", Port: int32(8000 + w.rng.IntN(3))}}
+		ee.Spec.Ports = []antreav1alpha2.NamedPort{{Name: "svc", Port: int32(8000 + w.rng.IntN(3))}}
 	}
 	return ee
 }
@@ -46,29 +46,29 @@ func (w *world) randomNamespace(name string) *Namespace {
 	return &Namespace{Name: name, Labels: lbls}
 }
 
-func (w *world) randomPeer() crdv1beta1.NetworkPolicyPeer {
+func (w *world) randomPeer() antreav1beta1.NetworkPolicyPeer {
 	switch w.rng.IntN(6) {
 	case 0:
-		return crdv1beta1.NetworkPolicyPeer{IPBlock: &crdv1beta1.IPBlock{CIDR: "10.0.0.0/16", Except: []string{"10.0.0.0/28"}}}
+		return antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: "10.0.0.0/16", Except: []string{"10.0.0.0/28"}}}
 	case 1:
-		return crdv1beta1.NetworkPolicyPeer{Group: w.pick([]string{"g1", "g2"})}
+		return antreav1beta1.NetworkPolicyPeer{Group: w.pick([]string{"g1", "g2"})}
 	case 2:
-		return crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels("app", w.pick(worldApps)), NamespaceSelector: matchLabels("env", "prod")}
+		return antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels("app", w.pick(worldApps)), NamespaceSelector: matchLabels("env", "prod")}
 	case 3:
-		return crdv1beta1.NetworkPolicyPeer{PodSelector: matchLabels("app", w.pick(worldApps))}
+		return antreav1beta1.NetworkPolicyPeer{PodSelector: matchLabels("app", w.pick(worldApps))}
 	}
-	return crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels("app", w.pick(worldApps))}
+	return antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: matchLabels("app", w.pick(worldApps))}
 }
 
-func (w *world) randomRule(namespaced bool) crdv1beta1.Rule {
-	actions := []crdv1beta1.RuleAction{"Allow", "Drop", "Reject", "Pass"}
+func (w *world) randomRule(namespaced bool) antreav1beta1.Rule {
+	actions := []antreav1beta1.RuleAction{"Allow", "Drop", "Reject", "Pass"}
 	r := newRule(actions[w.rng.IntN(len(actions))])
 	for range w.rng.IntN(3) {
 		peer := w.randomPeer()
 		if !namespaced && w.rng.IntN(4) == 0 {
-			peer = crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: &metav1.LabelSelector{}, Namespaces: &crdv1beta1.PeerNamespaces{Match: crdv1beta1.NamespaceMatchSelf}}
+			peer = antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: &metav1.LabelSelector{}, Namespaces: &antreav1beta1.PeerNamespaces{Match: antreav1beta1.NamespaceMatchSelf}}
 			if w.rng.IntN(2) == 0 {
-				peer.Namespaces = &crdv1beta1.PeerNamespaces{SameLabels: []string{"team"}}
+				peer.Namespaces = &antreav1beta1.PeerNamespaces{SameLabels: []string{"team"}}
 			}
 		}
 		r.From = append(r.From, peer)
@@ -79,7 +79,7 @@ func (w *world) randomRule(namespaced bool) crdv1beta1.Rule {
 		if w.rng.IntN(2) == 0 {
 			port = intstr.FromInt(443)
 		}
-		r.Ports = []crdv1beta1.NetworkPolicyPort{{Port: &port}}
+		r.Ports = []antreav1beta1.NetworkPolicyPort{{Port: &port}}
 	}
 	return r
 }
@@ -104,14 +104,14 @@ func (w *world) randomPolicy(i int) any {
 func (w *world) randomGroup() any {
 	n := w.rng.IntN(2)
 	name := fmt.Sprintf("g%d", n+1)
-	spec := crdv1beta1.GroupSpec{ExternalEntitySelector: matchLabels("team", w.pick(worldTeams))}
+	spec := antreav1beta1.GroupSpec{ExternalEntitySelector: matchLabels("team", w.pick(worldTeams))}
 	if w.rng.IntN(3) == 0 {
-		spec = crdv1beta1.GroupSpec{IPBlocks: []crdv1beta1.IPBlock{{CIDR: "10.1.0.0/24"}}}
+		spec = antreav1beta1.GroupSpec{IPBlocks: []antreav1beta1.IPBlock{{CIDR: "10.1.0.0/24"}}}
 	}
 	if w.rng.IntN(2) == 0 {
-		return &crdv1beta1.ClusterGroup{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
+		return &antreav1beta1.ClusterGroup{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
 	}
-	return &crdv1beta1.Group{ObjectMeta: metav1.ObjectMeta{Namespace: worldNamespaces[n], Name: name}, Spec: spec}
+	return &antreav1beta1.Group{ObjectMeta: metav1.ObjectMeta{Namespace: worldNamespaces[n], Name: name}, Spec: spec}
 }
 
 // mutate changes, adds or deletes one random object and returns it and

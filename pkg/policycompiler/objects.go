@@ -10,8 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // Upsert adds or replaces objects: *v1alpha2.ExternalEntity, *Pod,
@@ -27,21 +27,21 @@ func (c *Compiler) Upsert(objs ...any) error {
 	var errs []error
 	for _, obj := range objs {
 		switch o := obj.(type) {
-		case *crdv1alpha2.ExternalEntity:
+		case *antreav1alpha2.ExternalEntity:
 			c.setEntity(c.externalEntity(o), o.Labels)
 		case *Pod:
 			c.setEntity(c.pod(o), podLabels(o))
 		case *Namespace:
 			c.setNamespace(o.Name, o.Labels)
-		case *crdv1beta1.NetworkPolicy:
+		case *antreav1beta1.NetworkPolicy:
 			c.setPolicy(sourceOfNetworkPolicy(o))
-		case *crdv1beta1.ClusterNetworkPolicy:
+		case *antreav1beta1.ClusterNetworkPolicy:
 			c.setPolicy(sourceOfClusterNetworkPolicy(o))
-		case *crdv1beta1.Group:
+		case *antreav1beta1.Group:
 			c.setGroup(groupKey{namespace: o.Namespace, name: o.Name}, &o.Spec)
-		case *crdv1beta1.ClusterGroup:
+		case *antreav1beta1.ClusterGroup:
 			c.setGroup(groupKey{name: o.Name}, &o.Spec)
-		case *crdv1beta1.Tier:
+		case *antreav1beta1.Tier:
 			if c.tiers.set(strings.ToLower(o.Name), o.Spec.Priority) {
 				c.recompile(c.policiesByTier[strings.ToLower(o.Name)])
 			}
@@ -58,21 +58,21 @@ func (c *Compiler) Delete(objs ...any) error {
 	var errs []error
 	for _, obj := range objs {
 		switch o := obj.(type) {
-		case *crdv1alpha2.ExternalEntity:
+		case *antreav1alpha2.ExternalEntity:
 			c.deleteEntity(externalEntityKind, o.Namespace+"/"+o.Name)
 		case *Pod:
 			c.deleteEntity(podKind, o.Namespace+"/"+o.Name)
 		case *Namespace:
 			c.setNamespace(o.Name, nil)
-		case *crdv1beta1.NetworkPolicy:
+		case *antreav1beta1.NetworkPolicy:
 			c.removePolicy(PolicyRef{Kind: KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name})
-		case *crdv1beta1.ClusterNetworkPolicy:
+		case *antreav1beta1.ClusterNetworkPolicy:
 			c.removePolicy(PolicyRef{Kind: KindClusterNetworkPolicy, Name: o.Name})
-		case *crdv1beta1.Group:
+		case *antreav1beta1.Group:
 			c.setGroup(groupKey{namespace: o.Namespace, name: o.Name}, nil)
-		case *crdv1beta1.ClusterGroup:
+		case *antreav1beta1.ClusterGroup:
 			c.setGroup(groupKey{name: o.Name}, nil)
-		case *crdv1beta1.Tier:
+		case *antreav1beta1.Tier:
 			if c.tiers.remove(strings.ToLower(o.Name)) {
 				c.recompile(c.policiesByTier[strings.ToLower(o.Name)])
 			}
@@ -83,7 +83,7 @@ func (c *Compiler) Delete(objs ...any) error {
 	return errors.Join(errs...)
 }
 
-func (c *Compiler) externalEntity(ee *crdv1alpha2.ExternalEntity) *entity {
+func (c *Compiler) externalEntity(ee *antreav1alpha2.ExternalEntity) *entity {
 	e := &entity{
 		kind:         externalEntityKind,
 		namespace:    c.intern.get(ee.Namespace),
@@ -217,7 +217,7 @@ func (c *Compiler) setNamespace(name string, lbls map[string]string) {
 
 // setGroup records a group's spec, nil when it is deleted, and compiles
 // again the policies that read it.
-func (c *Compiler) setGroup(key groupKey, spec *crdv1beta1.GroupSpec) {
+func (c *Compiler) setGroup(key groupKey, spec *antreav1beta1.GroupSpec) {
 	if spec == nil {
 		delete(c.groups, key)
 	} else {

@@ -3,12 +3,12 @@ package policycompiler
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // peers plans the sources of an ingress rule or the destinations of an
 // egress rule. No peer at all matches every address.
-func (ctx *planContext) peers(dir Direction, rule *crdv1beta1.Rule) peerPlan {
+func (ctx *planContext) peers(dir Direction, rule *antreav1beta1.Rule) peerPlan {
 	list := rule.From
 	if dir == DirectionEgress {
 		list = rule.To
@@ -24,8 +24,8 @@ func (ctx *planContext) peers(dir Direction, rule *crdv1beta1.Rule) peerPlan {
 	return plan
 }
 
-func (ctx *planContext) peer(p *crdv1beta1.NetworkPolicyPeer, plan *peerPlan) {
-	if p.Scope == crdv1beta1.ScopeClusterSet {
+func (ctx *planContext) peer(p *antreav1beta1.NetworkPolicyPeer, plan *peerPlan) {
+	if p.Scope == antreav1beta1.ScopeClusterSet {
 		ctx.issues.warnf(ReasonUnsupported, "peer scope ClusterSet is ignored: an Antrea NetworkPolicy never matches remote resources; "+
 			"to select what other members export, write a FederatedNetworkPolicy")
 	}
@@ -59,7 +59,7 @@ func (ctx *planContext) peer(p *crdv1beta1.NetworkPolicyPeer, plan *peerPlan) {
 
 // namespacesPeer plans a peer that selects Namespaces relative to the
 // endpoint the rule applies to; only ClusterNetworkPolicies may use it.
-func (ctx *planContext) namespacesPeer(p *crdv1beta1.NetworkPolicyPeer, plan *peerPlan) {
+func (ctx *planContext) namespacesPeer(p *antreav1beta1.NetworkPolicyPeer, plan *peerPlan) {
 	if ctx.source.namespace != "" {
 		ctx.issues.errorf(ReasonInvalidPeer, "namespaces in a peer is only for ClusterNetworkPolicy")
 		return
@@ -72,7 +72,7 @@ func (ctx *planContext) namespacesPeer(p *crdv1beta1.NetworkPolicyPeer, plan *pe
 	}
 	template := peerTemplate{kind: spec.kind, selector: spec.selector}
 	switch {
-	case p.Namespaces.Match == crdv1beta1.NamespaceMatchSelf:
+	case p.Namespaces.Match == antreav1beta1.NamespaceMatchSelf:
 		plan.self = append(plan.self, template)
 	case len(p.Namespaces.SameLabels) > 0:
 		plan.sameLabel = append(plan.sameLabel, sameLabelsTemplate{peerTemplate: template, keys: p.Namespaces.SameLabels})
@@ -92,14 +92,14 @@ func (ctx *planContext) selector(defaultNamespace string, podSel, nsSel, eeSel *
 	return spec, true
 }
 
-func serviceAccountSelector(sa *crdv1beta1.NamespacedName) selectorSpec {
+func serviceAccountSelector(sa *antreav1beta1.NamespacedName) selectorSpec {
 	sel, _ := asSelector(&metav1.LabelSelector{MatchLabels: map[string]string{serviceAccountLabel: sa.Name}})
 	return selectorSpec{kind: podKind, scope: scopeNamespace, namespace: sa.Namespace, selector: sel}
 }
 
 // appliedTo plans appliedTo entries. Only ExternalEntity selectors are kept:
 // Pods and Nodes are enforced by Antrea's own agents, not here.
-func (ctx *planContext) appliedTo(entries []crdv1beta1.AppliedTo) []selectorSpec {
+func (ctx *planContext) appliedTo(entries []antreav1beta1.AppliedTo) []selectorSpec {
 	var out []selectorSpec
 	own := ctx.source.namespace
 	for i := range entries {

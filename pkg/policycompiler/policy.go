@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // policySource is a NetworkPolicy or ClusterNetworkPolicy as written: both
@@ -20,14 +20,14 @@ type policySource struct {
 	namespace string
 	tier      string
 	priority  float64
-	appliedTo []crdv1beta1.AppliedTo
-	ingress   []crdv1beta1.Rule
-	egress    []crdv1beta1.Rule
+	appliedTo []antreav1beta1.AppliedTo
+	ingress   []antreav1beta1.Rule
+	egress    []antreav1beta1.Rule
 }
 
 // sourceOfNetworkPolicy keeps references into np, which the caller must not
 // modify afterwards.
-func sourceOfNetworkPolicy(np *crdv1beta1.NetworkPolicy) *policySource {
+func sourceOfNetworkPolicy(np *antreav1beta1.NetworkPolicy) *policySource {
 	return &policySource{
 		ref:       PolicyRef{Kind: KindNetworkPolicy, Namespace: np.Namespace, Name: np.Name},
 		namespace: np.Namespace,
@@ -38,7 +38,7 @@ func sourceOfNetworkPolicy(np *crdv1beta1.NetworkPolicy) *policySource {
 
 // sourceOfClusterNetworkPolicy keeps references into cnp, which the caller
 // must not modify afterwards.
-func sourceOfClusterNetworkPolicy(cnp *crdv1beta1.ClusterNetworkPolicy) *policySource {
+func sourceOfClusterNetworkPolicy(cnp *antreav1beta1.ClusterNetworkPolicy) *policySource {
 	return &policySource{
 		ref:  PolicyRef{Kind: KindClusterNetworkPolicy, Name: cnp.Name},
 		tier: cnp.Spec.Tier, priority: cnp.Spec.Priority, appliedTo: cnp.Spec.AppliedTo,
@@ -173,7 +173,7 @@ func (c *Compiler) planPolicy(src *policySource) (*compiledPolicy, []rulePlan) {
 func (ctx *planContext) checkAppliedToPlacement() {
 	src := ctx.source
 	inRules, allRules := false, true
-	for _, rules := range [][]crdv1beta1.Rule{src.ingress, src.egress} {
+	for _, rules := range [][]antreav1beta1.Rule{src.ingress, src.egress} {
 		for _, r := range rules {
 			inRules = inRules || len(r.AppliedTo) > 0
 			allRules = allRules && len(r.AppliedTo) > 0
@@ -187,7 +187,7 @@ func (ctx *planContext) checkAppliedToPlacement() {
 	}
 }
 
-func (ctx *planContext) planRule(tier string, dir Direction, index int32, rule *crdv1beta1.Rule, names map[string]bool) rulePlan {
+func (ctx *planContext) planRule(tier string, dir Direction, index int32, rule *antreav1beta1.Rule, names map[string]bool) rulePlan {
 	plan := rulePlan{direction: dir, index: index, name: rule.Name, logging: rule.EnableLogging, logLabel: rule.LogLabel}
 	if plan.name == "" {
 		plan.name = generatedRuleName(dir, rule)
@@ -212,7 +212,7 @@ func (ctx *planContext) planRule(tier string, dir Direction, index int32, rule *
 	return plan
 }
 
-func (ctx *planContext) action(tier, ruleName string, action *crdv1beta1.RuleAction) Action {
+func (ctx *planContext) action(tier, ruleName string, action *antreav1beta1.RuleAction) Action {
 	if action == nil {
 		ctx.issues.errorf(ReasonInvalidRule, "rule %q has no action", ruleName)
 		return ""
@@ -233,7 +233,7 @@ func (ctx *planContext) action(tier, ruleName string, action *crdv1beta1.RuleAct
 // generatedRuleName names a rule that has no name in the format Antrea
 // documents: direction-action-<7 hex digits of a SHA-1 of the rule>. SHA-1
 // only makes the name stable; it is not for security.
-func generatedRuleName(dir Direction, rule *crdv1beta1.Rule) string {
+func generatedRuleName(dir Direction, rule *antreav1beta1.Rule) string {
 	encoded, _ := json.Marshal(rule)
 	digest := sha1.Sum(encoded)
 	action := "none"

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // portSpec is a Port of a rule as written: Name is set for a named port,
@@ -25,7 +25,7 @@ func anyPortOf(protocol Protocol) Port {
 
 // convertPorts turns a rule's ports and protocols into portSpecs. Both empty
 // means every kind of traffic: the result is nil.
-func convertPorts(ports []crdv1beta1.NetworkPolicyPort, protocols []crdv1beta1.NetworkPolicyProtocol) ([]portSpec, error) {
+func convertPorts(ports []antreav1beta1.NetworkPolicyPort, protocols []antreav1beta1.NetworkPolicyProtocol) ([]portSpec, error) {
 	var out []portSpec
 	for _, p := range ports {
 		spec, err := convertPort(p)
@@ -44,7 +44,7 @@ func convertPorts(ports []crdv1beta1.NetworkPolicyPort, protocols []crdv1beta1.N
 	return out, nil
 }
 
-func convertPort(p crdv1beta1.NetworkPolicyPort) (portSpec, error) {
+func convertPort(p antreav1beta1.NetworkPolicyPort) (portSpec, error) {
 	protocol := ProtocolTCP
 	if p.Protocol != nil && *p.Protocol != "" {
 		protocol = Protocol(strings.ToUpper(string(*p.Protocol)))
@@ -76,7 +76,7 @@ func convertPort(p crdv1beta1.NetworkPolicyPort) (portSpec, error) {
 	return spec, nil
 }
 
-func namedPort(spec portSpec, p crdv1beta1.NetworkPolicyPort) (portSpec, error) {
+func namedPort(spec portSpec, p antreav1beta1.NetworkPolicyPort) (portSpec, error) {
 	if p.EndPort != nil {
 		return portSpec{}, fmt.Errorf("endPort %d needs a numerical port, not %q", *p.EndPort, p.Port.StrVal)
 	}
@@ -120,7 +120,7 @@ func checkPortRange(field string, first, last int32) error {
 	return nil
 }
 
-func convertProtocol(p crdv1beta1.NetworkPolicyProtocol) (portSpec, error) {
+func convertProtocol(p antreav1beta1.NetworkPolicyProtocol) (portSpec, error) {
 	switch {
 	case p.ICMP != nil:
 		port := anyPortOf(ProtocolICMP)

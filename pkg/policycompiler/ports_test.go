@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -23,9 +23,9 @@ func formatSpecs(specs []portSpec) string {
 }
 
 // portsJSON decodes ports as a policy writes them.
-func portsJSON(t *testing.T, text string) []crdv1beta1.NetworkPolicyPort {
+func portsJSON(t *testing.T, text string) []antreav1beta1.NetworkPolicyPort {
 	t.Helper()
-	var ports []crdv1beta1.NetworkPolicyPort
+	var ports []antreav1beta1.NetworkPolicyPort
 	if err := json.Unmarshal([]byte(text), &ports); err != nil {
 		t.Fatalf("decoding %s: %v", text, err)
 	}
@@ -35,8 +35,8 @@ func portsJSON(t *testing.T, text string) []crdv1beta1.NetworkPolicyPort {
 func TestConvertPorts(t *testing.T) {
 	tests := []struct {
 		name      string
-		ports     []crdv1beta1.NetworkPolicyPort
-		protocols []crdv1beta1.NetworkPolicyProtocol
+		ports     []antreav1beta1.NetworkPolicyPort
+		protocols []antreav1beta1.NetworkPolicyProtocol
 		want      string
 		wantErr   string
 	}{
@@ -49,7 +49,7 @@ func TestConvertPorts(t *testing.T) {
 		{name: "quoted number", ports: portsJSON(t, `[{"port": "22"}]`), want: "TCP/22"},
 		{
 			name:      "icmp and igmp",
-			protocols: []crdv1beta1.NetworkPolicyProtocol{{ICMP: &crdv1beta1.ICMPProtocol{ICMPType: ptr(int32(8))}}, {IGMP: &crdv1beta1.IGMPProtocol{GroupAddress: "224.0.0.1"}}},
+			protocols: []antreav1beta1.NetworkPolicyProtocol{{ICMP: &antreav1beta1.ICMPProtocol{ICMPType: ptr(int32(8))}}, {IGMP: &antreav1beta1.IGMPProtocol{GroupAddress: "224.0.0.1"}}},
 			want:      "ICMP/type=8,code=any IGMP/type=any,group=224.0.0.1",
 		},
 		{name: "endPort below port", ports: portsJSON(t, `[{"port": 90, "endPort": 80}]`), wantErr: "port range 90-80"},
@@ -57,8 +57,8 @@ func TestConvertPorts(t *testing.T) {
 		{name: "endPort without port", ports: portsJSON(t, `[{"endPort": 80}]`), wantErr: "needs a numerical port"},
 		{name: "port zero", ports: portsJSON(t, `[{"port": 0}]`), wantErr: "not within 1-65535"},
 		{name: "icmp as a port protocol", ports: portsJSON(t, `[{"protocol": "ICMP"}]`), wantErr: "is not TCP, UDP or SCTP"},
-		{name: "igmp group not multicast", protocols: []crdv1beta1.NetworkPolicyProtocol{{IGMP: &crdv1beta1.IGMPProtocol{GroupAddress: "10.0.0.1"}}}, wantErr: "not a multicast address"},
-		{name: "empty protocols entry", protocols: []crdv1beta1.NetworkPolicyProtocol{{}}, wantErr: "neither icmp nor igmp"},
+		{name: "igmp group not multicast", protocols: []antreav1beta1.NetworkPolicyProtocol{{IGMP: &antreav1beta1.IGMPProtocol{GroupAddress: "10.0.0.1"}}}, wantErr: "not a multicast address"},
+		{name: "empty protocols entry", protocols: []antreav1beta1.NetworkPolicyProtocol{{}}, wantErr: "neither icmp nor igmp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

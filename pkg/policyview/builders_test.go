@@ -5,7 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
@@ -46,11 +46,11 @@ func withFNP(p policyv1alpha1.FederatedNetworkPolicy) func(*Snapshot) {
 	return func(s *Snapshot) { s.Federated = append(s.Federated, p) }
 }
 
-func withNP(p crdv1beta1.NetworkPolicy) func(*Snapshot) {
+func withNP(p antreav1beta1.NetworkPolicy) func(*Snapshot) {
 	return func(s *Snapshot) { s.NetworkPolicies = append(s.NetworkPolicies, p) }
 }
 
-func withACNP(p crdv1beta1.ClusterNetworkPolicy) func(*Snapshot) {
+func withACNP(p antreav1beta1.ClusterNetworkPolicy) func(*Snapshot) {
 	return func(s *Snapshot) { s.ClusterNetworkPolicies = append(s.ClusterNetworkPolicies, p) }
 }
 
@@ -105,25 +105,25 @@ func fnpCondition(typ string, status metav1.ConditionStatus, reason string) func
 }
 
 // antreaStatus is an Antrea policy status.
-func antreaStatus(phase crdv1beta1.NetworkPolicyPhase, observed int64, current, desired int32) crdv1beta1.NetworkPolicyStatus {
-	return crdv1beta1.NetworkPolicyStatus{Phase: phase, ObservedGeneration: observed, CurrentNodesRealized: current, DesiredNodesRealized: desired}
+func antreaStatus(phase antreav1beta1.NetworkPolicyPhase, observed int64, current, desired int32) antreav1beta1.NetworkPolicyStatus {
+	return antreav1beta1.NetworkPolicyStatus{Phase: phase, ObservedGeneration: observed, CurrentNodesRealized: current, DesiredNodesRealized: desired}
 }
 
-func np(ns, name string, gen int64, st crdv1beta1.NetworkPolicyStatus) crdv1beta1.NetworkPolicy {
-	p := crdv1beta1.NetworkPolicy{ObjectMeta: objectMeta(ns, name, gen), Status: st}
+func np(ns, name string, gen int64, st antreav1beta1.NetworkPolicyStatus) antreav1beta1.NetworkPolicy {
+	p := antreav1beta1.NetworkPolicy{ObjectMeta: objectMeta(ns, name, gen), Status: st}
 	p.Spec.Tier, p.Spec.Priority = "application", 5
 	return p
 }
 
 // derived is the Antrea policy the member controller derives from the federated policy from.
-func derived(ns, from string, gen int64, st crdv1beta1.NetworkPolicyStatus) crdv1beta1.NetworkPolicy {
+func derived(ns, from string, gen int64, st antreav1beta1.NetworkPolicyStatus) antreav1beta1.NetworkPolicy {
 	p := np(ns, "fnp-"+from, gen, st)
 	p.Labels = map[string]string{FederatedPolicyLabel: from, "app.kubernetes.io/managed-by": "antreaplus-member-controller"}
 	return p
 }
 
-func acnp(name string, gen int64, st crdv1beta1.NetworkPolicyStatus) crdv1beta1.ClusterNetworkPolicy {
-	p := crdv1beta1.ClusterNetworkPolicy{ObjectMeta: objectMeta("", name, gen), Status: st}
+func acnp(name string, gen int64, st antreav1beta1.NetworkPolicyStatus) antreav1beta1.ClusterNetworkPolicy {
+	p := antreav1beta1.ClusterNetworkPolicy{ObjectMeta: objectMeta("", name, gen), Status: st}
 	p.Spec.Tier, p.Spec.Priority = "securityops", 1.5
 	return p
 }

@@ -6,7 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policyview"
 )
@@ -17,12 +17,12 @@ func ExampleList() {
 	fnp := policyv1alpha1.FederatedNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Generation: 1}}
 	fnp.Status.ObservedGeneration, fnp.Status.Phase = 1, policyv1alpha1.FederatedPolicyRealized
 	fnp.Status.EnforcementPoints = []policyv1alpha1.EnforcementPointStatus{{Name: "antrea", Realized: true}}
-	derived := crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "fnp-web", Generation: 1,
+	derived := antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "fnp-web", Generation: 1,
 		Labels: map[string]string{policyview.FederatedPolicyLabel: "web"}}}
-	derived.Status = crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyRealized, ObservedGeneration: 1, CurrentNodesRealized: 2, DesiredNodesRealized: 2}
+	derived.Status = antreav1beta1.NetworkPolicyStatus{Phase: antreav1beta1.NetworkPolicyRealized, ObservedGeneration: 1, CurrentNodesRealized: 2, DesiredNodesRealized: 2}
 
 	l := policyview.List([]policyview.Snapshot{
-		{Context: "member-1", Federated: []policyv1alpha1.FederatedNetworkPolicy{fnp}, NetworkPolicies: []crdv1beta1.NetworkPolicy{derived}},
+		{Context: "member-1", Federated: []policyv1alpha1.FederatedNetworkPolicy{fnp}, NetworkPolicies: []antreav1beta1.NetworkPolicy{derived}},
 		{Context: "member-2", Err: errors.New("connection refused")},
 	})
 	for _, r := range l.Policies {

@@ -6,7 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -113,7 +113,7 @@ func federatedRow(base Row, p *policyv1alpha1.FederatedNetworkPolicy) Row {
 	return r
 }
 
-func antreaRow(base Row, kind string, meta metav1.ObjectMeta, tier string, priority float64, st crdv1beta1.NetworkPolicyStatus) Row {
+func antreaRow(base Row, kind string, meta metav1.ObjectMeta, tier string, priority float64, st antreav1beta1.NetworkPolicyStatus) Row {
 	r := base
 	r.Kind, r.Namespace, r.Name = kind, meta.Namespace, meta.Name
 	r.Tier, r.Priority = tier, priority
@@ -134,7 +134,7 @@ func setGenerations(r *Row, generation, observed int64, written bool) {
 // IsRealized reports whether the row's status says the newest generation
 // is enforced everywhere it should be.
 func (r Row) IsRealized() bool {
-	return r.Phase == string(crdv1beta1.NetworkPolicyRealized) && !r.Stale && r.Realized >= r.Desired
+	return r.Phase == string(antreav1beta1.NetworkPolicyRealized) && !r.Stale && r.Realized >= r.Desired
 }
 
 // summarize counts the listing's policies, a derived policy whose federated

@@ -9,7 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -35,7 +35,7 @@ func line(r Row) string {
 }
 
 func TestListRows(t *testing.T) {
-	realized := antreaStatus(crdv1beta1.NetworkPolicyRealized, 1, 2, 2)
+	realized := antreaStatus(antreav1beta1.NetworkPolicyRealized, 1, 2, 2)
 	tests := []struct {
 		name  string
 		snaps []Snapshot
@@ -75,8 +75,8 @@ func TestListRows(t *testing.T) {
 	}, {
 		name: "stale: a status of an older generation; no status is not stale",
 		snaps: []Snapshot{snap("m",
-			withNP(np("x", "old", 3, antreaStatus(crdv1beta1.NetworkPolicyRealized, 2, 1, 1))),
-			withNP(np("x", "unwritten", 1, crdv1beta1.NetworkPolicyStatus{})),
+			withNP(np("x", "old", 3, antreaStatus(antreav1beta1.NetworkPolicyRealized, 2, 1, 1))),
+			withNP(np("x", "unwritten", 1, antreav1beta1.NetworkPolicyStatus{})),
 			withFNP(fnp("x", "fold", 4, fnpPhase(policyv1alpha1.FederatedPolicyRealized, 3))),
 			withFNP(fnp("x", "fnew", 1)),
 			withFNP(fnp("x", "fcond", 1, fnpCondition(policyv1alpha1.ConditionTranslated, metav1.ConditionFalse, "NameTaken"))),
@@ -108,7 +108,7 @@ func TestListRows(t *testing.T) {
 }
 
 func TestListMembersAndSummary(t *testing.T) {
-	realized := antreaStatus(crdv1beta1.NetworkPolicyRealized, 1, 2, 2)
+	realized := antreaStatus(antreav1beta1.NetworkPolicyRealized, 1, 2, 2)
 	tests := []struct {
 		name        string
 		snaps       []Snapshot
@@ -136,10 +136,10 @@ func TestListMembersAndSummary(t *testing.T) {
 	}, {
 		name: "stale and not realized: pending, lagging points, stale, no status",
 		snaps: []Snapshot{snap("m",
-			withNP(np("x", "pending", 1, antreaStatus(crdv1beta1.NetworkPolicyPending, 1, 0, 2))),
-			withNP(np("x", "lagging", 1, antreaStatus(crdv1beta1.NetworkPolicyRealized, 1, 1, 2))),
-			withNP(np("x", "stale", 2, antreaStatus(crdv1beta1.NetworkPolicyRealized, 1, 2, 2))),
-			withNP(np("x", "unwritten", 1, crdv1beta1.NetworkPolicyStatus{})),
+			withNP(np("x", "pending", 1, antreaStatus(antreav1beta1.NetworkPolicyPending, 1, 0, 2))),
+			withNP(np("x", "lagging", 1, antreaStatus(antreav1beta1.NetworkPolicyRealized, 1, 1, 2))),
+			withNP(np("x", "stale", 2, antreaStatus(antreav1beta1.NetworkPolicyRealized, 1, 2, 2))),
+			withNP(np("x", "unwritten", 1, antreav1beta1.NetworkPolicyStatus{})),
 			withNP(np("x", "fine", 1, realized)),
 			withFNP(fnp("x", "fed", 1, fnpPhase(policyv1alpha1.FederatedPolicyRealized, 1), points(true, false))),
 		)},
@@ -193,7 +193,7 @@ func TestListJSON(t *testing.T) {
 	l := List([]Snapshot{
 		snap("m1", identity("acme", "m1"),
 			withFNP(fnp("shop", "web", 2, fnpPhase(policyv1alpha1.FederatedPolicyPending, 1), points(true, false), sources(true), refused(1))),
-			withNP(derived("shop", "web", 1, antreaStatus(crdv1beta1.NetworkPolicyRealized, 1, 2, 2)))),
+			withNP(derived("shop", "web", 1, antreaStatus(antreav1beta1.NetworkPolicyRealized, 1, 2, 2)))),
 		snap("dead", unreachable("no answer")),
 	})
 	data, err := json.Marshal(l)

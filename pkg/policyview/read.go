@@ -14,11 +14,11 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 // DefaultTimeout bounds the reading of one member.
@@ -82,9 +82,9 @@ func readMember(ctx context.Context, c membership.Cluster, s *runtime.Scheme, op
 	ns := client.InNamespace(opts.Namespace)
 	fnps := &policyv1alpha1.FederatedNetworkPolicyList{}
 	r.read(KindFederated, func() error { return list(ctx, cl, KindFederated, fnps, ns) })
-	nps := &crdv1beta1.NetworkPolicyList{}
+	nps := &antreav1beta1.NetworkPolicyList{}
 	r.read(KindNetworkPolicy, func() error { return list(ctx, cl, KindNetworkPolicy, nps, ns) })
-	cnps := &crdv1beta1.ClusterNetworkPolicyList{}
+	cnps := &antreav1beta1.ClusterNetworkPolicyList{}
 	r.read(KindClusterNetworkPolicy, func() error { return list(ctx, cl, KindClusterNetworkPolicy, cnps) })
 	snap.Federated, snap.NetworkPolicies, snap.ClusterNetworkPolicies = fnps.Items, nps.Items, cnps.Items
 	if !r.answered {

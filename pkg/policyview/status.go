@@ -5,7 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -68,7 +68,7 @@ func federatedDetail(base Row, p *policyv1alpha1.FederatedNetworkPolicy) Detail 
 	return d
 }
 
-func antreaDetail(r Row, st crdv1beta1.NetworkPolicyStatus) Detail {
+func antreaDetail(r Row, st antreav1beta1.NetworkPolicyStatus) Detail {
 	d := Detail{Row: r, Conditions: []Condition{}}
 	for _, c := range st.Conditions {
 		d.Conditions = append(d.Conditions, Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason,

@@ -9,12 +9,12 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
 func TestStatusFindsEveryPolicyOfTheName(t *testing.T) {
-	realized := antreaStatus(crdv1beta1.NetworkPolicyRealized, 1, 2, 2)
+	realized := antreaStatus(antreav1beta1.NetworkPolicyRealized, 1, 2, 2)
 	snaps := []Snapshot{
 		snap("m2", identity("acme", "eu-2"),
 			withFNP(fnp("shop", "web", 1, fnpPhase(policyv1alpha1.FederatedPolicyRealized, 1))),
@@ -62,9 +62,9 @@ func TestStatusDetails(t *testing.T) {
 		fnpCondition(policyv1alpha1.ConditionRemotePeersResolved, metav1.ConditionFalse, "Waiting"))
 	p.Status.DerivedPolicy = "fnp-web"
 	p.Status.Conditions[0].LastTransitionTime = when
-	anp := np("shop", "web", 1, antreaStatus(crdv1beta1.NetworkPolicyFailed, 1, 1, 2))
-	anp.Status.Conditions = []crdv1beta1.NetworkPolicyCondition{
-		{Type: crdv1beta1.NetworkPolicyConditionRealizationFailure, Status: metav1.ConditionTrue, Reason: "NetworkPolicyRealizationFailedOnNode", Message: "node-2"},
+	anp := np("shop", "web", 1, antreaStatus(antreav1beta1.NetworkPolicyFailed, 1, 1, 2))
+	anp.Status.Conditions = []antreav1beta1.NetworkPolicyCondition{
+		{Type: antreav1beta1.NetworkPolicyConditionRealizationFailure, Status: metav1.ConditionTrue, Reason: "NetworkPolicyRealizationFailedOnNode", Message: "node-2"},
 	}
 	st := Status([]Snapshot{snap("m", withFNP(p)), snap("n", withNP(anp))}, "web")
 	if len(st.Policies) != 2 {
@@ -113,7 +113,7 @@ func equalCondition(a, b Condition) bool {
 }
 
 func TestStatusOfNoPolicy(t *testing.T) {
-	st := Status([]Snapshot{snap("m", withNP(np("x", "a", 1, crdv1beta1.NetworkPolicyStatus{})))}, "web")
+	st := Status([]Snapshot{snap("m", withNP(np("x", "a", 1, antreav1beta1.NetworkPolicyStatus{})))}, "web")
 	data, _ := json.Marshal(st)
 	if want := `{"name":"web","members":[{"context":"m","readable":true,"policies":0}],"policies":[]}`; string(data) != want {
 		t.Errorf("JSON %s, want %s", data, want)

@@ -5,7 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
@@ -38,7 +38,7 @@ func Group(kind string) string {
 	if kind == KindFederated {
 		return policyv1alpha1.GroupVersion.Group
 	}
-	return crdv1beta1.GroupVersion.Group
+	return antreav1beta1.GroupVersion.Group
 }
 
 // Snapshot is what Read found in one member: the input of List and Status.
@@ -56,8 +56,8 @@ type Snapshot struct {
 	KindErrors map[string]error
 
 	Federated              []policyv1alpha1.FederatedNetworkPolicy
-	NetworkPolicies        []crdv1beta1.NetworkPolicy
-	ClusterNetworkPolicies []crdv1beta1.ClusterNetworkPolicy
+	NetworkPolicies        []antreav1beta1.NetworkPolicy
+	ClusterNetworkPolicies []antreav1beta1.ClusterNetworkPolicy
 }
 
 // Member is how one member was read.

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // CloudOptions shape a sandbox's local cloud.
@@ -77,7 +77,7 @@ func (s *Sandbox) cloudEmulator() process {
 func (s *Sandbox) CloudManifests() string { return filepath.Join(s.CloudDir(), "cloud.yaml") }
 
 // cloudManifest is the file of one cloud's: cloud-aws.yaml, cloud-azure.yaml.
-func (s *Sandbox) cloudManifest(cloud cloudv1.CloudProvider) string {
+func (s *Sandbox) cloudManifest(cloud cloudv1alpha1.CloudProvider) string {
 	return filepath.Join(s.CloudDir(), "cloud-"+strings.ToLower(string(cloud))+".yaml")
 }
 

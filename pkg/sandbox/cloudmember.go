@@ -17,7 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	fednames "antreaplus.io/antreaplus/pkg/federation/names"
+	fednames "antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // CloudPorts are the loopback ports of the local cloud's emulator: its AWS
@@ -52,11 +52,11 @@ func PlanCloudControllers(apiPortBase, slot int) CloudControllerPorts {
 
 // emulatorClouds are the clouds the emulator serves, in the order their
 // VMs keep their plain names when names collide (see planVMs).
-var emulatorClouds = []cloudv1.CloudProvider{cloudv1.ProviderAWS, cloudv1.ProviderAzure}
+var emulatorClouds = []cloudv1alpha1.CloudProvider{cloudv1alpha1.ProviderAWS, cloudv1alpha1.ProviderAzure}
 
 // emulatorAccount is the CloudProviderAccount the emulator's manifests
 // create for a cloud, e.g. aws-emulator.
-func emulatorAccount(cloud cloudv1.CloudProvider) string {
+func emulatorAccount(cloud cloudv1alpha1.CloudProvider) string {
 	return strings.ToLower(string(cloud)) + "-emulator"
 }
 
@@ -84,8 +84,8 @@ type CloudMember struct {
 	Cluster string `json:"cluster"`
 	// Clouds it imports, e.g. [AWS]; Accounts their CloudProviderAccounts
 	// in the cloud's namespace, e.g. [aws-emulator].
-	Clouds   []cloudv1.CloudProvider `json:"clouds"`
-	Accounts []string                `json:"accounts"`
+	Clouds   []cloudv1alpha1.CloudProvider `json:"clouds"`
+	Accounts []string                      `json:"accounts"`
 	// Ports of its controllers.
 	Ports CloudControllerPorts `json:"ports"`
 	// PolicyServer is its policy controller's distribution API, the
@@ -94,7 +94,7 @@ type CloudMember struct {
 }
 
 // Imports reports whether the member imports cloud.
-func (m CloudMember) Imports(cloud cloudv1.CloudProvider) bool {
+func (m CloudMember) Imports(cloud cloudv1alpha1.CloudProvider) bool {
 	return slices.Contains(m.Clouds, cloud)
 }
 
@@ -121,11 +121,11 @@ func PlanCloudMembers(clusters []string, p CloudPlacement, apiPortBase int) (Clo
 		return CloudPlacement{}, nil, fmt.Errorf("the sandbox has no cluster to import the cloud into")
 	}
 	p = p.resolve(clusters)
-	byCluster := map[string][]cloudv1.CloudProvider{}
+	byCluster := map[string][]cloudv1alpha1.CloudProvider{}
 	for _, c := range []struct {
-		cloud   cloudv1.CloudProvider
+		cloud   cloudv1alpha1.CloudProvider
 		cluster string
-	}{{cloudv1.ProviderAWS, p.AWS}, {cloudv1.ProviderAzure, p.Azure}} {
+	}{{cloudv1alpha1.ProviderAWS, p.AWS}, {cloudv1alpha1.ProviderAzure, p.Azure}} {
 		if !slices.Contains(clusters, c.cluster) {
 			return p, nil, fmt.Errorf("the sandbox has no cluster %q to import %s into (it has %s)", c.cluster, c.cloud, strings.Join(clusters, ", "))
 		}
@@ -151,10 +151,10 @@ func PlanCloudMembers(clusters []string, p CloudPlacement, apiPortBase int) (Clo
 func placementOf(members []CloudMember) CloudPlacement {
 	var p CloudPlacement
 	for _, m := range members {
-		if m.Imports(cloudv1.ProviderAWS) {
+		if m.Imports(cloudv1alpha1.ProviderAWS) {
 			p.AWS = m.Cluster
 		}
-		if m.Imports(cloudv1.ProviderAzure) {
+		if m.Imports(cloudv1alpha1.ProviderAzure) {
 			p.Azure = m.Cluster
 		}
 	}

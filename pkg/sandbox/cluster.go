@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"antreaplus.io/antreaplus/pkg/crdinstall"
+	"antreaplus.io/antreaplus/internal/crdinstall"
 	"antreaplus.io/antreaplus/pkg/toolchain"
 )
 

@@ -94,12 +94,22 @@ func (s *Sandbox) FindBinary(ctx context.Context, name string) (string, error) {
 	}
 	out := filepath.Join(s.opts.Dir, "bin", name)
 	s.logf("Building %s ...", name)
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "./cmd/"+name)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, SourcePackage(name))
 	cmd.Dir = repo
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building %s: %w\n%s", name, err, msg)
 	}
 	return out, nil
+}
+
+// SourcePackage is the package a program is built from: the product's programs
+// are under cmd/, the development tools the sandbox runs (the cloud
+// emulator) under test/infrastructure/cmd/.
+func SourcePackage(name string) string {
+	if name == "cloud-emulator" {
+		return "./test/infrastructure/cmd/" + name
+	}
+	return "./cmd/" + name
 }
 
 func isExecutable(p string) bool {

@@ -14,10 +14,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 // VMAgentOptions shape StartVMAgents.
@@ -160,11 +160,11 @@ func agentVMs(ctx context.Context, clients map[string]client.Client, cloud *Clou
 	var invs []vmInventory
 	for _, m := range cloud.Members {
 		inv := vmInventory{member: m}
-		var vmList cloudv1.VirtualMachineList
+		var vmList cloudv1alpha1.VirtualMachineList
 		if err := clients[m.Cluster].List(ctx, &vmList, client.InNamespace(cloud.Namespace)); err != nil {
 			return nil, nil, fmt.Errorf("listing the VMs of %s: %w", m.Cluster, err)
 		}
-		var nics cloudv1.NetworkInterfaceList
+		var nics cloudv1alpha1.NetworkInterfaceList
 		if err := clients[m.Cluster].List(ctx, &nics, client.InNamespace(cloud.Namespace)); err != nil {
 			return nil, nil, fmt.Errorf("listing the interfaces of %s: %w", m.Cluster, err)
 		}
@@ -197,7 +197,7 @@ func (s *Sandbox) waitAgentsConnected(ctx context.Context, clients map[string]cl
 	for {
 		var waiting []string
 		for _, vm := range vms {
-			var obj cloudv1.VirtualMachine
+			var obj cloudv1alpha1.VirtualMachine
 			if err := clients[vm.Cluster].Get(ctx, client.ObjectKey{Namespace: ns, Name: vm.Object}, &obj); err != nil || !AgentReported(&obj) {
 				waiting = append(waiting, vm.Name)
 			}
@@ -241,8 +241,8 @@ func (s *Sandbox) memberDNS(cluster string) string {
 }
 
 // AgentReported is true once a VM's agent is connected and reported.
-func AgentReported(vm *cloudv1.VirtualMachine) bool {
-	return vm.Status.Agent != nil && meta.IsStatusConditionTrue(vm.Status.Conditions, cloudv1.VMConditionAgentConnected)
+func AgentReported(vm *cloudv1alpha1.VirtualMachine) bool {
+	return vm.Status.Agent != nil && meta.IsStatusConditionTrue(vm.Status.Conditions, cloudv1alpha1.VMConditionAgentConnected)
 }
 
 func findVMOrZero(vms []AgentVM, name string) AgentVM {

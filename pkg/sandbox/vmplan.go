@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // AgentVM is an agented VM of the local cloud that the sandbox plays in a
@@ -22,8 +22,8 @@ type AgentVM struct {
 	// before it (AWS, then Azure) has that name.
 	Name string `json:"name"`
 	// Cloud is the VM's provider (AWS, Azure); CloudName its name there.
-	Cloud     cloudv1.CloudProvider `json:"cloud"`
-	CloudName string                `json:"cloudName"`
+	Cloud     cloudv1alpha1.CloudProvider `json:"cloud"`
+	CloudName string                      `json:"cloudName"`
 	// Cluster is the member that imports the VM, whose policy controller
 	// its agent connects to at PolicyServer.
 	Cluster      string `json:"cluster"`
@@ -73,8 +73,8 @@ func ownsNetNS(base, name string) bool {
 // NetworkInterfaces in the cloud's namespace.
 type vmInventory struct {
 	member CloudMember
-	vms    []cloudv1.VirtualMachine
-	nics   []cloudv1.NetworkInterface
+	vms    []cloudv1alpha1.VirtualMachine
+	nics   []cloudv1alpha1.NetworkInterface
 }
 
 // planVMs picks the agented VMs, of the clouds each member imports, that
@@ -138,7 +138,7 @@ func (inv vmInventory) playable() ([]AgentVM, error) {
 // another cloud took gets the cloud as prefix ("azure-dev-build-1"), one a
 // VM of the same cloud took the VirtualMachine's name as suffix.
 func nameVMs(base string, vms []AgentVM) {
-	takenBy := map[string]cloudv1.CloudProvider{}
+	takenBy := map[string]cloudv1alpha1.CloudProvider{}
 	for i, vm := range vms {
 		name := vmFileName(vm.CloudName)
 		if by, taken := takenBy[name]; taken && by != vm.Cloud {
@@ -153,16 +153,16 @@ func nameVMs(base string, vms []AgentVM) {
 }
 
 // playable: an agented VM that is not going away.
-func playable(vm *cloudv1.VirtualMachine) bool {
+func playable(vm *cloudv1alpha1.VirtualMachine) bool {
 	switch vm.Spec.State {
-	case cloudv1.VMStateTerminated, cloudv1.VMStateShuttingDown:
+	case cloudv1alpha1.VMStateTerminated, cloudv1alpha1.VMStateShuttingDown:
 		return false
 	}
-	return vm.Spec.EnforcementMode == cloudv1.EnforcementAgented
+	return vm.Spec.EnforcementMode == cloudv1alpha1.EnforcementAgented
 }
 
 // primaryIPv4 is the first IPv4 address of the VM's primary interface.
-func primaryIPv4(vm string, nics []cloudv1.NetworkInterface) (netip.Addr, bool) {
+func primaryIPv4(vm string, nics []cloudv1alpha1.NetworkInterface) (netip.Addr, bool) {
 	for _, n := range nics {
 		if n.Spec.VirtualMachine != vm || !n.Spec.Primary {
 			continue

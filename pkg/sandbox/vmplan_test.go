@@ -8,44 +8,46 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // testVM is an agented AWS VM, running, with a primary interface at ip
 // ("" for none), changed by mods.
-func testVM(object, cloudName, ip string, mods ...func(*cloudv1.VirtualMachine)) (cloudv1.VirtualMachine, []cloudv1.NetworkInterface) {
-	vm := cloudv1.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Name: object, Namespace: "cloud-demo"},
-		Spec: cloudv1.VirtualMachineSpec{Provider: cloudv1.ProviderAWS, CloudName: cloudName, State: cloudv1.VMStateRunning,
-			EnforcementMode: cloudv1.EnforcementAgented}}
+func testVM(object, cloudName, ip string, mods ...func(*cloudv1alpha1.VirtualMachine)) (cloudv1alpha1.VirtualMachine, []cloudv1alpha1.NetworkInterface) {
+	vm := cloudv1alpha1.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Name: object, Namespace: "cloud-demo"},
+		Spec: cloudv1alpha1.VirtualMachineSpec{Provider: cloudv1alpha1.ProviderAWS, CloudName: cloudName, State: cloudv1alpha1.VMStateRunning,
+			EnforcementMode: cloudv1alpha1.EnforcementAgented}}
 	for _, m := range mods {
 		m(&vm)
 	}
 	if ip == "" {
 		return vm, nil
 	}
-	return vm, []cloudv1.NetworkInterface{
-		{Spec: cloudv1.NetworkInterfaceSpec{VirtualMachine: object, Primary: false, PrivateIPs: []string{"192.0.2.9"}}},
-		{Spec: cloudv1.NetworkInterfaceSpec{VirtualMachine: object, Primary: true, PrivateIPs: []string{"fd00::1", ip}}},
+	return vm, []cloudv1alpha1.NetworkInterface{
+		{Spec: cloudv1alpha1.NetworkInterfaceSpec{VirtualMachine: object, Primary: false, PrivateIPs: []string{"192.0.2.9"}}},
+		{Spec: cloudv1alpha1.NetworkInterfaceSpec{VirtualMachine: object, Primary: true, PrivateIPs: []string{"fd00::1", ip}}},
 	}
 }
 
-func agentless(vm *cloudv1.VirtualMachine)  { vm.Spec.EnforcementMode = cloudv1.EnforcementAgentless }
-func onAzure(vm *cloudv1.VirtualMachine)    { vm.Spec.Provider = cloudv1.ProviderAzure }
-func terminated(vm *cloudv1.VirtualMachine) { vm.Spec.State = cloudv1.VMStateTerminated }
+func agentless(vm *cloudv1alpha1.VirtualMachine) {
+	vm.Spec.EnforcementMode = cloudv1alpha1.EnforcementAgentless
+}
+func onAzure(vm *cloudv1alpha1.VirtualMachine)    { vm.Spec.Provider = cloudv1alpha1.ProviderAzure }
+func terminated(vm *cloudv1alpha1.VirtualMachine) { vm.Spec.State = cloudv1alpha1.VMStateTerminated }
 
 // testMember imports clouds; its policy controller listens on port.
-func testMember(cluster string, port int, clouds ...cloudv1.CloudProvider) CloudMember {
+func testMember(cluster string, port int, clouds ...cloudv1alpha1.CloudProvider) CloudMember {
 	return CloudMember{Cluster: cluster, Clouds: clouds, PolicyServer: "https://" + loopback(port)}
 }
 
 var (
-	awsMember   = testMember("member-1", 16750, cloudv1.ProviderAWS)
-	azureMember = testMember("member-2", 16753, cloudv1.ProviderAzure)
-	bothMember  = testMember("member-1", 16750, cloudv1.ProviderAWS, cloudv1.ProviderAzure)
+	awsMember   = testMember("member-1", 16750, cloudv1alpha1.ProviderAWS)
+	azureMember = testMember("member-2", 16753, cloudv1alpha1.ProviderAzure)
+	bothMember  = testMember("member-1", 16750, cloudv1alpha1.ProviderAWS, cloudv1alpha1.ProviderAzure)
 )
 
 // testInventory is what a member imported.
-func testInventory(m CloudMember, vms ...func() (cloudv1.VirtualMachine, []cloudv1.NetworkInterface)) vmInventory {
+func testInventory(m CloudMember, vms ...func() (cloudv1alpha1.VirtualMachine, []cloudv1alpha1.NetworkInterface)) vmInventory {
 	inv := vmInventory{member: m}
 	for _, f := range vms {
 		vm, nics := f()
@@ -56,8 +58,8 @@ func testInventory(m CloudMember, vms ...func() (cloudv1.VirtualMachine, []cloud
 }
 
 // vm defers testVM, for testInventory.
-func vm(object, cloudName, ip string, mods ...func(*cloudv1.VirtualMachine)) func() (cloudv1.VirtualMachine, []cloudv1.NetworkInterface) {
-	return func() (cloudv1.VirtualMachine, []cloudv1.NetworkInterface) {
+func vm(object, cloudName, ip string, mods ...func(*cloudv1alpha1.VirtualMachine)) func() (cloudv1alpha1.VirtualMachine, []cloudv1alpha1.NetworkInterface) {
+	return func() (cloudv1alpha1.VirtualMachine, []cloudv1alpha1.NetworkInterface) {
 		return testVM(object, cloudName, ip, mods...)
 	}
 }
@@ -175,9 +177,9 @@ func TestPlanVMs(t *testing.T) {
 
 func TestFindVM(t *testing.T) {
 	vms := []AgentVM{
-		{Name: "dev-build-1", Cloud: cloudv1.ProviderAWS, IP: "10.20.0.1"},
-		{Name: "azure-dev-build-1", Cloud: cloudv1.ProviderAzure, IP: "10.40.0.4"},
-		{Name: "dev-build-2", Cloud: cloudv1.ProviderAzure, IP: "10.40.0.5"},
+		{Name: "dev-build-1", Cloud: cloudv1alpha1.ProviderAWS, IP: "10.20.0.1"},
+		{Name: "azure-dev-build-1", Cloud: cloudv1alpha1.ProviderAzure, IP: "10.40.0.4"},
+		{Name: "dev-build-2", Cloud: cloudv1alpha1.ProviderAzure, IP: "10.40.0.5"},
 	}
 	for name, want := range map[string]string{
 		"dev-build-1":       "10.20.0.1",

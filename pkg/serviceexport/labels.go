@@ -8,7 +8,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 const (

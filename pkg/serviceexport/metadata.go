@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // reservedPrefixes are the key prefixes of the labels and annotations the

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )

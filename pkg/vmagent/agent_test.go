@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
-	"antreaplus.io/antreaplus/pkg/policydistribution/distributiontest"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/test/infrastructure/distributiontest"
 )
 
 // fakeFirewall records what it is asked to apply; it fails while fail is set.

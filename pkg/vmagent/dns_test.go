@@ -14,8 +14,8 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
-	"antreaplus.io/antreaplus/pkg/policydistribution/distributiontest"
 	"antreaplus.io/antreaplus/pkg/vmagent/dnsforward"
+	"antreaplus.io/antreaplus/test/infrastructure/distributiontest"
 )
 
 // memberDNS is a member's DNS server on loopback, over TCP only, that

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+
+	"antreaplus.io/antreaplus/pkg/sandbox"
 )
 
 // BinDirEnv names a directory holding the project's programs already built
@@ -25,7 +27,8 @@ func RepoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// Binary returns the path of the program of cmd/<name>: the one in
+// Binary returns the path of the program <name> (cmd/<name>, or a
+// development tool under test/infrastructure/cmd): the one in
 // $ANTREAPLUS_BIN_DIR when that holds it, else one built from the
 // repository once per test process.
 func Binary(name string) (string, error) {
@@ -48,10 +51,11 @@ func Binary(name string) (string, error) {
 	if _, err := os.Stat(p); err == nil {
 		return p, nil
 	}
-	cmd := exec.Command("go", "build", "-o", p, "./cmd/"+name)
+	pkg := sandbox.SourcePackage(name)
+	cmd := exec.Command("go", "build", "-o", p, pkg)
 	cmd.Dir = RepoRoot()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building cmd/%s: %w\n%s", name, err, out)
+		return "", fmt.Errorf("building %s: %w\n%s", pkg, err, out)
 	}
 	return p, nil
 }

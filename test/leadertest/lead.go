@@ -11,9 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/test/framework"
 )
 

@@ -3,7 +3,7 @@ package v1alpha1
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // +kubebuilder:object:root=true
@@ -39,7 +39,7 @@ type FederatedNetworkPolicy struct {
 
 	// spec is an Antrea NetworkPolicy spec.
 	// +required
-	Spec crdv1beta1.NetworkPolicySpec `json:"spec"`
+	Spec antreav1beta1.NetworkPolicySpec `json:"spec"`
 
 	// status is how far the policy is realised, and from which remote sources.
 	// +optional

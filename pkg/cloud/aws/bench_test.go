@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 // BenchmarkInventory10kVMs reads 10k instances in 10 VPCs through the real

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 func TestThrottlingIsRetried(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 const (

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 func TestInventory1500VMsAcrossPages(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 func service(t *testing.T, snap *provider.Snapshot, id string) (provider.Service, bool) {

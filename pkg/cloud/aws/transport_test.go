@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 func newServer(t testing.TB, h http.Handler) string {

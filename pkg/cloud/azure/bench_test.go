@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 // BenchmarkInventory10kVMs reads 10k VMs (with their NICs) in 10 VNets

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/cloud/azure"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 func TestThrottlingIsRetried(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/cloud/azure"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 const (

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 func TestInventory1500VMsAcrossPages(t *testing.T) {

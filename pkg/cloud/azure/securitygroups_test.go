@@ -15,8 +15,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v7"
 
 	"antreaplus.io/antreaplus/pkg/cloud/azure"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 const (

@@ -3,7 +3,7 @@ package inventory
 import (
 	"testing"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // BenchmarkDesiredAndDiff10kVMs maps a 10k-VM snapshot to objects and diffs
@@ -11,7 +11,7 @@ import (
 // (target: zero writes).
 func BenchmarkDesiredAndDiff10kVMs(b *testing.B) {
 	snap := fleet("us-east-1", 10000)
-	sel := selector([]v1alpha1.VirtualMachineMatch{{VMMatch: &v1alpha1.EntityMatch{Tags: map[string]string{"env": "prod"}}}})
+	sel := selector([]cloudv1alpha1.VirtualMachineMatch{{VMMatch: &cloudv1alpha1.EntityMatch{Tags: map[string]string{"env": "prod"}}}})
 	stored := withOwners(asStored(Desired(input(sel, snap))))
 	for _, bc := range []struct {
 		name     string

@@ -6,7 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
@@ -69,23 +69,23 @@ func withIP(ip string) func(*provider.VM) {
 	return func(v *provider.VM) { v.NICs[0].PrivateIPs = []string{ip} }
 }
 
-func selector(vms []v1alpha1.VirtualMachineMatch, svcs ...v1alpha1.CloudNativeServiceMatch) *v1alpha1.CloudEntitySelector {
-	return &v1alpha1.CloudEntitySelector{
+func selector(vms []cloudv1alpha1.VirtualMachineMatch, svcs ...cloudv1alpha1.CloudNativeServiceMatch) *cloudv1alpha1.CloudEntitySelector {
+	return &cloudv1alpha1.CloudEntitySelector{
 		ObjectMeta: metav1.ObjectMeta{Name: "sel", Namespace: "tenant-a"},
-		Spec: v1alpha1.CloudEntitySelectorSpec{
-			AccountRef:          v1alpha1.CloudProviderAccountReference{Name: "acct"},
+		Spec: cloudv1alpha1.CloudEntitySelectorSpec{
+			AccountRef:          cloudv1alpha1.CloudProviderAccountReference{Name: "acct"},
 			VirtualMachines:     vms,
 			CloudNativeServices: svcs,
 		},
 	}
 }
 
-func input(sel *v1alpha1.CloudEntitySelector, snaps ...*provider.Snapshot) Input {
-	return Input{Selector: sel, Account: v1alpha1.CloudProviderAccountReference{Name: "acct", Namespace: "tenant-a"}, Snapshots: snaps}
+func input(sel *cloudv1alpha1.CloudEntitySelector, snaps ...*provider.Snapshot) Input {
+	return Input{Selector: sel, Account: cloudv1alpha1.CloudProviderAccountReference{Name: "acct", Namespace: "tenant-a"}, Snapshots: snaps}
 }
 
-func byVPC(ids ...string) v1alpha1.VirtualMachineMatch {
-	return v1alpha1.VirtualMachineMatch{VPCMatch: &v1alpha1.EntityMatch{IDs: ids}}
+func byVPC(ids ...string) cloudv1alpha1.VirtualMachineMatch {
+	return cloudv1alpha1.VirtualMachineMatch{VPCMatch: &cloudv1alpha1.EntityMatch{IDs: ids}}
 }
 
 // fleet is a snapshot of n VMs over 10 VPCs, with tags.

@@ -7,7 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
@@ -15,18 +15,18 @@ import (
 // the account.
 type Input struct {
 	// Selector is the CloudEntitySelector; its namespace is where objects go.
-	Selector *v1alpha1.CloudEntitySelector
+	Selector *cloudv1alpha1.CloudEntitySelector
 	// Account names the CloudProviderAccount, namespace included.
-	Account v1alpha1.CloudProviderAccountReference
+	Account cloudv1alpha1.CloudProviderAccountReference
 	// Snapshots are the regions whose poll succeeded.
 	Snapshots []*provider.Snapshot
 }
 
 // Objects are imported objects of the three kinds, each sorted by name.
 type Objects struct {
-	VirtualMachines     []v1alpha1.VirtualMachine
-	NetworkInterfaces   []v1alpha1.NetworkInterface
-	CloudNativeServices []v1alpha1.CloudNativeService
+	VirtualMachines     []cloudv1alpha1.VirtualMachine
+	NetworkInterfaces   []cloudv1alpha1.NetworkInterface
+	CloudNativeServices []cloudv1alpha1.CloudNativeService
 }
 
 // Len is the number of objects.
@@ -76,19 +76,19 @@ func (in Input) meta(name string, tags map[string]string, extra map[string]strin
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	labels[v1alpha1.LabelAccountName] = in.Account.Name
-	labels[v1alpha1.LabelAccountNamespace] = in.Account.Namespace
-	labels[v1alpha1.LabelSelectorName] = in.Selector.Name
+	labels[cloudv1alpha1.LabelAccountName] = in.Account.Name
+	labels[cloudv1alpha1.LabelAccountNamespace] = in.Account.Namespace
+	labels[cloudv1alpha1.LabelSelectorName] = in.Selector.Name
 	maps.Copy(labels, extra)
 	return metav1.ObjectMeta{Name: name, Namespace: in.Selector.Namespace, Labels: labels}
 }
 
-func (in Input) virtualMachine(snap *provider.Snapshot, vm provider.VM, mode v1alpha1.EnforcementMode) v1alpha1.VirtualMachine {
+func (in Input) virtualMachine(snap *provider.Snapshot, vm provider.VM, mode cloudv1alpha1.EnforcementMode) cloudv1alpha1.VirtualMachine {
 	name := ObjectName(vm.ID, vm.Name)
-	v := v1alpha1.VirtualMachine{
+	v := cloudv1alpha1.VirtualMachine{
 		ObjectMeta: in.meta(name, vm.Tags, nil),
-		Spec: v1alpha1.VirtualMachineSpec{
-			Provider:        v1alpha1.CloudProvider(snap.Cloud),
+		Spec: cloudv1alpha1.VirtualMachineSpec{
+			Provider:        cloudv1alpha1.CloudProvider(snap.Cloud),
 			AccountRef:      in.Account,
 			CloudID:         vm.ID,
 			CloudName:       vm.Name,
@@ -96,7 +96,7 @@ func (in Input) virtualMachine(snap *provider.Snapshot, vm provider.VM, mode v1a
 			Zone:            vm.Zone,
 			VPCID:           vm.VPCID,
 			InstanceType:    vm.InstanceType,
-			State:           v1alpha1.VirtualMachineState(vm.State),
+			State:           cloudv1alpha1.VirtualMachineState(vm.State),
 			Tags:            cloneTags(vm.Tags),
 			EnforcementMode: mode,
 		},
@@ -107,11 +107,11 @@ func (in Input) virtualMachine(snap *provider.Snapshot, vm provider.VM, mode v1a
 	return v
 }
 
-func (in Input) networkInterface(snap *provider.Snapshot, vmName string, nic provider.NIC) v1alpha1.NetworkInterface {
-	return v1alpha1.NetworkInterface{
-		ObjectMeta: in.meta(ObjectName(nic.ID, ""), nic.Tags, map[string]string{v1alpha1.LabelVirtualMachine: vmName}),
-		Spec: v1alpha1.NetworkInterfaceSpec{
-			Provider:         v1alpha1.CloudProvider(snap.Cloud),
+func (in Input) networkInterface(snap *provider.Snapshot, vmName string, nic provider.NIC) cloudv1alpha1.NetworkInterface {
+	return cloudv1alpha1.NetworkInterface{
+		ObjectMeta: in.meta(ObjectName(nic.ID, ""), nic.Tags, map[string]string{cloudv1alpha1.LabelVirtualMachine: vmName}),
+		Spec: cloudv1alpha1.NetworkInterfaceSpec{
+			Provider:         cloudv1alpha1.CloudProvider(snap.Cloud),
 			CloudID:          nic.ID,
 			VirtualMachine:   vmName,
 			Primary:          nic.Primary,
@@ -127,13 +127,13 @@ func (in Input) networkInterface(snap *provider.Snapshot, vmName string, nic pro
 	}
 }
 
-func (in Input) cloudNativeService(snap *provider.Snapshot, svc provider.Service) v1alpha1.CloudNativeService {
-	s := v1alpha1.CloudNativeService{
+func (in Input) cloudNativeService(snap *provider.Snapshot, svc provider.Service) cloudv1alpha1.CloudNativeService {
+	s := cloudv1alpha1.CloudNativeService{
 		ObjectMeta: in.meta(ObjectName(svc.ID, svc.Name), svc.Tags, nil),
-		Spec: v1alpha1.CloudNativeServiceSpec{
-			Provider:         v1alpha1.CloudProvider(snap.Cloud),
+		Spec: cloudv1alpha1.CloudNativeServiceSpec{
+			Provider:         cloudv1alpha1.CloudProvider(snap.Cloud),
 			AccountRef:       in.Account,
-			Kind:             v1alpha1.CloudNativeServiceKind(svc.Kind),
+			Kind:             cloudv1alpha1.CloudNativeServiceKind(svc.Kind),
 			CloudID:          svc.ID,
 			CloudName:        svc.Name,
 			Region:           snap.Region,
@@ -146,7 +146,7 @@ func (in Input) cloudNativeService(snap *provider.Snapshot, svc provider.Service
 		},
 	}
 	for _, p := range svc.Ports {
-		s.Spec.Ports = append(s.Spec.Ports, v1alpha1.ServicePort{Name: p.Name, Protocol: p.Protocol, Port: p.Port})
+		s.Spec.Ports = append(s.Spec.Ports, cloudv1alpha1.ServicePort{Name: p.Name, Protocol: p.Protocol, Port: p.Port})
 	}
 	return s
 }
@@ -161,9 +161,9 @@ func cloneTags(tags map[string]string) map[string]string {
 // sortObjects sorts each kind by name and keeps the first of any name seen
 // twice (a resource listed in two snapshots).
 func sortObjects(o *Objects) {
-	o.VirtualMachines = sortByName(o.VirtualMachines, func(v *v1alpha1.VirtualMachine) string { return v.Name })
-	o.NetworkInterfaces = sortByName(o.NetworkInterfaces, func(n *v1alpha1.NetworkInterface) string { return n.Name })
-	o.CloudNativeServices = sortByName(o.CloudNativeServices, func(s *v1alpha1.CloudNativeService) string { return s.Name })
+	o.VirtualMachines = sortByName(o.VirtualMachines, func(v *cloudv1alpha1.VirtualMachine) string { return v.Name })
+	o.NetworkInterfaces = sortByName(o.NetworkInterfaces, func(n *cloudv1alpha1.NetworkInterface) string { return n.Name })
+	o.CloudNativeServices = sortByName(o.CloudNativeServices, func(s *cloudv1alpha1.CloudNativeService) string { return s.Name })
 }
 
 func sortByName[T any](items []T, name func(*T) string) []T {

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Plan is the writes that make the imported objects match the cloud.
@@ -34,7 +34,7 @@ func (p Plan) Writes() int { return p.Create.Len() + p.Update.Len() + p.Delete.L
 // to be created the caller sets it after the create.
 func Diff(desired, existing Objects, staleRegions []string) Plan {
 	var p Plan
-	vmUIDs := map[string]*v1alpha1.VirtualMachine{}
+	vmUIDs := map[string]*cloudv1alpha1.VirtualMachine{}
 	for i := range existing.VirtualMachines {
 		vmUIDs[existing.VirtualMachines[i].Name] = &existing.VirtualMachines[i]
 	}
@@ -48,22 +48,22 @@ func Diff(desired, existing Objects, staleRegions []string) Plan {
 
 	p.Create.VirtualMachines, p.Update.VirtualMachines, p.Delete.VirtualMachines = diffKind(
 		desired.VirtualMachines, existing.VirtualMachines,
-		func(o *v1alpha1.VirtualMachine) *metav1.ObjectMeta { return &o.ObjectMeta },
-		func(o *v1alpha1.VirtualMachine) string { return o.Spec.Region },
-		func(want, have *v1alpha1.VirtualMachine) bool {
+		func(o *cloudv1alpha1.VirtualMachine) *metav1.ObjectMeta { return &o.ObjectMeta },
+		func(o *cloudv1alpha1.VirtualMachine) string { return o.Spec.Region },
+		func(want, have *cloudv1alpha1.VirtualMachine) bool {
 			return equality.Semantic.DeepEqual(want.Spec, have.Spec)
 		},
-		func(want, have *v1alpha1.VirtualMachine) { have.Spec = want.Spec },
+		func(want, have *cloudv1alpha1.VirtualMachine) { have.Spec = want.Spec },
 		stale)
 	p.Create.NetworkInterfaces, p.Update.NetworkInterfaces, p.Delete.NetworkInterfaces = diffKind(
 		desired.NetworkInterfaces, existing.NetworkInterfaces,
-		func(o *v1alpha1.NetworkInterface) *metav1.ObjectMeta { return &o.ObjectMeta },
-		func(o *v1alpha1.NetworkInterface) string { return o.Spec.Region },
-		func(want, have *v1alpha1.NetworkInterface) bool {
+		func(o *cloudv1alpha1.NetworkInterface) *metav1.ObjectMeta { return &o.ObjectMeta },
+		func(o *cloudv1alpha1.NetworkInterface) string { return o.Spec.Region },
+		func(want, have *cloudv1alpha1.NetworkInterface) bool {
 			return equality.Semantic.DeepEqual(want.Spec, have.Spec) &&
 				(len(want.OwnerReferences) == 0 || equality.Semantic.DeepEqual(want.OwnerReferences, have.OwnerReferences))
 		},
-		func(want, have *v1alpha1.NetworkInterface) {
+		func(want, have *cloudv1alpha1.NetworkInterface) {
 			have.Spec = want.Spec
 			if len(want.OwnerReferences) > 0 {
 				have.OwnerReferences = want.OwnerReferences
@@ -72,20 +72,20 @@ func Diff(desired, existing Objects, staleRegions []string) Plan {
 		stale)
 	p.Create.CloudNativeServices, p.Update.CloudNativeServices, p.Delete.CloudNativeServices = diffKind(
 		desired.CloudNativeServices, existing.CloudNativeServices,
-		func(o *v1alpha1.CloudNativeService) *metav1.ObjectMeta { return &o.ObjectMeta },
-		func(o *v1alpha1.CloudNativeService) string { return o.Spec.Region },
-		func(want, have *v1alpha1.CloudNativeService) bool {
+		func(o *cloudv1alpha1.CloudNativeService) *metav1.ObjectMeta { return &o.ObjectMeta },
+		func(o *cloudv1alpha1.CloudNativeService) string { return o.Spec.Region },
+		func(want, have *cloudv1alpha1.CloudNativeService) bool {
 			return equality.Semantic.DeepEqual(want.Spec, have.Spec)
 		},
-		func(want, have *v1alpha1.CloudNativeService) { have.Spec = want.Spec },
+		func(want, have *cloudv1alpha1.CloudNativeService) { have.Spec = want.Spec },
 		stale)
 	return p
 }
 
-func ownerRef(vm *v1alpha1.VirtualMachine) metav1.OwnerReference {
+func ownerRef(vm *cloudv1alpha1.VirtualMachine) metav1.OwnerReference {
 	yes := true
 	return metav1.OwnerReference{
-		APIVersion:         v1alpha1.GroupVersion.String(),
+		APIVersion:         cloudv1alpha1.GroupVersion.String(),
 		Kind:               "VirtualMachine",
 		Name:               vm.Name,
 		UID:                vm.UID,
@@ -154,7 +154,7 @@ func updated[T any](want, old *T, meta func(*T) *metav1.ObjectMeta, apply func(w
 // isManagedLabel reports whether the cloud controller owns a label.
 func isManagedLabel(key string) bool {
 	switch key {
-	case v1alpha1.LabelAccountName, v1alpha1.LabelAccountNamespace, v1alpha1.LabelSelectorName, v1alpha1.LabelVirtualMachine:
+	case cloudv1alpha1.LabelAccountName, cloudv1alpha1.LabelAccountNamespace, cloudv1alpha1.LabelSelectorName, cloudv1alpha1.LabelVirtualMachine:
 		return true
 	}
 	return strings.HasPrefix(key, TagLabelPrefix)

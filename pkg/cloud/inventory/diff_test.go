@@ -6,7 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
@@ -32,7 +32,7 @@ func planCounts(p Plan) counts {
 }
 
 func TestDiff(t *testing.T) {
-	sel := selector([]v1alpha1.VirtualMachineMatch{byVPC("vpc-a")}, v1alpha1.CloudNativeServiceMatch{VPCMatch: &v1alpha1.EntityMatch{IDs: []string{"vpc-a"}}})
+	sel := selector([]cloudv1alpha1.VirtualMachineMatch{byVPC("vpc-a")}, cloudv1alpha1.CloudNativeServiceMatch{VPCMatch: &cloudv1alpha1.EntityMatch{IDs: []string{"vpc-a"}}})
 	base := func(mods ...func(*provider.Snapshot)) *provider.Snapshot {
 		all := []func(*provider.Snapshot){
 			withVPC("vpc-a", "prod", nil), withVPC("vpc-b", "dev", nil),
@@ -90,7 +90,7 @@ func TestDiff(t *testing.T) {
 }
 
 func TestDiffUpdateKeepsWhatOthersOwn(t *testing.T) {
-	sel := selector([]v1alpha1.VirtualMachineMatch{byVPC("vpc-a")})
+	sel := selector([]cloudv1alpha1.VirtualMachineMatch{byVPC("vpc-a")})
 	s := snapshot("us-east-1", withVPC("vpc-a", "", nil), withVM("i-1", "vpc-a", tagged("env", "prod", "old", "x")))
 	before := withOwners(asStored(Desired(input(sel, s))))
 	delete(s.VMs[0].Tags, "old")
@@ -121,7 +121,7 @@ func TestDiffUpdateKeepsWhatOthersOwn(t *testing.T) {
 }
 
 func TestDiffOwnerReferences(t *testing.T) {
-	sel := selector([]v1alpha1.VirtualMachineMatch{byVPC("vpc-a")})
+	sel := selector([]cloudv1alpha1.VirtualMachineMatch{byVPC("vpc-a")})
 	s := snapshot("us-east-1", withVPC("vpc-a", "", nil), withVM("i-1", "vpc-a"))
 	created := Diff(Desired(input(sel, s)), Objects{}, nil).Create
 	if len(created.NetworkInterfaces[0].OwnerReferences) != 0 {
@@ -139,7 +139,7 @@ func TestDiffOwnerReferences(t *testing.T) {
 }
 
 func TestDiffLeavesObjectsBeingDeleted(t *testing.T) {
-	sel := selector([]v1alpha1.VirtualMachineMatch{byVPC("vpc-a")})
+	sel := selector([]cloudv1alpha1.VirtualMachineMatch{byVPC("vpc-a")})
 	s := snapshot("us-east-1", withVPC("vpc-a", "", nil), withVM("i-1", "vpc-a", tagged("a", "b")))
 	stored := asStored(Desired(input(sel, s)))
 	now := metav1.Now()

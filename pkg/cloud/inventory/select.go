@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
@@ -16,7 +16,7 @@ type entity struct {
 
 // matchEntity reports whether e meets every criterion m sets. Ids compare
 // case-insensitively (Azure resource ids are), names and tags exactly.
-func matchEntity(m *v1alpha1.EntityMatch, e entity) bool {
+func matchEntity(m *cloudv1alpha1.EntityMatch, e entity) bool {
 	if m == nil {
 		return true
 	}
@@ -45,7 +45,7 @@ func vpcEntity(vpcs map[string]provider.VPC, id string) entity {
 }
 
 // selectVM returns the enforcement mode of the first entry that selects vm.
-func selectVM(entries []v1alpha1.VirtualMachineMatch, vm provider.VM, vpcs map[string]provider.VPC) (v1alpha1.EnforcementMode, bool) {
+func selectVM(entries []cloudv1alpha1.VirtualMachineMatch, vm provider.VM, vpcs map[string]provider.VPC) (cloudv1alpha1.EnforcementMode, bool) {
 	for _, e := range entries {
 		if e.VPCMatch != nil && !matchEntity(e.VPCMatch, vpcEntity(vpcs, vm.VPCID)) {
 			continue
@@ -54,7 +54,7 @@ func selectVM(entries []v1alpha1.VirtualMachineMatch, vm provider.VM, vpcs map[s
 			continue
 		}
 		if e.EnforcementMode == "" {
-			return v1alpha1.EnforcementAgentless, true
+			return cloudv1alpha1.EnforcementAgentless, true
 		}
 		return e.EnforcementMode, true
 	}
@@ -62,13 +62,13 @@ func selectVM(entries []v1alpha1.VirtualMachineMatch, vm provider.VM, vpcs map[s
 }
 
 // providerKinds are the service kinds of each provider.
-var providerKinds = map[provider.Cloud][]v1alpha1.CloudNativeServiceKind{
-	provider.AWS:   {v1alpha1.ServiceKindAWSLoadBalancer, v1alpha1.ServiceKindAWSRDS},
-	provider.Azure: {v1alpha1.ServiceKindAzureLoadBalancer, v1alpha1.ServiceKindAzureSQL},
+var providerKinds = map[provider.Cloud][]cloudv1alpha1.CloudNativeServiceKind{
+	provider.AWS:   {cloudv1alpha1.ServiceKindAWSLoadBalancer, cloudv1alpha1.ServiceKindAWSRDS},
+	provider.Azure: {cloudv1alpha1.ServiceKindAzureLoadBalancer, cloudv1alpha1.ServiceKindAzureSQL},
 }
 
-func selectService(entries []v1alpha1.CloudNativeServiceMatch, cloud provider.Cloud, svc provider.Service, vpcs map[string]provider.VPC) bool {
-	kind := v1alpha1.CloudNativeServiceKind(svc.Kind)
+func selectService(entries []cloudv1alpha1.CloudNativeServiceMatch, cloud provider.Cloud, svc provider.Service, vpcs map[string]provider.VPC) bool {
+	kind := cloudv1alpha1.CloudNativeServiceKind(svc.Kind)
 	if !slices.Contains(providerKinds[cloud], kind) {
 		return false
 	}

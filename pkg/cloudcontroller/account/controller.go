@@ -20,7 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
@@ -49,20 +49,20 @@ type Reconciler struct {
 // been called, and binding.AddIndex.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	toAccount := handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
-		return []reconcile.Request{{NamespacedName: binding.AccountKey(o.(*v1alpha1.CloudEntitySelector))}}
+		return []reconcile.Request{{NamespacedName: binding.AccountKey(o.(*cloudv1alpha1.CloudEntitySelector))}}
 	})
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("cloud-account").
-		For(&v1alpha1.CloudProviderAccount{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&cloudv1alpha1.CloudProviderAccount{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.secretAccounts)).
-		Watches(&v1alpha1.CloudEntitySelector{}, toAccount).
+		Watches(&cloudv1alpha1.CloudEntitySelector{}, toAccount).
 		WatchesRawSource(source.Channel(r.Status.AccountEvents(), &handler.EnqueueRequestForObject{})).
 		Complete(r)
 }
 
 // Reconcile builds the account's provider and writes its status.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	acct := &v1alpha1.CloudProviderAccount{}
+	acct := &cloudv1alpha1.CloudProviderAccount{}
 	if err := r.Client.Get(ctx, req.NamespacedName, acct); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.Providers.Remove(req.NamespacedName)
@@ -94,7 +94,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 
 // observe reads the Secret, builds the provider and gathers what the
 // status is computed from.
-func (r *Reconciler) observe(ctx context.Context, acct *v1alpha1.CloudProviderAccount) (observed, error) {
+func (r *Reconciler) observe(ctx context.Context, acct *cloudv1alpha1.CloudProviderAccount) (observed, error) {
 	key := types.NamespacedName{Namespace: acct.Namespace, Name: acct.Name}
 	var in observed
 	cfg, err := accountprovider.Read(ctx, r.APIReader, acct, r.ProviderOptions)
@@ -138,7 +138,7 @@ func current(results map[string]pollstatus.Result, gen int64) map[string]pollsta
 
 // secretAccounts maps a Secret to the accounts that use it.
 func (r *Reconciler) secretAccounts(ctx context.Context, o client.Object) []reconcile.Request {
-	var list v1alpha1.CloudProviderAccountList
+	var list cloudv1alpha1.CloudProviderAccountList
 	if err := r.Client.List(ctx, &list, client.MatchingFields{IndexSecret: o.GetNamespace() + "/" + o.GetName()}); err != nil {
 		return nil
 	}
@@ -150,8 +150,8 @@ func (r *Reconciler) secretAccounts(ctx context.Context, o client.Object) []reco
 }
 
 // announce records an event when readiness changed.
-func (r *Reconciler) announce(ctx context.Context, before, after *v1alpha1.CloudProviderAccount) {
-	was, is := condition(before.Status.Conditions, v1alpha1.ConditionReady), condition(after.Status.Conditions, v1alpha1.ConditionReady)
+func (r *Reconciler) announce(ctx context.Context, before, after *cloudv1alpha1.CloudProviderAccount) {
+	was, is := condition(before.Status.Conditions, cloudv1alpha1.ConditionReady), condition(after.Status.Conditions, cloudv1alpha1.ConditionReady)
 	if is == nil || (was != nil && was.Status == is.Status && was.Reason == is.Reason) {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // IndexSecret is the field index of CloudProviderAccounts by the
@@ -15,9 +15,9 @@ const IndexSecret = "cloud.antreaplus.io/secret"
 
 // AddIndex registers IndexSecret with a manager's field indexer.
 func AddIndex(ctx context.Context, indexer client.FieldIndexer) error {
-	return indexer.IndexField(ctx, &v1alpha1.CloudProviderAccount{}, IndexSecret, func(o client.Object) []string {
-		a := o.(*v1alpha1.CloudProviderAccount)
-		var ref v1alpha1.SecretReference
+	return indexer.IndexField(ctx, &cloudv1alpha1.CloudProviderAccount{}, IndexSecret, func(o client.Object) []string {
+		a := o.(*cloudv1alpha1.CloudProviderAccount)
+		var ref cloudv1alpha1.SecretReference
 		switch {
 		case a.Spec.AWS != nil:
 			ref = a.Spec.AWS.Credentials.SecretRef

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
@@ -43,12 +43,12 @@ type observed struct {
 
 // computeStatus is the account's status: a pure function of the stored
 // status, what was observed and the heartbeat.
-func computeStatus(acct *v1alpha1.CloudProviderAccount, in observed, heartbeat time.Duration) v1alpha1.CloudProviderAccountStatus {
+func computeStatus(acct *cloudv1alpha1.CloudProviderAccount, in observed, heartbeat time.Duration) cloudv1alpha1.CloudProviderAccountStatus {
 	st := *acct.Status.DeepCopy()
 	st.ObservedGeneration = acct.Generation
 	st.Selector = nil
 	if in.bound != nil {
-		st.Selector = &v1alpha1.NamespacedObjectReference{Namespace: in.bound.Namespace, Name: in.bound.Name}
+		st.Selector = &cloudv1alpha1.NamespacedObjectReference{Namespace: in.bound.Namespace, Name: in.bound.Name}
 	}
 	creds := credentials(in)
 	polled := inventoryPolled(acct, in)
@@ -75,19 +75,19 @@ func computeStatus(acct *v1alpha1.CloudProviderAccount, in observed, heartbeat t
 }
 
 func credentials(in observed) metav1.Condition {
-	c := metav1.Condition{Type: v1alpha1.AccountConditionCredentialsValid}
+	c := metav1.Condition{Type: cloudv1alpha1.AccountConditionCredentialsValid}
 	if in.configErr != nil {
 		c.Status, c.Reason, c.Message = metav1.ConditionFalse, in.configErr.Reason, in.configErr.Message
 		return c
 	}
 	for _, region := range sortedRegions(in.results) {
-		if r := in.results[region]; r.Reason == v1alpha1.AccountReasonAuthenticationFailed {
+		if r := in.results[region]; r.Reason == cloudv1alpha1.AccountReasonAuthenticationFailed {
 			c.Status, c.Reason, c.Message = metav1.ConditionFalse, r.Reason, clip(r.Message)
 			return c
 		}
 	}
 	for _, r := range in.results {
-		if r.Succeeded() || r.Reason == v1alpha1.AccountReasonThrottled {
+		if r.Succeeded() || r.Reason == cloudv1alpha1.AccountReasonThrottled {
 			c.Status, c.Reason, c.Message = metav1.ConditionTrue, ReasonVerified, "the cloud accepted the credentials"
 			return c
 		}
@@ -96,8 +96,8 @@ func credentials(in observed) metav1.Condition {
 	return c
 }
 
-func inventoryPolled(acct *v1alpha1.CloudProviderAccount, in observed) metav1.Condition {
-	c := metav1.Condition{Type: v1alpha1.AccountConditionInventoryPolled}
+func inventoryPolled(acct *cloudv1alpha1.CloudProviderAccount, in observed) metav1.Condition {
+	c := metav1.Condition{Type: cloudv1alpha1.AccountConditionInventoryPolled}
 	if in.configErr != nil {
 		c.Status, c.Reason, c.Message = metav1.ConditionFalse, in.configErr.Reason, "not polled: "+in.configErr.Message
 		return c
@@ -124,7 +124,7 @@ func inventoryPolled(acct *v1alpha1.CloudProviderAccount, in observed) metav1.Co
 	case len(pending) > 0:
 		c.Status, c.Reason, c.Message = metav1.ConditionUnknown, ReasonPending, "not polled yet: "+strings.Join(pending, ", ")
 	default:
-		c.Status, c.Reason = metav1.ConditionTrue, v1alpha1.AccountReasonPolled
+		c.Status, c.Reason = metav1.ConditionTrue, cloudv1alpha1.AccountReasonPolled
 		c.Message = fmt.Sprintf("the last poll of each of the %d regions succeeded", len(regions))
 		if in.bound == nil {
 			c.Message += "; no CloudEntitySelector is bound, so nothing is imported and polls wait for one"
@@ -134,7 +134,7 @@ func inventoryPolled(acct *v1alpha1.CloudProviderAccount, in observed) metav1.Co
 }
 
 func ready(creds, polled metav1.Condition) metav1.Condition {
-	c := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonReady,
+	c := metav1.Condition{Type: cloudv1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonReady,
 		Message: "the credentials work and every region was polled"}
 	for _, dep := range []metav1.Condition{creds, polled} {
 		if dep.Status != metav1.ConditionTrue {
@@ -150,7 +150,7 @@ func ready(creds, polled metav1.Condition) metav1.Condition {
 
 // lastSuccess is the oldest last success of the account's regions, nil
 // unless each has one.
-func lastSuccess(acct *v1alpha1.CloudProviderAccount, in observed) *metav1.Time {
+func lastSuccess(acct *cloudv1alpha1.CloudProviderAccount, in observed) *metav1.Time {
 	var oldest time.Time
 	for _, region := range inventorysync.Regions(acct) {
 		r, ok := in.results[region]

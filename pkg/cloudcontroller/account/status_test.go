@@ -10,22 +10,22 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func acct(regions ...string) *v1alpha1.CloudProviderAccount {
-	return &v1alpha1.CloudProviderAccount{
+func acct(regions ...string) *cloudv1alpha1.CloudProviderAccount {
+	return &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Name: "acct", Namespace: "tenant-a", Generation: 3},
-		Spec:       v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, AWS: &v1alpha1.AWSAccountConfig{Regions: regions}},
+		Spec:       cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAWS, AWS: &cloudv1alpha1.AWSAccountConfig{Regions: regions}},
 	}
 }
 
 func ok(at time.Duration) pollstatus.Result {
-	return pollstatus.Result{Outcome: pollstatus.Outcome{Reason: v1alpha1.AccountReasonPolled}, At: t0.Add(at), LastSuccess: t0.Add(at)}
+	return pollstatus.Result{Outcome: pollstatus.Outcome{Reason: cloudv1alpha1.AccountReasonPolled}, At: t0.Add(at), LastSuccess: t0.Add(at)}
 }
 
 func failed(reason, msg string) pollstatus.Result {

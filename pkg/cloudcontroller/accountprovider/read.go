@@ -13,7 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
 	"antreaplus.io/antreaplus/pkg/cloud/azure"
 )
@@ -63,7 +63,7 @@ func (e *ConfigError) Error() string { return e.Message }
 
 // Config is what an account's provider is built from.
 type Config struct {
-	Provider v1alpha1.CloudProvider
+	Provider cloudv1alpha1.CloudProvider
 	AWS      aws.Options
 	Azure    azure.Options
 	// Fingerprint changes whenever anything the provider is built from does.
@@ -73,7 +73,7 @@ type Config struct {
 
 // String never shows credentials.
 func (c Config) String() string {
-	if c.Provider == v1alpha1.ProviderAzure {
+	if c.Provider == cloudv1alpha1.ProviderAzure {
 		return fmt.Sprintf("Azure%s", c.Azure)
 	}
 	return fmt.Sprintf("AWS%s", c.AWS)
@@ -81,23 +81,23 @@ func (c Config) String() string {
 
 // Read reads the account's Secret through r (best an uncached reader, so
 // that Secrets are not cached) and returns the provider's configuration.
-func Read(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAccount, opts Options) (Config, error) {
+func Read(ctx context.Context, r client.Reader, acct *cloudv1alpha1.CloudProviderAccount, opts Options) (Config, error) {
 	switch {
-	case acct.Spec.Provider == v1alpha1.ProviderAWS && acct.Spec.AWS != nil:
+	case acct.Spec.Provider == cloudv1alpha1.ProviderAWS && acct.Spec.AWS != nil:
 		return readAWS(ctx, r, acct, opts)
-	case acct.Spec.Provider == v1alpha1.ProviderAzure && acct.Spec.Azure != nil:
+	case acct.Spec.Provider == cloudv1alpha1.ProviderAzure && acct.Spec.Azure != nil:
 		return readAzure(ctx, r, acct, opts)
 	}
 	return Config{}, &ConfigError{Reason: ReasonUnsupported, Message: fmt.Sprintf("provider %q without its spec.%s configuration is not supported", acct.Spec.Provider, acct.Spec.Provider)}
 }
 
-func readAWS(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAccount, opts Options) (Config, error) {
+func readAWS(ctx context.Context, r client.Reader, acct *cloudv1alpha1.CloudProviderAccount, opts Options) (Config, error) {
 	spec := acct.Spec.AWS
 	sec, err := secret(ctx, r, acct, spec.Credentials.SecretRef, opts)
 	if err != nil {
 		return Config{}, err
 	}
-	keys := []v1alpha1.SecretKey{
+	keys := []cloudv1alpha1.SecretKey{
 		cmp.Or(spec.Credentials.AccessKeyIDKey, "accessKeyID"),
 		cmp.Or(spec.Credentials.SecretAccessKeyKey, "secretAccessKey"),
 	}
@@ -109,7 +109,7 @@ func readAWS(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderA
 		return Config{}, err
 	}
 	vals = append(vals, "")
-	cfg := Config{Provider: v1alpha1.ProviderAWS, roots: opts.RootCAs, AWS: aws.Options{
+	cfg := Config{Provider: cloudv1alpha1.ProviderAWS, roots: opts.RootCAs, AWS: aws.Options{
 		AccessKeyID: vals[0], SecretAccessKey: vals[1], SessionToken: vals[2], Endpoint: spec.Endpoint,
 		MaxAttempts: opts.AWSMaxAttempts, MaxBackoff: opts.AWSMaxBackoff, PageSize: opts.AWSPageSize,
 		Resolver: opts.AWSResolver,
@@ -126,13 +126,13 @@ func readAWS(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderA
 	return cfg, nil
 }
 
-func readAzure(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAccount, opts Options) (Config, error) {
+func readAzure(ctx context.Context, r client.Reader, acct *cloudv1alpha1.CloudProviderAccount, opts Options) (Config, error) {
 	spec := acct.Spec.Azure
 	sec, err := secret(ctx, r, acct, spec.Credentials.SecretRef, opts)
 	if err != nil {
 		return Config{}, err
 	}
-	vals, err := values(sec, []v1alpha1.SecretKey{
+	vals, err := values(sec, []cloudv1alpha1.SecretKey{
 		cmp.Or(spec.Credentials.SubscriptionIDKey, "subscriptionID"),
 		cmp.Or(spec.Credentials.TenantIDKey, "tenantID"),
 		cmp.Or(spec.Credentials.ClientIDKey, "clientID"),
@@ -141,7 +141,7 @@ func readAzure(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProvide
 	if err != nil {
 		return Config{}, err
 	}
-	cfg := Config{Provider: v1alpha1.ProviderAzure, roots: opts.RootCAs, Azure: azure.Options{
+	cfg := Config{Provider: cloudv1alpha1.ProviderAzure, roots: opts.RootCAs, Azure: azure.Options{
 		SubscriptionID: vals[0], TenantID: vals[1], ClientID: vals[2], ClientSecret: vals[3],
 		Endpoint: spec.Endpoint, AuthorityHost: spec.AuthorityHost,
 		MaxRetries: opts.AzureMaxRetries, RetryDelay: opts.AzureRetryDelay, MaxRetryDelay: opts.AzureMaxRetryDelay,
@@ -150,7 +150,7 @@ func readAzure(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProvide
 	return cfg, nil
 }
 
-func secret(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAccount, ref v1alpha1.SecretReference, opts Options) (*corev1.Secret, error) {
+func secret(ctx context.Context, r client.Reader, acct *cloudv1alpha1.CloudProviderAccount, ref cloudv1alpha1.SecretReference, opts Options) (*corev1.Secret, error) {
 	ns := cmp.Or(ref.Namespace, acct.Namespace)
 	if ns != acct.Namespace && !opts.AllowCrossNamespaceSecrets {
 		return nil, &ConfigError{Reason: ReasonSecretNamespaceNotAllowed, Message: fmt.Sprintf(
@@ -160,7 +160,7 @@ func secret(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAc
 	err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: ref.Name}, sec)
 	switch {
 	case apierrors.IsNotFound(err):
-		return nil, &ConfigError{Reason: v1alpha1.AccountReasonSecretNotFound, Message: fmt.Sprintf("Secret %s/%s not found", ns, ref.Name)}
+		return nil, &ConfigError{Reason: cloudv1alpha1.AccountReasonSecretNotFound, Message: fmt.Sprintf("Secret %s/%s not found", ns, ref.Name)}
 	case err != nil:
 		return nil, fmt.Errorf("reading Secret %s/%s: %w", ns, ref.Name, err)
 	}
@@ -168,12 +168,12 @@ func secret(ctx context.Context, r client.Reader, acct *v1alpha1.CloudProviderAc
 }
 
 // values returns the Secret's values of keys, in order.
-func values(sec *corev1.Secret, keys []v1alpha1.SecretKey) ([]string, error) {
+func values(sec *corev1.Secret, keys []cloudv1alpha1.SecretKey) ([]string, error) {
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
 		v, ok := sec.Data[string(k)]
 		if !ok || len(v) == 0 {
-			return nil, &ConfigError{Reason: v1alpha1.AccountReasonSecretKeyMissing,
+			return nil, &ConfigError{Reason: cloudv1alpha1.AccountReasonSecretKeyMissing,
 				Message: fmt.Sprintf("Secret %s/%s has no key %q (or it is empty)", sec.Namespace, sec.Name, k)}
 		}
 		out = append(out, string(v))

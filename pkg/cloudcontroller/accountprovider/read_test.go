@@ -13,17 +13,17 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 const secretValue = "s3cr3t-value-never-shown"
 
-func awsAccount(mods ...func(*v1alpha1.AWSAccountConfig)) *v1alpha1.CloudProviderAccount {
-	a := &v1alpha1.CloudProviderAccount{
+func awsAccount(mods ...func(*cloudv1alpha1.AWSAccountConfig)) *cloudv1alpha1.CloudProviderAccount {
+	a := &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Name: "acct", Namespace: "tenant-a"},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, AWS: &v1alpha1.AWSAccountConfig{
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAWS, AWS: &cloudv1alpha1.AWSAccountConfig{
 			Regions: []string{"us-east-1"}, Endpoint: "http://127.0.0.1:1",
-			Credentials: v1alpha1.AWSCredentials{SecretRef: v1alpha1.SecretReference{Name: "creds"}},
+			Credentials: cloudv1alpha1.AWSCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: "creds"}},
 		}},
 	}
 	for _, m := range mods {
@@ -44,7 +44,7 @@ func TestRead(t *testing.T) {
 	good := map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secretValue}
 	for _, tc := range []struct {
 		name    string
-		account *v1alpha1.CloudProviderAccount
+		account *cloudv1alpha1.CloudProviderAccount
 		secret  *corev1.Secret
 		opts    Options
 		reason  string // "" for success
@@ -53,16 +53,16 @@ func TestRead(t *testing.T) {
 		{"good", awsAccount(), secretOf("tenant-a", "creds", good), Options{}, "", ""},
 		{"missing secret", awsAccount(), nil, Options{}, "SecretNotFound", "Secret tenant-a/creds not found"},
 		{"missing key", awsAccount(), secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIA"}), Options{}, "SecretKeyMissing", `no key "secretAccessKey"`},
-		{"renamed key", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretAccessKeyKey = "key" }),
+		{"renamed key", awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) { c.Credentials.SecretAccessKeyKey = "key" }),
 			secretOf("tenant-a", "creds", good), Options{}, "SecretKeyMissing", `no key "key"`},
-		{"session token key", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SessionTokenKey = "token" }),
+		{"session token key", awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) { c.Credentials.SessionTokenKey = "token" }),
 			secretOf("tenant-a", "creds", good), Options{}, "SecretKeyMissing", `no key "token"`},
-		{"other namespace refused", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
+		{"other namespace refused", awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
 			secretOf("tenant-b", "creds", good), Options{}, ReasonSecretNamespaceNotAllowed, "outside the account's namespace"},
-		{"other namespace allowed", awsAccount(func(c *v1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
+		{"other namespace allowed", awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) { c.Credentials.SecretRef.Namespace = "tenant-b" }),
 			secretOf("tenant-b", "creds", good), Options{AllowCrossNamespaceSecrets: true}, "", ""},
-		{"assume role", awsAccount(func(c *v1alpha1.AWSAccountConfig) {
-			c.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: secretValue}
+		{"assume role", awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) {
+			c.Credentials.AssumeRole = &cloudv1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: secretValue}
 		}), secretOf("tenant-a", "creds", good), Options{}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,18 +119,18 @@ func TestEnsureRebuildsOnlyOnChange(t *testing.T) {
 }
 
 func TestReadAzure(t *testing.T) {
-	acct := &v1alpha1.CloudProviderAccount{
+	acct := &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Name: "acct", Namespace: "tenant-a"},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAzure, Azure: &v1alpha1.AzureAccountConfig{
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAzure, Azure: &cloudv1alpha1.AzureAccountConfig{
 			Regions: []string{"eastus"}, Endpoint: "https://127.0.0.1:1", AuthorityHost: "https://127.0.0.1:1",
-			Credentials: v1alpha1.AzureCredentials{SecretRef: v1alpha1.SecretReference{Name: "creds"}},
+			Credentials: cloudv1alpha1.AzureCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: "creds"}},
 		}},
 	}
 	data := map[string]string{"subscriptionID": "sub", "tenantID": "tenant", "clientID": "app"}
 	cl := fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(secretOf("tenant-a", "creds", data)).Build()
 	_, err := Read(context.Background(), cl, acct, Options{})
 	var cerr *ConfigError
-	if !errors.As(err, &cerr) || cerr.Reason != v1alpha1.AccountReasonSecretKeyMissing || !strings.Contains(cerr.Message, `"clientSecret"`) {
+	if !errors.As(err, &cerr) || cerr.Reason != cloudv1alpha1.AccountReasonSecretKeyMissing || !strings.Contains(cerr.Message, `"clientSecret"`) {
 		t.Fatalf("error %v; want SecretKeyMissing naming clientSecret", err)
 	}
 	data["clientSecret"] = secretValue
@@ -149,8 +149,8 @@ func TestReadAssumeRole(t *testing.T) {
 		secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secretValue})).Build()
 	read := func(externalID string) Config {
 		t.Helper()
-		cfg, err := Read(context.Background(), cl, awsAccount(func(c *v1alpha1.AWSAccountConfig) {
-			c.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: externalID, SessionName: "me"}
+		cfg, err := Read(context.Background(), cl, awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) {
+			c.Credentials.AssumeRole = &cloudv1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: externalID, SessionName: "me"}
 		}), Options{})
 		if err != nil {
 			t.Fatal(err)

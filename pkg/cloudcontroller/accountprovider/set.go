@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
 	"antreaplus.io/antreaplus/pkg/cloud/azure"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
@@ -21,11 +21,11 @@ import (
 // a provider name becomes a provider.
 func New(cfg Config) (provider.Provider, error) {
 	switch cfg.Provider {
-	case v1alpha1.ProviderAWS:
+	case cloudv1alpha1.ProviderAWS:
 		o := cfg.AWS
 		o.HTTPClient = &http.Client{Transport: aws.BufferRequestBodies(transport(cfg))}
 		return aws.New(o)
-	case v1alpha1.ProviderAzure:
+	case cloudv1alpha1.ProviderAzure:
 		o := cfg.Azure
 		o.Transport = &http.Client{Transport: transport(cfg)}
 		return azure.New(o)
@@ -125,7 +125,7 @@ func (s *Set) Remove(k types.NamespacedName) bool {
 }
 
 func (s *Set) notify(k types.NamespacedName) {
-	a := &v1alpha1.CloudProviderAccount{}
+	a := &cloudv1alpha1.CloudProviderAccount{}
 	a.Name, a.Namespace = k.Name, k.Namespace
 	ev := event.GenericEvent{Object: a}
 	select {

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/sgtranslate"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -18,15 +18,15 @@ import (
 // inventory is what a round reads of the imported objects: every network
 // interface, by "namespace/name".
 type inventory struct {
-	nics map[string]*v1alpha1.NetworkInterface
+	nics map[string]*cloudv1alpha1.NetworkInterface
 }
 
 func readInventory(ctx context.Context, r client.Reader) (*inventory, error) {
-	var list v1alpha1.NetworkInterfaceList
+	var list cloudv1alpha1.NetworkInterfaceList
 	if err := r.List(ctx, &list); err != nil {
 		return nil, fmt.Errorf("listing NetworkInterfaces: %w", err)
 	}
-	inv := &inventory{nics: make(map[string]*v1alpha1.NetworkInterface, len(list.Items))}
+	inv := &inventory{nics: make(map[string]*cloudv1alpha1.NetworkInterface, len(list.Items))}
 	for i := range list.Items {
 		n := &list.Items[i]
 		inv.nics[n.Namespace+"/"+n.Name] = n
@@ -47,8 +47,8 @@ func (inv *inventory) locations() map[sgtranslate.Location]bool {
 }
 
 // locationOf is where an interface's security groups live.
-func locationOf(n *v1alpha1.NetworkInterface) (sgtranslate.Location, bool) {
-	account := types.NamespacedName{Namespace: n.Labels[v1alpha1.LabelAccountNamespace], Name: n.Labels[v1alpha1.LabelAccountName]}
+func locationOf(n *cloudv1alpha1.NetworkInterface) (sgtranslate.Location, bool) {
+	account := types.NamespacedName{Namespace: n.Labels[cloudv1alpha1.LabelAccountNamespace], Name: n.Labels[cloudv1alpha1.LabelAccountName]}
 	if account.Name == "" || account.Namespace == "" || n.Spec.VPCID == "" || n.Spec.Region == "" {
 		return sgtranslate.Location{}, false
 	}
@@ -56,7 +56,7 @@ func locationOf(n *v1alpha1.NetworkInterface) (sgtranslate.Location, bool) {
 }
 
 // place returns the interface of an ExternalEntity, or why it has none.
-func place(ee *crdv1alpha2.ExternalEntity, nic *v1alpha1.NetworkInterface) (*sgtranslate.Interface, string) {
+func place(ee *antreav1alpha2.ExternalEntity, nic *cloudv1alpha1.NetworkInterface) (*sgtranslate.Interface, string) {
 	switch {
 	case ee == nil:
 		return nil, "the ExternalEntity is not in the cloud controller's cache yet"
@@ -89,15 +89,15 @@ func (inv *inventory) endpoints(ctx context.Context, r client.Reader, view *wire
 		if err != nil {
 			return nil, err
 		}
-		var ee *crdv1alpha2.ExternalEntity
-		got := &crdv1alpha2.ExternalEntity{}
+		var ee *antreav1alpha2.ExternalEntity
+		got := &antreav1alpha2.ExternalEntity{}
 		switch err := r.Get(ctx, key, got); {
 		case err == nil:
 			ee = got
 		case !apierrors.IsNotFound(err):
 			return nil, fmt.Errorf("reading ExternalEntity %s: %w", name, err)
 		}
-		var nic *v1alpha1.NetworkInterface
+		var nic *cloudv1alpha1.NetworkInterface
 		if ee != nil {
 			nic = inv.nics[ee.Namespace+"/"+ee.Labels[externalentity.LabelNetworkInterface]]
 		}

@@ -12,15 +12,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 var account = types.NamespacedName{Namespace: "t", Name: "aws"}
@@ -67,17 +67,17 @@ func (c *fakeConsumer) ReportAgentless(_ context.Context, rep wire.AgentlessRepo
 	return nil
 }
 
-func nicObject(name, vpc string) *v1alpha1.NetworkInterface {
-	return &v1alpha1.NetworkInterface{
+func nicObject(name, vpc string) *cloudv1alpha1.NetworkInterface {
+	return &cloudv1alpha1.NetworkInterface{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: name,
-			Labels: map[string]string{v1alpha1.LabelAccountName: account.Name, v1alpha1.LabelAccountNamespace: account.Namespace}},
-		Spec: v1alpha1.NetworkInterfaceSpec{Provider: v1alpha1.ProviderAWS, CloudID: name, Region: "us-east-1", VPCID: vpc},
+			Labels: map[string]string{cloudv1alpha1.LabelAccountName: account.Name, cloudv1alpha1.LabelAccountNamespace: account.Namespace}},
+		Spec: cloudv1alpha1.NetworkInterfaceSpec{Provider: cloudv1alpha1.ProviderAWS, CloudID: name, Region: "us-east-1", VPCID: vpc},
 	}
 }
 
-func entity(name string, labels map[string]string) *crdv1alpha2.ExternalEntity {
-	return &crdv1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: name, Labels: labels},
-		Spec: crdv1alpha2.ExternalEntitySpec{ExternalNode: "antreaplus-cloud-controller"}}
+func entity(name string, labels map[string]string) *antreav1alpha2.ExternalEntity {
+	return &antreav1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: name, Labels: labels},
+		Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: "antreaplus-cloud-controller"}}
 }
 
 func viewOf(gen uint64, eps map[string][]wire.Rule) *wire.View {

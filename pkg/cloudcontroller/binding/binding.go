@@ -7,13 +7,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Verdict is what a selector's Accepted condition says.
 type Verdict struct {
 	Accepted bool
-	// Reason is one of the v1alpha1.SelectorReason* constants.
+	// Reason is one of the cloudv1alpha1.SelectorReason* constants.
 	Reason  string
 	Message string
 }
@@ -30,7 +30,7 @@ type Result struct {
 }
 
 // AccountKey is the account a selector refers to.
-func AccountKey(sel *v1alpha1.CloudEntitySelector) types.NamespacedName {
+func AccountKey(sel *cloudv1alpha1.CloudEntitySelector) types.NamespacedName {
 	ns := sel.Spec.AccountRef.Namespace
 	if ns == "" {
 		ns = sel.Namespace
@@ -39,16 +39,16 @@ func AccountKey(sel *v1alpha1.CloudEntitySelector) types.NamespacedName {
 }
 
 // NamespaceAllowed reports whether selectors in ns may use the account.
-func NamespaceAllowed(acct *v1alpha1.CloudProviderAccount, ns string) bool {
+func NamespaceAllowed(acct *cloudv1alpha1.CloudProviderAccount, ns string) bool {
 	return ns == acct.Namespace || slices.Contains(acct.Spec.AllowedSelectorNamespaces, ns) ||
 		slices.Contains(acct.Spec.AllowedSelectorNamespaces, "*")
 }
 
 // Resolve binds the account (nil when it does not exist) to at most one of
 // the selectors, which must all refer to it.
-func Resolve(acct *v1alpha1.CloudProviderAccount, selectors []v1alpha1.CloudEntitySelector) Result {
+func Resolve(acct *cloudv1alpha1.CloudProviderAccount, selectors []cloudv1alpha1.CloudEntitySelector) Result {
 	res := Result{Verdicts: make(map[types.NamespacedName]Verdict, len(selectors))}
-	var eligible []*v1alpha1.CloudEntitySelector
+	var eligible []*cloudv1alpha1.CloudEntitySelector
 	for i := range selectors {
 		sel := &selectors[i]
 		key := types.NamespacedName{Namespace: sel.Namespace, Name: sel.Name}
@@ -67,11 +67,11 @@ func Resolve(acct *v1alpha1.CloudProviderAccount, selectors []v1alpha1.CloudEnti
 	for _, sel := range eligible {
 		key := types.NamespacedName{Namespace: sel.Namespace, Name: sel.Name}
 		if key == bound {
-			res.Verdicts[key] = Verdict{Accepted: true, Reason: v1alpha1.SelectorReasonAccepted,
+			res.Verdicts[key] = Verdict{Accepted: true, Reason: cloudv1alpha1.SelectorReasonAccepted,
 				Message: fmt.Sprintf("bound to CloudProviderAccount %s/%s", acct.Namespace, acct.Name)}
 			continue
 		}
-		res.Verdicts[key] = Verdict{Reason: v1alpha1.SelectorReasonAccountInUse, Message: fmt.Sprintf(
+		res.Verdicts[key] = Verdict{Reason: cloudv1alpha1.SelectorReasonAccountInUse, Message: fmt.Sprintf(
 			"CloudProviderAccount %s/%s is already used by CloudEntitySelector %s; an account has one selector: "+
 				"add what this one selects to that selector, or use another account", acct.Namespace, acct.Name, bound)}
 	}
@@ -79,28 +79,28 @@ func Resolve(acct *v1alpha1.CloudProviderAccount, selectors []v1alpha1.CloudEnti
 }
 
 // precheck refuses a selector for reasons of its own.
-func precheck(acct *v1alpha1.CloudProviderAccount, sel *v1alpha1.CloudEntitySelector) (Verdict, bool) {
+func precheck(acct *cloudv1alpha1.CloudProviderAccount, sel *cloudv1alpha1.CloudEntitySelector) (Verdict, bool) {
 	ref := AccountKey(sel)
 	switch {
 	case acct == nil:
-		return Verdict{Reason: v1alpha1.SelectorReasonAccountNotFound,
+		return Verdict{Reason: cloudv1alpha1.SelectorReasonAccountNotFound,
 			Message: fmt.Sprintf("CloudProviderAccount %s not found", ref)}, false
 	case !NamespaceAllowed(acct, sel.Namespace):
-		return Verdict{Reason: v1alpha1.SelectorReasonNamespaceNotAllowed, Message: fmt.Sprintf(
+		return Verdict{Reason: cloudv1alpha1.SelectorReasonNamespaceNotAllowed, Message: fmt.Sprintf(
 			"CloudProviderAccount %s does not allow selectors from namespace %q: add it to the account's spec.allowedSelectorNamespaces",
 			ref, sel.Namespace)}, false
 	case sel.DeletionTimestamp != nil:
 		return Verdict{Reason: ReasonDeleting, Message: "the selector is being deleted"}, false
 	}
 	if kind, ok := foreignKind(acct.Spec.Provider, sel); ok {
-		return Verdict{Reason: v1alpha1.SelectorReasonProviderMismatch, Message: fmt.Sprintf(
+		return Verdict{Reason: cloudv1alpha1.SelectorReasonProviderMismatch, Message: fmt.Sprintf(
 			"cloudNativeServices kind %s is not a kind of %s, the provider of CloudProviderAccount %s", kind, acct.Spec.Provider, ref)}, false
 	}
 	return Verdict{}, true
 }
 
 // foreignKind returns a service kind of the selector that is not of cloud.
-func foreignKind(cloud v1alpha1.CloudProvider, sel *v1alpha1.CloudEntitySelector) (v1alpha1.CloudNativeServiceKind, bool) {
+func foreignKind(cloud cloudv1alpha1.CloudProvider, sel *cloudv1alpha1.CloudEntitySelector) (cloudv1alpha1.CloudNativeServiceKind, bool) {
 	for _, m := range sel.Spec.CloudNativeServices {
 		for _, k := range m.Kinds {
 			if !strings.HasPrefix(string(k), string(cloud)) {
@@ -112,7 +112,7 @@ func foreignKind(cloud v1alpha1.CloudProvider, sel *v1alpha1.CloudEntitySelector
 }
 
 // choose keeps the selector the account is bound to, else takes the oldest.
-func choose(acct *v1alpha1.CloudProviderAccount, eligible []*v1alpha1.CloudEntitySelector) *v1alpha1.CloudEntitySelector {
+func choose(acct *cloudv1alpha1.CloudProviderAccount, eligible []*cloudv1alpha1.CloudEntitySelector) *cloudv1alpha1.CloudEntitySelector {
 	if len(eligible) == 0 {
 		return nil
 	}
@@ -123,7 +123,7 @@ func choose(acct *v1alpha1.CloudProviderAccount, eligible []*v1alpha1.CloudEntit
 			}
 		}
 	}
-	return slices.MinFunc(eligible, func(a, b *v1alpha1.CloudEntitySelector) int {
+	return slices.MinFunc(eligible, func(a, b *cloudv1alpha1.CloudEntitySelector) int {
 		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
 			return c
 		}

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // IndexAccount is the field index of CloudEntitySelectors by the
@@ -16,15 +16,15 @@ const IndexAccount = "cloud.antreaplus.io/account"
 
 // AddIndex registers IndexAccount with a manager's field indexer.
 func AddIndex(ctx context.Context, indexer client.FieldIndexer) error {
-	return indexer.IndexField(ctx, &v1alpha1.CloudEntitySelector{}, IndexAccount, func(o client.Object) []string {
-		return []string{AccountKey(o.(*v1alpha1.CloudEntitySelector)).String()}
+	return indexer.IndexField(ctx, &cloudv1alpha1.CloudEntitySelector{}, IndexAccount, func(o client.Object) []string {
+		return []string{AccountKey(o.(*cloudv1alpha1.CloudEntitySelector)).String()}
 	})
 }
 
 // Selectors lists the selectors that refer to an account, through a reader
 // with IndexAccount.
-func Selectors(ctx context.Context, r client.Reader, acct types.NamespacedName) ([]v1alpha1.CloudEntitySelector, error) {
-	var list v1alpha1.CloudEntitySelectorList
+func Selectors(ctx context.Context, r client.Reader, acct types.NamespacedName) ([]cloudv1alpha1.CloudEntitySelector, error) {
+	var list cloudv1alpha1.CloudEntitySelectorList
 	if err := r.List(ctx, &list, client.MatchingFields{IndexAccount: acct.String()}); err != nil {
 		return nil, fmt.Errorf("listing the selectors of account %s: %w", acct, err)
 	}
@@ -33,7 +33,7 @@ func Selectors(ctx context.Context, r client.Reader, acct types.NamespacedName) 
 
 // Bound returns the selector an account is bound to (nil when none), reading
 // the account's selectors through r. acct may be nil when it does not exist.
-func Bound(ctx context.Context, r client.Reader, key types.NamespacedName, acct *v1alpha1.CloudProviderAccount) (*v1alpha1.CloudEntitySelector, Result, error) {
+func Bound(ctx context.Context, r client.Reader, key types.NamespacedName, acct *cloudv1alpha1.CloudProviderAccount) (*cloudv1alpha1.CloudEntitySelector, Result, error) {
 	sels, err := Selectors(ctx, r, key)
 	if err != nil {
 		return nil, Result{}, err

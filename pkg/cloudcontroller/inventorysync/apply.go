@@ -12,14 +12,14 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
 // applier writes one plan.
 type applier struct {
 	c       client.Client
-	sel     *v1alpha1.CloudEntitySelector
+	sel     *cloudv1alpha1.CloudEntitySelector
 	workers int
 
 	mu     sync.Mutex
@@ -31,28 +31,28 @@ type applier struct {
 // updates, and deletes. It returns the writes sent and every error but
 // AlreadyExists on create and NotFound on update or delete, which a later
 // poll settles.
-func apply(ctx context.Context, c client.Client, sel *v1alpha1.CloudEntitySelector, plan inventory.Plan, workers int) (int, error) {
+func apply(ctx context.Context, c client.Client, sel *cloudv1alpha1.CloudEntitySelector, plan inventory.Plan, workers int) (int, error) {
 	a := &applier{c: c, sel: sel, workers: workers, vmUIDs: map[string]types.UID{}}
 	var errs []error
 	errs = append(errs, run(ctx, a, plan.Create.VirtualMachines, a.createVM))
 	errs = append(errs, run(ctx, a, plan.Create.NetworkInterfaces, a.createNIC))
-	errs = append(errs, run(ctx, a, plan.Create.CloudNativeServices, func(ctx context.Context, s *v1alpha1.CloudNativeService) error {
+	errs = append(errs, run(ctx, a, plan.Create.CloudNativeServices, func(ctx context.Context, s *cloudv1alpha1.CloudNativeService) error {
 		s.OwnerReferences = append(s.OwnerReferences, a.selectorOwner())
 		return a.create(ctx, s)
 	}))
-	errs = append(errs, run(ctx, a, plan.Update.VirtualMachines, func(ctx context.Context, v *v1alpha1.VirtualMachine) error { return a.update(ctx, v) }))
-	errs = append(errs, run(ctx, a, plan.Update.NetworkInterfaces, func(ctx context.Context, n *v1alpha1.NetworkInterface) error {
+	errs = append(errs, run(ctx, a, plan.Update.VirtualMachines, func(ctx context.Context, v *cloudv1alpha1.VirtualMachine) error { return a.update(ctx, v) }))
+	errs = append(errs, run(ctx, a, plan.Update.NetworkInterfaces, func(ctx context.Context, n *cloudv1alpha1.NetworkInterface) error {
 		a.ownNIC(n)
 		return a.update(ctx, n)
 	}))
-	errs = append(errs, run(ctx, a, plan.Update.CloudNativeServices, func(ctx context.Context, s *v1alpha1.CloudNativeService) error { return a.update(ctx, s) }))
-	errs = append(errs, run(ctx, a, plan.Delete.NetworkInterfaces, func(ctx context.Context, n *v1alpha1.NetworkInterface) error { return a.delete(ctx, n) }))
-	errs = append(errs, run(ctx, a, plan.Delete.VirtualMachines, func(ctx context.Context, v *v1alpha1.VirtualMachine) error { return a.delete(ctx, v) }))
-	errs = append(errs, run(ctx, a, plan.Delete.CloudNativeServices, func(ctx context.Context, s *v1alpha1.CloudNativeService) error { return a.delete(ctx, s) }))
+	errs = append(errs, run(ctx, a, plan.Update.CloudNativeServices, func(ctx context.Context, s *cloudv1alpha1.CloudNativeService) error { return a.update(ctx, s) }))
+	errs = append(errs, run(ctx, a, plan.Delete.NetworkInterfaces, func(ctx context.Context, n *cloudv1alpha1.NetworkInterface) error { return a.delete(ctx, n) }))
+	errs = append(errs, run(ctx, a, plan.Delete.VirtualMachines, func(ctx context.Context, v *cloudv1alpha1.VirtualMachine) error { return a.delete(ctx, v) }))
+	errs = append(errs, run(ctx, a, plan.Delete.CloudNativeServices, func(ctx context.Context, s *cloudv1alpha1.CloudNativeService) error { return a.delete(ctx, s) }))
 	return a.writes, errors.Join(errs...)
 }
 
-func (a *applier) createVM(ctx context.Context, v *v1alpha1.VirtualMachine) error {
+func (a *applier) createVM(ctx context.Context, v *cloudv1alpha1.VirtualMachine) error {
 	v.OwnerReferences = append(v.OwnerReferences, a.selectorOwner())
 	err := a.create(ctx, v)
 	if err == nil && v.UID != "" {
@@ -63,7 +63,7 @@ func (a *applier) createVM(ctx context.Context, v *v1alpha1.VirtualMachine) erro
 	return err
 }
 
-func (a *applier) createNIC(ctx context.Context, n *v1alpha1.NetworkInterface) error {
+func (a *applier) createNIC(ctx context.Context, n *cloudv1alpha1.NetworkInterface) error {
 	if !a.ownNIC(n) {
 		// Its VM could not be created (or is not in the cache yet): the
 		// next poll creates the interface with its owner.
@@ -74,7 +74,7 @@ func (a *applier) createNIC(ctx context.Context, n *v1alpha1.NetworkInterface) e
 
 // ownNIC makes a NIC whose VM this plan created owned by it, and reports
 // whether the NIC has its owner.
-func (a *applier) ownNIC(n *v1alpha1.NetworkInterface) bool {
+func (a *applier) ownNIC(n *cloudv1alpha1.NetworkInterface) bool {
 	if len(n.OwnerReferences) > 0 {
 		return true
 	}
@@ -85,7 +85,7 @@ func (a *applier) ownNIC(n *v1alpha1.NetworkInterface) bool {
 		return false
 	}
 	n.OwnerReferences = []metav1.OwnerReference{{
-		APIVersion: v1alpha1.GroupVersion.String(), Kind: "VirtualMachine", Name: n.Spec.VirtualMachine, UID: uid,
+		APIVersion: cloudv1alpha1.GroupVersion.String(), Kind: "VirtualMachine", Name: n.Spec.VirtualMachine, UID: uid,
 		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
 	}}
 	return true
@@ -95,7 +95,7 @@ func (a *applier) ownNIC(n *v1alpha1.NetworkInterface) bool {
 // it deletes them.
 func (a *applier) selectorOwner() metav1.OwnerReference {
 	return metav1.OwnerReference{
-		APIVersion: v1alpha1.GroupVersion.String(), Kind: "CloudEntitySelector", Name: a.sel.Name, UID: a.sel.UID,
+		APIVersion: cloudv1alpha1.GroupVersion.String(), Kind: "CloudEntitySelector", Name: a.sel.Name, UID: a.sel.UID,
 		Controller: ptr.To(true),
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
@@ -46,9 +46,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.Options = r.withDefaults()
 	return builder.TypedControllerManagedBy[Key](mgr).
 		Named("cloud-inventorysync").
-		Watches(&v1alpha1.CloudProviderAccount{}, handler.TypedEnqueueRequestsFromMapFunc(r.accountRegions),
+		Watches(&cloudv1alpha1.CloudProviderAccount{}, handler.TypedEnqueueRequestsFromMapFunc(r.accountRegions),
 			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&v1alpha1.CloudEntitySelector{}, handler.TypedEnqueueRequestsFromMapFunc(r.selectorRegions),
+		Watches(&cloudv1alpha1.CloudEntitySelector{}, handler.TypedEnqueueRequestsFromMapFunc(r.selectorRegions),
 			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WatchesRawSource(source.TypedChannel(r.Providers.Events(), handler.TypedEnqueueRequestsFromMapFunc(r.accountRegions))).
 		WithOptions(controller.TypedOptions[Key]{MaxConcurrentReconciles: r.Concurrency}).
@@ -59,9 +59,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // when the event carries only its name.
 func (r *Reconciler) accountRegions(ctx context.Context, o client.Object) []Key {
 	key := types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
-	acct, ok := o.(*v1alpha1.CloudProviderAccount)
+	acct, ok := o.(*cloudv1alpha1.CloudProviderAccount)
 	if !ok || Regions(acct) == nil {
-		acct = &v1alpha1.CloudProviderAccount{}
+		acct = &cloudv1alpha1.CloudProviderAccount{}
 		if err := r.Client.Get(ctx, key, acct); err != nil {
 			return nil
 		}
@@ -74,8 +74,8 @@ func (r *Reconciler) accountRegions(ctx context.Context, o client.Object) []Key 
 }
 
 func (r *Reconciler) selectorRegions(ctx context.Context, o client.Object) []Key {
-	key := binding.AccountKey(o.(*v1alpha1.CloudEntitySelector))
-	acct := &v1alpha1.CloudProviderAccount{}
+	key := binding.AccountKey(o.(*cloudv1alpha1.CloudEntitySelector))
+	acct := &cloudv1alpha1.CloudProviderAccount{}
 	acct.Name, acct.Namespace = key.Name, key.Namespace
 	return r.accountRegions(ctx, acct)
 }
@@ -84,7 +84,7 @@ func (r *Reconciler) selectorRegions(ctx context.Context, o client.Object) []Key
 func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error) {
 	logger := log.FromContext(ctx).WithValues("account", key.Account, "region", key.Region)
 	ctx = log.IntoContext(ctx, logger)
-	acct := &v1alpha1.CloudProviderAccount{}
+	acct := &cloudv1alpha1.CloudProviderAccount{}
 	if err := r.Client.Get(ctx, key.Account, acct); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.Status.Forget(key.Account)
@@ -120,7 +120,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error
 		logger.Info("Poll failed; imported objects kept as they are", "reason", out.Reason, "error", err.Error(), "failures", res.Failures)
 		return ctrl.Result{RequeueAfter: Backoff(interval, res.Failures)}, nil
 	}
-	out.Reason = v1alpha1.AccountReasonPolled
+	out.Reason = cloudv1alpha1.AccountReasonPolled
 	writes, err := r.sync(ctx, acct, sel, snap)
 	out.Writes = writes
 	if err != nil {
@@ -148,7 +148,7 @@ func (r *Reconciler) checkCredentials(ctx context.Context, key Key, entry accoun
 	if ctx.Err() != nil {
 		return
 	}
-	out := pollstatus.Outcome{Reason: v1alpha1.AccountReasonPolled, ProviderGeneration: entry.Generation}
+	out := pollstatus.Outcome{Reason: cloudv1alpha1.AccountReasonPolled, ProviderGeneration: entry.Generation}
 	if err != nil {
 		out.Reason, out.Message = Classify(err)
 	}
@@ -162,10 +162,10 @@ func (r *Reconciler) poll(ctx context.Context, p provider.Provider, region strin
 }
 
 // sync makes the objects of the snapshot's region what the snapshot says.
-func (r *Reconciler) sync(ctx context.Context, acct *v1alpha1.CloudProviderAccount, sel *v1alpha1.CloudEntitySelector, snap *provider.Snapshot) (int, error) {
+func (r *Reconciler) sync(ctx context.Context, acct *cloudv1alpha1.CloudProviderAccount, sel *cloudv1alpha1.CloudEntitySelector, snap *provider.Snapshot) (int, error) {
 	desired := inventory.Desired(inventory.Input{
 		Selector:  sel,
-		Account:   v1alpha1.CloudProviderAccountReference{Name: acct.Name, Namespace: acct.Namespace},
+		Account:   cloudv1alpha1.CloudProviderAccountReference{Name: acct.Name, Namespace: acct.Namespace},
 		Snapshots: []*provider.Snapshot{snap},
 	})
 	existing, err := ListImported(ctx, r.Client, sel.Namespace, SelectorLabels(sel, acct))
@@ -184,13 +184,13 @@ func (r *Reconciler) sync(ctx context.Context, acct *v1alpha1.CloudProviderAccou
 func Classify(err error) (reason, message string) {
 	switch {
 	case errors.Is(err, provider.ErrAuthentication):
-		reason = v1alpha1.AccountReasonAuthenticationFailed
+		reason = cloudv1alpha1.AccountReasonAuthenticationFailed
 	case errors.Is(err, provider.ErrRegionUnavailable):
-		reason = v1alpha1.AccountReasonRegionUnavailable
+		reason = cloudv1alpha1.AccountReasonRegionUnavailable
 	case errors.Is(err, provider.ErrThrottled):
-		reason = v1alpha1.AccountReasonThrottled
+		reason = cloudv1alpha1.AccountReasonThrottled
 	default:
-		reason = v1alpha1.AccountReasonPollFailed
+		reason = cloudv1alpha1.AccountReasonPollFailed
 	}
 	return reason, requestID.ReplaceAllString(fmt.Sprint(err), "")
 }

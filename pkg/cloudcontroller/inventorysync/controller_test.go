@@ -8,7 +8,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
@@ -117,7 +117,7 @@ func TestFailedPollKeepsObjectsAndBacksOff(t *testing.T) {
 		t.Fatalf("%d VMs left after throttling; want the 5 stored", len(vms))
 	}
 	res, _ := f.r.Status.Get(f.key)
-	if res.Reason != v1alpha1.AccountReasonThrottled || res.Failures != 4 {
+	if res.Reason != cloudv1alpha1.AccountReasonThrottled || res.Failures != 4 {
 		t.Fatalf("status %+v", res)
 	}
 	f.p.set("us-east-1", fleet("us-east-1", 5), nil)
@@ -138,7 +138,7 @@ func TestWithoutSelectorPollsOncePerProvider(t *testing.T) {
 		t.Fatalf("%d polls; want 1", f.p.calls)
 	}
 	res, _ := f.r.Status.Get(f.key)
-	if res.Reason != v1alpha1.AccountReasonAuthenticationFailed {
+	if res.Reason != cloudv1alpha1.AccountReasonAuthenticationFailed {
 		t.Fatalf("status %+v", res)
 	}
 }

@@ -13,11 +13,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 // fakeProvider is a hand-written provider.Provider serving one snapshot
@@ -76,21 +76,21 @@ var (
 	t0      = metav1.Now()
 )
 
-func account(regions ...string) *v1alpha1.CloudProviderAccount {
-	return &v1alpha1.CloudProviderAccount{
+func account(regions ...string) *cloudv1alpha1.CloudProviderAccount {
+	return &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Name: acctKey.Name, Namespace: acctKey.Namespace, Generation: 1},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](60),
-			AWS: &v1alpha1.AWSAccountConfig{Regions: regions}},
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](60),
+			AWS: &cloudv1alpha1.AWSAccountConfig{Regions: regions}},
 	}
 }
 
-func selector() *v1alpha1.CloudEntitySelector {
-	return &v1alpha1.CloudEntitySelector{
+func selector() *cloudv1alpha1.CloudEntitySelector {
+	return &cloudv1alpha1.CloudEntitySelector{
 		ObjectMeta: metav1.ObjectMeta{Name: "sel", Namespace: "tenant-a", UID: "sel-uid", CreationTimestamp: t0},
-		Spec: v1alpha1.CloudEntitySelectorSpec{
-			AccountRef:          v1alpha1.CloudProviderAccountReference{Name: "acct"},
-			VirtualMachines:     []v1alpha1.VirtualMachineMatch{{VPCMatch: &v1alpha1.EntityMatch{IDs: []string{"vpc-1"}}}},
-			CloudNativeServices: []v1alpha1.CloudNativeServiceMatch{{Kinds: []v1alpha1.CloudNativeServiceKind{v1alpha1.ServiceKindAWSLoadBalancer}}},
+		Spec: cloudv1alpha1.CloudEntitySelectorSpec{
+			AccountRef:          cloudv1alpha1.CloudProviderAccountReference{Name: "acct"},
+			VirtualMachines:     []cloudv1alpha1.VirtualMachineMatch{{VPCMatch: &cloudv1alpha1.EntityMatch{IDs: []string{"vpc-1"}}}},
+			CloudNativeServices: []cloudv1alpha1.CloudNativeServiceMatch{{Kinds: []cloudv1alpha1.CloudNativeServiceKind{cloudv1alpha1.ServiceKindAWSLoadBalancer}}},
 		},
 	}
 }
@@ -106,8 +106,8 @@ func newClient(t *testing.T, counter *apiwrites.Counter, objs ...client.Object) 
 	n := 0
 	var mu sync.Mutex
 	base := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).
-		WithIndex(&v1alpha1.CloudEntitySelector{}, binding.IndexAccount, func(o client.Object) []string {
-			return []string{binding.AccountKey(o.(*v1alpha1.CloudEntitySelector)).String()}
+		WithIndex(&cloudv1alpha1.CloudEntitySelector{}, binding.IndexAccount, func(o client.Object) []string {
+			return []string{binding.AccountKey(o.(*cloudv1alpha1.CloudEntitySelector)).String()}
 		}).
 		WithInterceptorFuncs(interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, o client.Object, opts ...client.CreateOption) error {
 			mu.Lock()
@@ -120,7 +120,7 @@ func newClient(t *testing.T, counter *apiwrites.Counter, objs ...client.Object) 
 }
 
 // imported lists what is stored.
-func imported(t *testing.T, c client.Client) (vms []v1alpha1.VirtualMachine, nics []v1alpha1.NetworkInterface, svcs []v1alpha1.CloudNativeService) {
+func imported(t *testing.T, c client.Client) (vms []cloudv1alpha1.VirtualMachine, nics []cloudv1alpha1.NetworkInterface, svcs []cloudv1alpha1.CloudNativeService) {
 	t.Helper()
 	o, err := ListImported(context.Background(), c, "tenant-a", nil)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
@@ -17,9 +17,9 @@ import (
 func ListImported(ctx context.Context, r client.Reader, namespace string, labels map[string]string) (inventory.Objects, error) {
 	var (
 		out  inventory.Objects
-		vms  v1alpha1.VirtualMachineList
-		nics v1alpha1.NetworkInterfaceList
-		svcs v1alpha1.CloudNativeServiceList
+		vms  cloudv1alpha1.VirtualMachineList
+		nics cloudv1alpha1.NetworkInterfaceList
+		svcs cloudv1alpha1.CloudNativeServiceList
 	)
 	// Every poll lists every imported object: copying 20k objects each
 	// time would be most of the controller's work and garbage.
@@ -34,20 +34,20 @@ func ListImported(ctx context.Context, r client.Reader, namespace string, labels
 }
 
 // SelectorLabels are the labels of everything sel imported through acct.
-func SelectorLabels(sel *v1alpha1.CloudEntitySelector, acct *v1alpha1.CloudProviderAccount) map[string]string {
+func SelectorLabels(sel *cloudv1alpha1.CloudEntitySelector, acct *cloudv1alpha1.CloudProviderAccount) map[string]string {
 	return map[string]string{
-		v1alpha1.LabelSelectorName:     sel.Name,
-		v1alpha1.LabelAccountName:      acct.Name,
-		v1alpha1.LabelAccountNamespace: acct.Namespace,
+		cloudv1alpha1.LabelSelectorName:     sel.Name,
+		cloudv1alpha1.LabelAccountName:      acct.Name,
+		cloudv1alpha1.LabelAccountNamespace: acct.Namespace,
 	}
 }
 
 // inRegion keeps the objects of one region.
 func inRegion(o inventory.Objects, region string) inventory.Objects {
 	return inventory.Objects{
-		VirtualMachines:     filter(o.VirtualMachines, func(v *v1alpha1.VirtualMachine) bool { return v.Spec.Region == region }),
-		NetworkInterfaces:   filter(o.NetworkInterfaces, func(n *v1alpha1.NetworkInterface) bool { return n.Spec.Region == region }),
-		CloudNativeServices: filter(o.CloudNativeServices, func(s *v1alpha1.CloudNativeService) bool { return s.Spec.Region == region }),
+		VirtualMachines:     filter(o.VirtualMachines, func(v *cloudv1alpha1.VirtualMachine) bool { return v.Spec.Region == region }),
+		NetworkInterfaces:   filter(o.NetworkInterfaces, func(n *cloudv1alpha1.NetworkInterface) bool { return n.Spec.Region == region }),
+		CloudNativeServices: filter(o.CloudNativeServices, func(s *cloudv1alpha1.CloudNativeService) bool { return s.Spec.Region == region }),
 	}
 }
 

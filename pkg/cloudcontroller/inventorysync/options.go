@@ -5,7 +5,7 @@ import (
 
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Options tune the poll loop.
@@ -45,7 +45,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Interval is how often an account is polled.
-func (o Options) Interval(acct *v1alpha1.CloudProviderAccount) time.Duration {
+func (o Options) Interval(acct *cloudv1alpha1.CloudProviderAccount) time.Duration {
 	if o.PollIntervalOverride > 0 {
 		return o.PollIntervalOverride
 	}
@@ -64,7 +64,7 @@ func Backoff(interval time.Duration, failures int) time.Duration {
 }
 
 // Regions are the regions of an account.
-func Regions(acct *v1alpha1.CloudProviderAccount) []string {
+func Regions(acct *cloudv1alpha1.CloudProviderAccount) []string {
 	switch {
 	case acct.Spec.AWS != nil:
 		return acct.Spec.AWS.Regions

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Key is one region of one account.
@@ -19,7 +19,7 @@ type Key struct {
 
 // Outcome is what one poll of one region came to.
 type Outcome struct {
-	// Reason is v1alpha1.AccountReasonPolled on success, else Throttled,
+	// Reason is cloudv1alpha1.AccountReasonPolled on success, else Throttled,
 	// AuthenticationFailed, RegionUnavailable or PollFailed.
 	Reason string
 	// Message is the cloud's error; empty on success.
@@ -38,7 +38,7 @@ type Outcome struct {
 }
 
 // Succeeded reports whether the poll read the region.
-func (o Outcome) Succeeded() bool { return o.Reason == v1alpha1.AccountReasonPolled }
+func (o Outcome) Succeeded() bool { return o.Reason == cloudv1alpha1.AccountReasonPolled }
 
 // Result is the last outcome of a region with its history.
 type Result struct {
@@ -159,13 +159,13 @@ func (s *Store) send(ch chan event.GenericEvent, ev event.GenericEvent) {
 }
 
 func account(k types.NamespacedName) event.GenericEvent {
-	a := &v1alpha1.CloudProviderAccount{}
+	a := &cloudv1alpha1.CloudProviderAccount{}
 	a.Name, a.Namespace = k.Name, k.Namespace
 	return event.GenericEvent{Object: a}
 }
 
 func selector(k types.NamespacedName) event.GenericEvent {
-	sel := &v1alpha1.CloudEntitySelector{}
+	sel := &cloudv1alpha1.CloudEntitySelector{}
 	sel.Name, sel.Namespace = k.Name, k.Namespace
 	return event.GenericEvent{Object: sel}
 }

@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 var (
@@ -31,8 +31,8 @@ func drain(s *Store) (accounts, selectors int) {
 
 func TestRecordAnnouncesOnlyChanges(t *testing.T) {
 	s := New(10 * time.Minute)
-	ok := Outcome{Reason: v1alpha1.AccountReasonPolled, Selector: sel}
-	throttled := Outcome{Reason: v1alpha1.AccountReasonThrottled, Message: "RequestLimitExceeded", Selector: sel}
+	ok := Outcome{Reason: cloudv1alpha1.AccountReasonPolled, Selector: sel}
+	throttled := Outcome{Reason: cloudv1alpha1.AccountReasonThrottled, Message: "RequestLimitExceeded", Selector: sel}
 	steps := []struct {
 		name      string
 		outcome   Outcome
@@ -42,7 +42,7 @@ func TestRecordAnnouncesOnlyChanges(t *testing.T) {
 	}{
 		{"first poll", ok, 0, 1, 1, 0},
 		{"same again", ok, time.Minute, 0, 0, 0},
-		{"same with writes", Outcome{Reason: v1alpha1.AccountReasonPolled, Selector: sel, Writes: 3}, 2 * time.Minute, 0, 1, 0},
+		{"same with writes", Outcome{Reason: cloudv1alpha1.AccountReasonPolled, Selector: sel, Writes: 3}, 2 * time.Minute, 0, 1, 0},
 		{"throttled", throttled, 3 * time.Minute, 1, 1, 1},
 		{"throttled again", throttled, 4 * time.Minute, 0, 0, 2},
 		{"recovered", ok, 5 * time.Minute, 1, 1, 0},
@@ -64,8 +64,8 @@ func TestRecordAnnouncesOnlyChanges(t *testing.T) {
 
 func TestFailureKeepsLastSuccess(t *testing.T) {
 	s := New(0)
-	s.Record(key, Outcome{Reason: v1alpha1.AccountReasonPolled}, t0)
-	r := s.Record(key, Outcome{Reason: v1alpha1.AccountReasonAuthenticationFailed, Message: "AuthFailure"}, t0.Add(time.Minute))
+	s.Record(key, Outcome{Reason: cloudv1alpha1.AccountReasonPolled}, t0)
+	r := s.Record(key, Outcome{Reason: cloudv1alpha1.AccountReasonAuthenticationFailed, Message: "AuthFailure"}, t0.Add(time.Minute))
 	if !r.LastSuccess.Equal(t0) || r.Failures != 1 {
 		t.Fatalf("result = %+v", r)
 	}
@@ -74,9 +74,9 @@ func TestFailureKeepsLastSuccess(t *testing.T) {
 func TestSelectorChangeTellsBoth(t *testing.T) {
 	s := New(0)
 	other := types.NamespacedName{Namespace: "tenant-a", Name: "other"}
-	s.Record(key, Outcome{Reason: v1alpha1.AccountReasonPolled, Selector: sel}, t0)
+	s.Record(key, Outcome{Reason: cloudv1alpha1.AccountReasonPolled, Selector: sel}, t0)
 	drain(s)
-	s.Record(key, Outcome{Reason: v1alpha1.AccountReasonPolled, Selector: other}, t0.Add(time.Minute))
+	s.Record(key, Outcome{Reason: cloudv1alpha1.AccountReasonPolled, Selector: other}, t0.Add(time.Minute))
 	if _, n := drain(s); n != 2 {
 		t.Fatalf("%d selector events; want one for each selector", n)
 	}
@@ -84,8 +84,8 @@ func TestSelectorChangeTellsBoth(t *testing.T) {
 
 func TestForgetKeepsListedRegions(t *testing.T) {
 	s := New(0)
-	s.Record(key, Outcome{Reason: v1alpha1.AccountReasonPolled}, t0)
-	s.Record(Key{Account: acct, Region: "eu-west-1"}, Outcome{Reason: v1alpha1.AccountReasonPolled}, t0)
+	s.Record(key, Outcome{Reason: cloudv1alpha1.AccountReasonPolled}, t0)
+	s.Record(Key{Account: acct, Region: "eu-west-1"}, Outcome{Reason: cloudv1alpha1.AccountReasonPolled}, t0)
 	s.Forget(acct, "eu-west-1")
 	if got := s.Regions(acct); len(got) != 1 || got["eu-west-1"].At.IsZero() {
 		t.Fatalf("regions = %v", got)

@@ -12,21 +12,21 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 )
 
 // collect deletes what the selector name imported in namespace that acct
 // does not maintain: everything when acct is nil, else the objects of
 // another account or of a region acct does not list.
-func (r *Reconciler) collect(ctx context.Context, namespace, name string, acct *v1alpha1.CloudProviderAccount) error {
-	all, err := inventorysync.ListImported(ctx, r.Client, namespace, map[string]string{v1alpha1.LabelSelectorName: name})
+func (r *Reconciler) collect(ctx context.Context, namespace, name string, acct *cloudv1alpha1.CloudProviderAccount) error {
+	all, err := inventorysync.ListImported(ctx, r.Client, namespace, map[string]string{cloudv1alpha1.LabelSelectorName: name})
 	if err != nil {
 		return err
 	}
 	stale := func(m *metav1.ObjectMeta, region string) bool {
-		return acct == nil || m.Labels[v1alpha1.LabelAccountName] != acct.Name ||
-			m.Labels[v1alpha1.LabelAccountNamespace] != acct.Namespace || !slices.Contains(inventorysync.Regions(acct), region)
+		return acct == nil || m.Labels[cloudv1alpha1.LabelAccountName] != acct.Name ||
+			m.Labels[cloudv1alpha1.LabelAccountNamespace] != acct.Namespace || !slices.Contains(inventorysync.Regions(acct), region)
 	}
 	var doomed []client.Object
 	for i := range all.VirtualMachines {
@@ -67,13 +67,13 @@ func (r *Reconciler) collect(ctx context.Context, namespace, name string, acct *
 // deleteAll deletes, one call per kind present, everything the selector
 // imported in namespace.
 func (r *Reconciler) deleteAll(ctx context.Context, namespace, name string, vms, nics, services bool) error {
-	opts := []client.DeleteAllOfOption{client.InNamespace(namespace), client.MatchingLabels{v1alpha1.LabelSelectorName: name},
+	opts := []client.DeleteAllOfOption{client.InNamespace(namespace), client.MatchingLabels{cloudv1alpha1.LabelSelectorName: name},
 		client.PropagationPolicy(metav1.DeletePropagationBackground)}
 	var errs []error
 	for _, k := range []struct {
 		present bool
 		obj     client.Object
-	}{{nics, &v1alpha1.NetworkInterface{}}, {vms, &v1alpha1.VirtualMachine{}}, {services, &v1alpha1.CloudNativeService{}}} {
+	}{{nics, &cloudv1alpha1.NetworkInterface{}}, {vms, &cloudv1alpha1.VirtualMachine{}}, {services, &cloudv1alpha1.CloudNativeService{}}} {
 		if !k.present {
 			continue
 		}

@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
@@ -35,16 +35,16 @@ type Reconciler struct {
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("cloud-selector").
-		For(&v1alpha1.CloudEntitySelector{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&cloudv1alpha1.CloudEntitySelector{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		// A selector that comes or goes can change which one is bound.
-		Watches(&v1alpha1.CloudEntitySelector{}, handler.EnqueueRequestsFromMapFunc(r.siblings)).
-		Watches(&v1alpha1.CloudProviderAccount{}, handler.EnqueueRequestsFromMapFunc(r.ofAccount)).
+		Watches(&cloudv1alpha1.CloudEntitySelector{}, handler.EnqueueRequestsFromMapFunc(r.siblings)).
+		Watches(&cloudv1alpha1.CloudProviderAccount{}, handler.EnqueueRequestsFromMapFunc(r.ofAccount)).
 		WatchesRawSource(source.Channel(r.Status.SelectorEvents(), &handler.EnqueueRequestForObject{})).
 		Complete(r)
 }
 
 func (r *Reconciler) siblings(ctx context.Context, o client.Object) []reconcile.Request {
-	return r.requests(ctx, binding.AccountKey(o.(*v1alpha1.CloudEntitySelector)))
+	return r.requests(ctx, binding.AccountKey(o.(*cloudv1alpha1.CloudEntitySelector)))
 }
 
 func (r *Reconciler) ofAccount(ctx context.Context, o client.Object) []reconcile.Request {
@@ -65,7 +65,7 @@ func (r *Reconciler) requests(ctx context.Context, acct types.NamespacedName) []
 
 // Reconcile writes the selector's status and removes stale imports.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	sel := &v1alpha1.CloudEntitySelector{}
+	sel := &cloudv1alpha1.CloudEntitySelector{}
 	if err := r.Client.Get(ctx, req.NamespacedName, sel); err != nil {
 		if apierrors.IsNotFound(err) {
 			return reconcile.Result{}, r.collect(ctx, req.Namespace, req.Name, nil)
@@ -73,7 +73,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return reconcile.Result{}, err
 	}
 	acctKey := binding.AccountKey(sel)
-	acct := &v1alpha1.CloudProviderAccount{}
+	acct := &cloudv1alpha1.CloudProviderAccount{}
 	if err := r.Client.Get(ctx, acctKey, acct); err != nil {
 		if !apierrors.IsNotFound(err) {
 			return reconcile.Result{}, err
@@ -129,7 +129,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // recountAfter is when a selector whose counts changed is counted again.
 const recountAfter = time.Second
 
-func (r *Reconciler) count(ctx context.Context, sel *v1alpha1.CloudEntitySelector, acct *v1alpha1.CloudProviderAccount) (counts, error) {
+func (r *Reconciler) count(ctx context.Context, sel *cloudv1alpha1.CloudEntitySelector, acct *cloudv1alpha1.CloudProviderAccount) (counts, error) {
 	o, err := inventorysync.ListImported(ctx, r.Client, sel.Namespace, inventorysync.SelectorLabels(sel, acct))
 	if err != nil {
 		return counts{}, err

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
 )
@@ -40,11 +40,11 @@ type observed struct {
 
 // computeStatus is the selector's status, a pure function of the stored
 // one and what was observed.
-func computeStatus(sel *v1alpha1.CloudEntitySelector, in observed) v1alpha1.CloudEntitySelectorStatus {
+func computeStatus(sel *cloudv1alpha1.CloudEntitySelector, in observed) cloudv1alpha1.CloudEntitySelectorStatus {
 	st := *sel.Status.DeepCopy()
 	st.ObservedGeneration = sel.Generation
 	st.VirtualMachines, st.NetworkInterfaces, st.CloudNativeServices = int32(in.counts.vms), int32(in.counts.nics), int32(in.counts.services)
-	accepted := metav1.Condition{Type: v1alpha1.SelectorConditionAccepted, Status: metav1.ConditionFalse, Reason: in.verdict.Reason, Message: in.verdict.Message}
+	accepted := metav1.Condition{Type: cloudv1alpha1.SelectorConditionAccepted, Status: metav1.ConditionFalse, Reason: in.verdict.Reason, Message: in.verdict.Message}
 	if in.verdict.Accepted {
 		accepted.Status = metav1.ConditionTrue
 	}
@@ -53,7 +53,7 @@ func computeStatus(sel *v1alpha1.CloudEntitySelector, in observed) v1alpha1.Clou
 		// Just started: the last word stays until the first poll.
 		synced = *have
 	}
-	ready := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonReady,
+	ready := metav1.Condition{Type: cloudv1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: ReasonReady,
 		Message: fmt.Sprintf("%d VMs, %d network interfaces and %d cloud-native services imported", in.counts.vms, in.counts.nics, in.counts.services)}
 	for _, dep := range []metav1.Condition{accepted, synced} {
 		if dep.Status != metav1.ConditionTrue {
@@ -68,8 +68,8 @@ func computeStatus(sel *v1alpha1.CloudEntitySelector, in observed) v1alpha1.Clou
 	return st
 }
 
-func inventorySynced(sel *v1alpha1.CloudEntitySelector, in observed) metav1.Condition {
-	c := metav1.Condition{Type: v1alpha1.SelectorConditionInventorySynced}
+func inventorySynced(sel *cloudv1alpha1.CloudEntitySelector, in observed) metav1.Condition {
+	c := metav1.Condition{Type: cloudv1alpha1.SelectorConditionInventorySynced}
 	if !in.verdict.Accepted {
 		c.Status, c.Reason, c.Message = metav1.ConditionFalse, ReasonNotAccepted, "nothing is imported for a selector that is not accepted"
 		return c
@@ -108,6 +108,6 @@ func firstOf(have, next string) string {
 	return next
 }
 
-func isAccepted(sel *v1alpha1.CloudEntitySelector) bool {
-	return meta.IsStatusConditionTrue(sel.Status.Conditions, v1alpha1.SelectorConditionAccepted)
+func isAccepted(sel *cloudv1alpha1.CloudEntitySelector) bool {
+	return meta.IsStatusConditionTrue(sel.Status.Conditions, cloudv1alpha1.SelectorConditionAccepted)
 }

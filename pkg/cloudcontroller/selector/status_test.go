@@ -8,13 +8,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
 )
 
 func TestComputeStatus(t *testing.T) {
-	sel := &v1alpha1.CloudEntitySelector{ObjectMeta: metav1.ObjectMeta{Name: "sel", Namespace: "tenant-a", Generation: 2}}
+	sel := &cloudv1alpha1.CloudEntitySelector{ObjectMeta: metav1.ObjectMeta{Name: "sel", Namespace: "tenant-a", Generation: 2}}
 	me := types.NamespacedName{Namespace: "tenant-a", Name: "sel"}
 	accepted := binding.Verdict{Accepted: true, Reason: "Accepted", Message: "bound"}
 	polled := func(o pollstatus.Outcome) pollstatus.Result {

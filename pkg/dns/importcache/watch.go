@@ -18,7 +18,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 	mcsclient "sigs.k8s.io/mcs-api/pkg/client/clientset/versioned"
 
-	"antreaplus.io/antreaplus/pkg/outage"
+	"antreaplus.io/antreaplus/internal/outage"
 )
 
 // WatcherOptions configure a Watcher.

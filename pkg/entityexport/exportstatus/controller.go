@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
 )
@@ -33,7 +33,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("entityexport-status").
 		For(&federationv1alpha1.EntityExport{}).
-		Watches(&crdv1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.exportsOfNamespace),
+		Watches(&antreav1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.exportsOfNamespace),
 			builder.WithPredicates(selectionChanged())).
 		Complete(r)
 }
@@ -67,7 +67,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Get(ctx, req.NamespacedName, exp); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	entities := &crdv1alpha2.ExternalEntityList{}
+	entities := &antreav1alpha2.ExternalEntityList{}
 	if err := r.List(ctx, entities, client.InNamespace(exp.Namespace)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("listing the ExternalEntities of %s: %w", exp.Namespace, err)
 	}

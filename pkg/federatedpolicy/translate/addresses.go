@@ -4,7 +4,7 @@ import (
 	"net/netip"
 	"slices"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // maxIPBlocks is the most ipBlocks a Group holds (the CRD's maxItems).
@@ -18,13 +18,13 @@ func normalize(addrs []netip.Addr) []netip.Addr {
 
 // ipBlocks are the /32 (IPv4) or /128 (IPv6) blocks of normalised
 // addresses.
-func ipBlocks(addrs []netip.Addr) []crdv1beta1.IPBlock {
+func ipBlocks(addrs []netip.Addr) []antreav1beta1.IPBlock {
 	if len(addrs) == 0 {
 		return nil
 	}
-	out := make([]crdv1beta1.IPBlock, len(addrs))
+	out := make([]antreav1beta1.IPBlock, len(addrs))
 	for i, a := range addrs {
-		out[i] = crdv1beta1.IPBlock{CIDR: netip.PrefixFrom(a, a.BitLen()).String()}
+		out[i] = antreav1beta1.IPBlock{CIDR: netip.PrefixFrom(a, a.BitLen()).String()}
 	}
 	return out
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
@@ -51,7 +51,7 @@ func benchInputs() (*Inputs, []*policyv1alpha1.FederatedNetworkPolicy) {
 }
 
 func benchPolicy(ns string, k, n int) *policyv1alpha1.FederatedNetworkPolicy {
-	from := []crdv1beta1.NetworkPolicyPeer{clusterSetEntities("tag.cloud.antreaplus.io/role", fmt.Sprintf("r%d", k))}
+	from := []antreav1beta1.NetworkPolicyPeer{clusterSetEntities("tag.cloud.antreaplus.io/role", fmt.Sprintf("r%d", k))}
 	if k == 0 {
 		p := clusterSetEntities("tag.cloud.antreaplus.io/role", "r1", "member.federation.antreaplus.io/region", "us")
 		p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"team": fmt.Sprintf("t%d", n%10)}}
@@ -59,10 +59,10 @@ func benchPolicy(ns string, k, n int) *policyv1alpha1.FederatedNetworkPolicy {
 	}
 	return &policyv1alpha1.FederatedNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("p-%d", k)},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 1,
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: selector("app", "db")}},
-			Ingress:   []crdv1beta1.Rule{{Action: ptr.To(crdv1beta1.RuleActionAllow), From: from}},
-			Egress:    []crdv1beta1.Rule{{Action: ptr.To(crdv1beta1.RuleActionAllow), ToServices: []crdv1beta1.PeerService{federated("", "orders")}}},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 1,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: selector("app", "db")}},
+			Ingress:   []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionAllow), From: from}},
+			Egress:    []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionAllow), ToServices: []antreav1beta1.PeerService{federated("", "orders")}}},
 		},
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
@@ -22,8 +22,8 @@ type policyMod func(*policyv1alpha1.FederatedNetworkPolicy)
 func policy(mods ...policyMod) *policyv1alpha1.FederatedNetworkPolicy {
 	p := &policyv1alpha1.FederatedNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", UID: "uid-web"},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 1,
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: selector("app", "web")}}},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 1,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: selector("app", "web")}}},
 	}
 	for _, m := range mods {
 		m(p)
@@ -35,15 +35,15 @@ func named(name string) policyMod {
 	return func(p *policyv1alpha1.FederatedNetworkPolicy) { p.Name = name }
 }
 
-func ingressFrom(peers ...crdv1beta1.NetworkPolicyPeer) policyMod {
+func ingressFrom(peers ...antreav1beta1.NetworkPolicyPeer) policyMod {
 	return func(p *policyv1alpha1.FederatedNetworkPolicy) {
-		p.Spec.Ingress = append(p.Spec.Ingress, crdv1beta1.Rule{Action: ptr.To(crdv1beta1.RuleActionAllow), From: peers})
+		p.Spec.Ingress = append(p.Spec.Ingress, antreav1beta1.Rule{Action: ptr.To(antreav1beta1.RuleActionAllow), From: peers})
 	}
 }
 
-func egressToServices(services ...crdv1beta1.PeerService) policyMod {
+func egressToServices(services ...antreav1beta1.PeerService) policyMod {
 	return func(p *policyv1alpha1.FederatedNetworkPolicy) {
-		p.Spec.Egress = append(p.Spec.Egress, crdv1beta1.Rule{Name: "out", Action: ptr.To(crdv1beta1.RuleActionAllow), ToServices: services})
+		p.Spec.Egress = append(p.Spec.Egress, antreav1beta1.Rule{Name: "out", Action: ptr.To(antreav1beta1.RuleActionAllow), ToServices: services})
 	}
 }
 
@@ -55,12 +55,12 @@ func selector(kv ...string) *metav1.LabelSelector {
 	return s
 }
 
-func clusterSetEntities(kv ...string) crdv1beta1.NetworkPolicyPeer {
-	return crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: selector(kv...), Scope: crdv1beta1.ScopeClusterSet}
+func clusterSetEntities(kv ...string) antreav1beta1.NetworkPolicyPeer {
+	return antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: selector(kv...), Scope: antreav1beta1.ScopeClusterSet}
 }
 
-func federated(ns, name string) crdv1beta1.PeerService {
-	return crdv1beta1.PeerService{Namespace: ns, Name: name, Scope: crdv1beta1.ScopeClusterSet}
+func federated(ns, name string) antreav1beta1.PeerService {
+	return antreav1beta1.PeerService{Namespace: ns, Name: name, Scope: antreav1beta1.ScopeClusterSet}
 }
 
 // remoteEntity is entity name of cluster in ns, labelled app=web.
@@ -100,7 +100,7 @@ func checkValid(t *testing.T, res Result) {
 	}
 	names := map[string]bool{}
 	checkName(t, res.Policy.Name)
-	rules := append(append([]crdv1beta1.Rule{}, res.Policy.Spec.Ingress...), res.Policy.Spec.Egress...)
+	rules := append(append([]antreav1beta1.Rule{}, res.Policy.Spec.Ingress...), res.Policy.Spec.Egress...)
 	for _, r := range rules {
 		if names[r.Name] || r.Name == "" {
 			t.Errorf("rule name %q empty or used twice", r.Name)

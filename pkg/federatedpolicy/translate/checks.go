@@ -3,14 +3,14 @@ package translate
 import (
 	"fmt"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // checkRuleNames refuses a policy that names two rules alike: Antrea
 // requires rule names unique within a policy.
-func checkRuleNames(spec *crdv1beta1.NetworkPolicySpec) *Problem {
+func checkRuleNames(spec *antreav1beta1.NetworkPolicySpec) *Problem {
 	seen := map[string]string{}
-	check := func(dir string, rules []crdv1beta1.Rule) *Problem {
+	check := func(dir string, rules []antreav1beta1.Rule) *Problem {
 		for i, r := range rules {
 			if r.Name == "" {
 				continue
@@ -30,10 +30,10 @@ func checkRuleNames(spec *crdv1beta1.NetworkPolicySpec) *Problem {
 }
 
 // checkRules fails a translation whose rules exceed the CRD's limit.
-func (t *translator) checkRules(spec *crdv1beta1.NetworkPolicySpec) {
+func (t *translator) checkRules(spec *antreav1beta1.NetworkPolicySpec) {
 	for _, d := range []struct {
 		dir   string
-		rules []crdv1beta1.Rule
+		rules []antreav1beta1.Rule
 	}{{ingress, spec.Ingress}, {egress, spec.Egress}} {
 		if len(d.rules) > maxRules {
 			t.fail(&Problem{Reason: ReasonTooLarge, Message: fmt.Sprintf(
@@ -46,9 +46,9 @@ func (t *translator) checkRules(spec *crdv1beta1.NetworkPolicySpec) {
 // uniqueRuleNames renames derived rules whose generated names ("ingress-0",
 // "<name>-<n>") collide with another rule's: the later one takes the
 // first free "<name>-x<k>".
-func uniqueRuleNames(spec *crdv1beta1.NetworkPolicySpec) {
+func uniqueRuleNames(spec *antreav1beta1.NetworkPolicySpec) {
 	seen := map[string]bool{}
-	for _, rules := range [][]crdv1beta1.Rule{spec.Ingress, spec.Egress} {
+	for _, rules := range [][]antreav1beta1.Rule{spec.Ingress, spec.Egress} {
 		for i := range rules {
 			name := rules[i].Name
 			for k := 2; seen[name]; k++ {

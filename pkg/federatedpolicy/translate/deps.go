@@ -3,7 +3,7 @@ package translate
 import (
 	"k8s.io/apimachinery/pkg/types"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -25,7 +25,7 @@ type Dependencies struct {
 // DependenciesOf returns what the translation of p reads.
 func DependenciesOf(p *policyv1alpha1.FederatedNetworkPolicy) Dependencies {
 	var d Dependencies
-	peers := func(list []crdv1beta1.NetworkPolicyPeer) {
+	peers := func(list []antreav1beta1.NetworkPolicyPeer) {
 		for i := range list {
 			if kind, _, _ := classify(&list[i]); kind != peerEntities {
 				continue
@@ -48,7 +48,7 @@ func DependenciesOf(p *policyv1alpha1.FederatedNetworkPolicy) Dependencies {
 			if key.Namespace == "" {
 				key.Namespace = p.Namespace
 			}
-			if s.Scope == crdv1beta1.ScopeClusterSet && !seen[key] {
+			if s.Scope == antreav1beta1.ScopeClusterSet && !seen[key] {
 				seen[key] = true
 				d.Services = append(d.Services, key)
 			}
@@ -61,7 +61,7 @@ func DependenciesOf(p *policyv1alpha1.FederatedNetworkPolicy) Dependencies {
 // of p reads, given the labels of the member's Namespaces (sorted).
 func EntityNamespaces(p *policyv1alpha1.FederatedNetworkPolicy, namespaces map[string]map[string]string) []string {
 	set := map[string]bool{}
-	add := func(list []crdv1beta1.NetworkPolicyPeer) {
+	add := func(list []antreav1beta1.NetworkPolicyPeer) {
 		for i := range list {
 			if kind, _, _ := classify(&list[i]); kind == peerEntities {
 				t := translator{policy: p, in: &Inputs{Namespaces: namespaces}}

@@ -7,14 +7,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
 // entityPeers translates a ClusterSet externalEntitySelector peer (peer j
 // of rule i of dir): its local part, when it holds for this member, and a
 // group peer for each Group of the remote entities it selects.
-func (t *translator) entityPeers(dir string, i, j int, id string, p *crdv1beta1.NetworkPolicyPeer) []crdv1beta1.NetworkPolicyPeer {
+func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1beta1.NetworkPolicyPeer) []antreav1beta1.NetworkPolicyPeer {
 	sel, prob := parseSelector(p.ExternalEntitySelector, id, j, "externalEntitySelector")
 	if prob == nil && p.NamespaceSelector != nil {
 		_, prob = parseSelector(p.NamespaceSelector, id, j, "namespaceSelector")
@@ -23,7 +23,7 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *crdv1beta1.
 		t.fail(prob)
 		return nil
 	}
-	var out []crdv1beta1.NetworkPolicyPeer
+	var out []antreav1beta1.NetworkPolicyPeer
 	if local, ok := t.localPeer(p); ok {
 		out = append(out, local)
 	}
@@ -46,14 +46,14 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *crdv1beta1.
 	}
 	t.report.RemoteSources = append(t.report.RemoteSources, src)
 	for k, part := range parts {
-		out = append(out, crdv1beta1.NetworkPolicyPeer{Group: t.addGroup(entitiesGroupName(t.policy.Name, dir, i, j, k), part)})
+		out = append(out, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(entitiesGroupName(t.policy.Name, dir, i, j, k), part)})
 	}
 	return out
 }
 
 // peerNamespaces are the Namespaces a peer selects remote entities in:
 // the policy's own, or those its namespaceSelector selects (sorted).
-func (t *translator) peerNamespaces(p *crdv1beta1.NetworkPolicyPeer) []string {
+func (t *translator) peerNamespaces(p *antreav1beta1.NetworkPolicyPeer) []string {
 	if p.NamespaceSelector == nil {
 		return []string{t.policy.Namespace}
 	}

@@ -10,7 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // Labels of every derived object.

@@ -1,7 +1,7 @@
 package translate
 
 import (
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // peerKind is what a translation does with a peer.
@@ -26,8 +26,8 @@ const remotePodsAdvice = "remote Pods' IPs are not reachable from outside their 
 
 // classify says what to do with a peer and, for a refused one, the reason
 // and message.
-func classify(p *crdv1beta1.NetworkPolicyPeer) (kind peerKind, reason, message string) {
-	if p.Scope != crdv1beta1.ScopeClusterSet {
+func classify(p *antreav1beta1.NetworkPolicyPeer) (kind peerKind, reason, message string) {
+	if p.Scope != antreav1beta1.ScopeClusterSet {
 		return peerCopy, "", ""
 	}
 	switch {
@@ -56,10 +56,10 @@ func classify(p *crdv1beta1.NetworkPolicyPeer) (kind peerKind, reason, message s
 // the selector without its requirements on federation labels, which are
 // evaluated against this member's own identity instead. It is false when
 // they do not hold here.
-func (t *translator) localPeer(p *crdv1beta1.NetworkPolicyPeer) (crdv1beta1.NetworkPolicyPeer, bool) {
+func (t *translator) localPeer(p *antreav1beta1.NetworkPolicyPeer) (antreav1beta1.NetworkPolicyPeer, bool) {
 	fed, rest := splitFederationRequirements(p.ExternalEntitySelector)
 	if !fed.Matches(t.memberLabels) {
-		return crdv1beta1.NetworkPolicyPeer{}, false
+		return antreav1beta1.NetworkPolicyPeer{}, false
 	}
-	return crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: rest, NamespaceSelector: p.NamespaceSelector.DeepCopy()}, true
+	return antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: rest, NamespaceSelector: p.NamespaceSelector.DeepCopy()}, true
 }

@@ -1,7 +1,7 @@
 package translate
 
 import (
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -11,9 +11,9 @@ type Result struct {
 	// nothing to write: Report.Problem says why, or every rule was left
 	// out of a policy whose rules each set their own appliedTo (no valid
 	// policy holds no rule; none is needed, as none would match anything).
-	Policy *crdv1beta1.NetworkPolicy
+	Policy *antreav1beta1.NetworkPolicy
 	// Groups are the derived Groups, sorted by name (none with a Problem).
-	Groups []*crdv1beta1.Group
+	Groups []*antreav1beta1.Group
 	Report Report
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -18,7 +18,7 @@ const (
 // rule translates rule i of dir into the derived rules that replace it:
 // none when every peer of it is refused, several when its federated
 // Services offer several port sets or its peers exceed maxPeers.
-func (t *translator) rule(dir string, i int, r *crdv1beta1.Rule) []crdv1beta1.Rule {
+func (t *translator) rule(dir string, i int, r *antreav1beta1.Rule) []antreav1beta1.Rule {
 	id := ruleID(dir, i, r.Name)
 	base := r.Name
 	if base == "" {
@@ -39,12 +39,12 @@ func (t *translator) rule(dir string, i int, r *crdv1beta1.Rule) []crdv1beta1.Ru
 	if dir == egress && hasClusterSetServices(r) {
 		return t.serviceRules(i, id, derived)
 	}
-	return t.splitPeers(id, []crdv1beta1.Rule{*derived}, *peers, dir == ingress)
+	return t.splitPeers(id, []antreav1beta1.Rule{*derived}, *peers, dir == ingress)
 }
 
 // peers translates the peers of a rule.
-func (t *translator) peers(dir string, i int, id string, in []crdv1beta1.NetworkPolicyPeer) []crdv1beta1.NetworkPolicyPeer {
-	var out []crdv1beta1.NetworkPolicyPeer
+func (t *translator) peers(dir string, i int, id string, in []antreav1beta1.NetworkPolicyPeer) []antreav1beta1.NetworkPolicyPeer {
+	var out []antreav1beta1.NetworkPolicyPeer
 	for j := range in {
 		p := &in[j]
 		kind, reason, message := classify(p)
@@ -64,9 +64,9 @@ func (t *translator) peers(dir string, i int, id string, in []crdv1beta1.Network
 	return out
 }
 
-func hasClusterSetServices(r *crdv1beta1.Rule) bool {
+func hasClusterSetServices(r *antreav1beta1.Rule) bool {
 	for _, s := range r.ToServices {
-		if s.Scope == crdv1beta1.ScopeClusterSet {
+		if s.Scope == antreav1beta1.ScopeClusterSet {
 			return true
 		}
 	}
@@ -78,14 +78,14 @@ func hasClusterSetServices(r *crdv1beta1.Rule) bool {
 // distinct set of ports the federated Services offer becomes a rule
 // "<name>-<n>", consecutive, with the rule's action, to the Groups of the
 // addresses that offer those ports.
-func (t *translator) serviceRules(i int, id string, r *crdv1beta1.Rule) []crdv1beta1.Rule {
-	var out []crdv1beta1.Rule
+func (t *translator) serviceRules(i int, id string, r *antreav1beta1.Rule) []antreav1beta1.Rule {
+	var out []antreav1beta1.Rule
 	local := r.DeepCopy()
 	local.ToServices = nil
 	byKey := map[string]*servicePortSet{}
 	var keys []string
 	for j, s := range r.ToServices {
-		if s.Scope != crdv1beta1.ScopeClusterSet {
+		if s.Scope != antreav1beta1.ScopeClusterSet {
 			local.ToServices = append(local.ToServices, s)
 			continue
 		}
@@ -102,7 +102,7 @@ func (t *translator) serviceRules(i int, id string, r *crdv1beta1.Rule) []crdv1b
 		out = append(out, *local)
 	}
 	sort.Strings(keys)
-	var split []crdv1beta1.Rule
+	var split []antreav1beta1.Rule
 	for _, k := range keys {
 		ps := byKey[k]
 		if len(ps.ports) > maxPorts {
@@ -111,7 +111,7 @@ func (t *translator) serviceRules(i int, id string, r *crdv1beta1.Rule) []crdv1b
 		}
 		rule := *r.DeepCopy()
 		rule.ToServices, rule.Ports = nil, ps.ports
-		split = append(split, t.splitPeers(id, []crdv1beta1.Rule{rule}, ps.peers, false)...)
+		split = append(split, t.splitPeers(id, []antreav1beta1.Rule{rule}, ps.peers, false)...)
 	}
 	for n := range split {
 		split[n].Name = fmt.Sprintf("%s-%d", r.Name, n+1)
@@ -122,8 +122,8 @@ func (t *translator) serviceRules(i int, id string, r *crdv1beta1.Rule) []crdv1b
 // splitPeers sets peers on the rule of rules (one) and, when they exceed
 // maxPeers, splits it into consecutive rules of at most maxPeers, named
 // "<name>-<n>" (the same action in a row matches their union).
-func (t *translator) splitPeers(id string, rules []crdv1beta1.Rule, peers []crdv1beta1.NetworkPolicyPeer, from bool) []crdv1beta1.Rule {
-	set := func(r *crdv1beta1.Rule, p []crdv1beta1.NetworkPolicyPeer) {
+func (t *translator) splitPeers(id string, rules []antreav1beta1.Rule, peers []antreav1beta1.NetworkPolicyPeer, from bool) []antreav1beta1.Rule {
+	set := func(r *antreav1beta1.Rule, p []antreav1beta1.NetworkPolicyPeer) {
 		if from {
 			r.From = p
 		} else {
@@ -135,7 +135,7 @@ func (t *translator) splitPeers(id string, rules []crdv1beta1.Rule, peers []crdv
 		return rules
 	}
 	base := rules[0]
-	var out []crdv1beta1.Rule
+	var out []antreav1beta1.Rule
 	for n := 0; len(peers) > 0; n++ {
 		k := min(len(peers), maxPeers)
 		r := *base.DeepCopy()

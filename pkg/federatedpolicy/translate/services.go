@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -138,11 +138,11 @@ func portsKey(ports []port) string {
 }
 
 // rulePorts are the ports of the rule of a port set.
-func rulePorts(ports []port) []crdv1beta1.NetworkPolicyPort {
-	out := make([]crdv1beta1.NetworkPolicyPort, len(ports))
+func rulePorts(ports []port) []antreav1beta1.NetworkPolicyPort {
+	out := make([]antreav1beta1.NetworkPolicyPort, len(ports))
 	for i, p := range ports {
 		proto, n := p.protocol, intstr.FromInt32(p.number)
-		out[i] = crdv1beta1.NetworkPolicyPort{Protocol: &proto, Port: &n}
+		out[i] = antreav1beta1.NetworkPolicyPort{Protocol: &proto, Port: &n}
 	}
 	return out
 }
@@ -151,7 +151,7 @@ func rulePorts(ports []port) []crdv1beta1.NetworkPolicyPort {
 // egress rule i into one port set per distinct set of offered ports, each
 // with the group peers of its addresses. A Service that offers nothing
 // yet is one port set without ports whose Group is empty.
-func (t *translator) serviceSource(i, j int, id string, ps crdv1beta1.PeerService) []servicePortSet {
+func (t *translator) serviceSource(i, j int, id string, ps antreav1beta1.PeerService) []servicePortSet {
 	key := types.NamespacedName{Namespace: ps.Namespace, Name: ps.Name}
 	if key.Namespace == "" {
 		key.Namespace = t.policy.Namespace
@@ -176,7 +176,7 @@ func (t *translator) serviceSource(i, j int, id string, ps crdv1beta1.PeerServic
 	for _, s := range sets {
 		sp := servicePortSet{key: s.key, ports: rulePorts(s.ports)}
 		for k, part := range chunks(s.addrs) {
-			sp.peers = append(sp.peers, crdv1beta1.NetworkPolicyPeer{Group: t.addGroup(serviceGroupName(t.policy.Name, i, j, s.key, k), part)})
+			sp.peers = append(sp.peers, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(serviceGroupName(t.policy.Name, i, j, s.key, k), part)})
 		}
 		out = append(out, sp)
 	}
@@ -187,6 +187,6 @@ func (t *translator) serviceSource(i, j int, id string, ps crdv1beta1.PeerServic
 // and group peers.
 type servicePortSet struct {
 	key   string
-	ports []crdv1beta1.NetworkPolicyPort
-	peers []crdv1beta1.NetworkPolicyPeer
+	ports []antreav1beta1.NetworkPolicyPort
+	peers []antreav1beta1.NetworkPolicyPeer
 }

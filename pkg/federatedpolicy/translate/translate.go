@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
@@ -34,7 +34,7 @@ func Translate(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs) Result {
 	if prob := checkRuleNames(&p.Spec); prob != nil {
 		return t.failed(prob)
 	}
-	spec := crdv1beta1.NetworkPolicySpec{Tier: p.Spec.Tier, Priority: p.Spec.Priority}
+	spec := antreav1beta1.NetworkPolicySpec{Tier: p.Spec.Tier, Priority: p.Spec.Priority}
 	for _, a := range p.Spec.AppliedTo {
 		spec.AppliedTo = append(spec.AppliedTo, *a.DeepCopy())
 	}
@@ -55,7 +55,7 @@ func Translate(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs) Result {
 		return Result{Report: t.report}
 	}
 	return Result{
-		Policy: &crdv1beta1.NetworkPolicy{ObjectMeta: derivedMeta(p, PolicyName(p.Name)), Spec: spec},
+		Policy: &antreav1beta1.NetworkPolicy{ObjectMeta: derivedMeta(p, PolicyName(p.Name)), Spec: spec},
 		Groups: t.buildGroups(),
 		Report: t.report,
 	}
@@ -84,10 +84,10 @@ func (t *translator) addGroup(name string, addrs []netip.Addr) string {
 	return name
 }
 
-func (t *translator) buildGroups() []*crdv1beta1.Group {
-	out := make([]*crdv1beta1.Group, 0, len(t.groups))
+func (t *translator) buildGroups() []*antreav1beta1.Group {
+	out := make([]*antreav1beta1.Group, 0, len(t.groups))
 	for name, addrs := range t.groups {
-		out = append(out, &crdv1beta1.Group{ObjectMeta: derivedMeta(t.policy, name), Spec: crdv1beta1.GroupSpec{IPBlocks: ipBlocks(addrs)}})
+		out = append(out, &antreav1beta1.Group{ObjectMeta: derivedMeta(t.policy, name), Spec: antreav1beta1.GroupSpec{IPBlocks: ipBlocks(addrs)}})
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
 	return out
@@ -104,8 +104,8 @@ func ruleID(dir string, i int, name string) string {
 }
 
 // appliesTo tells whether a policy applies to Pods and to ExternalEntities.
-func appliesTo(spec *crdv1beta1.NetworkPolicySpec) (pods, entities bool) {
-	check := func(list []crdv1beta1.AppliedTo) {
+func appliesTo(spec *antreav1beta1.NetworkPolicySpec) (pods, entities bool) {
+	check := func(list []antreav1beta1.AppliedTo) {
 		for _, a := range list {
 			pods = pods || a.PodSelector != nil || a.ServiceAccount != nil
 			entities = entities || a.ExternalEntitySelector != nil || a.Group != ""

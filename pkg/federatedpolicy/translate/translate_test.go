@@ -8,14 +8,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
 func TestTranslateShapes(t *testing.T) {
 	web := []federationv1alpha1.RemoteEntity{remoteEntity("shop", "member-1", "a", "10.0.0.1", "::ffff:10.0.0.2"), remoteEntity("other", "member-1", "b", "10.0.0.9")}
-	many := make([]crdv1beta1.NetworkPolicyPeer, 40)
+	many := make([]antreav1beta1.NetworkPolicyPeer, 40)
 	for i := range many {
 		many[i] = clusterSetEntities("app", "web")
 	}
@@ -40,7 +40,7 @@ func TestTranslateShapes(t *testing.T) {
 		{name: "100 rules a direction at most",
 			policy: manyServiceRules(101), rules: "", problem: ReasonTooLarge},
 		{name: "a selector that does not parse",
-			policy: ingressFrom(crdv1beta1.NetworkPolicyPeer{Scope: crdv1beta1.ScopeClusterSet,
+			policy: ingressFrom(antreav1beta1.NetworkPolicyPeer{Scope: antreav1beta1.ScopeClusterSet,
 				ExternalEntitySelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}}}),
 			problem: ReasonInvalidPolicy},
 	}
@@ -156,8 +156,8 @@ func TestMember(t *testing.T) {
 
 func TestDependencies(t *testing.T) {
 	p := policy(
-		ingressFrom(clusterSetEntities("app", "web"), crdv1beta1.NetworkPolicyPeer{PodSelector: selector(), Scope: crdv1beta1.ScopeClusterSet}),
-		egressToServices(federated("", "orders"), federated("pay", "cards"), federated("", "orders"), crdv1beta1.PeerService{Name: "local"}),
+		ingressFrom(clusterSetEntities("app", "web"), antreav1beta1.NetworkPolicyPeer{PodSelector: selector(), Scope: antreav1beta1.ScopeClusterSet}),
+		egressToServices(federated("", "orders"), federated("pay", "cards"), federated("", "orders"), antreav1beta1.PeerService{Name: "local"}),
 	)
 	d := DependenciesOf(p)
 	want := Dependencies{OwnNamespaceEntities: true, Services: []types.NamespacedName{{Namespace: "shop", Name: "orders"}, {Namespace: "pay", Name: "cards"}}}
@@ -169,7 +169,7 @@ func TestDependencies(t *testing.T) {
 	if d := DependenciesOf(policy(ingressFrom(withNS))); !d.SelectedNamespaces || d.OwnNamespaceEntities {
 		t.Errorf("namespaceSelector peer: %+v", d)
 	}
-	if d := DependenciesOf(policy(ingressFrom(crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: selector()}))); d.OwnNamespaceEntities {
+	if d := DependenciesOf(policy(ingressFrom(antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: selector()}))); d.OwnNamespaceEntities {
 		t.Errorf("a peer without scope ClusterSet reads remote entities: %+v", d)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/yaml"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
@@ -29,7 +29,7 @@ type world struct {
 	imports    map[types.NamespacedName]*mcsv1beta1.ServiceImport
 	slices     map[types.NamespacedName]discoveryv1.EndpointSlice
 	policies   map[types.NamespacedName]*policyv1alpha1.FederatedNetworkPolicy
-	local      map[types.NamespacedName]*crdv1alpha2.ExternalEntity
+	local      map[types.NamespacedName]*antreav1alpha2.ExternalEntity
 }
 
 func newWorld() *world {
@@ -39,7 +39,7 @@ func newWorld() *world {
 		imports:    map[types.NamespacedName]*mcsv1beta1.ServiceImport{},
 		slices:     map[types.NamespacedName]discoveryv1.EndpointSlice{},
 		policies:   map[types.NamespacedName]*policyv1alpha1.FederatedNetworkPolicy{},
-		local:      map[types.NamespacedName]*crdv1alpha2.ExternalEntity{},
+		local:      map[types.NamespacedName]*antreav1alpha2.ExternalEntity{},
 	}
 }
 
@@ -114,7 +114,7 @@ func (w *world) applyOne(raw json.RawMessage, del bool) error {
 			return key(p.Namespace, p.Name), p
 		})
 	case "ExternalEntity":
-		return upsert(raw, del, w.local, func(e *crdv1alpha2.ExternalEntity) (types.NamespacedName, *crdv1alpha2.ExternalEntity) {
+		return upsert(raw, del, w.local, func(e *antreav1alpha2.ExternalEntity) (types.NamespacedName, *antreav1alpha2.ExternalEntity) {
 			return key(e.Namespace, e.Name), e
 		})
 	}

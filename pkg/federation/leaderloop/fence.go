@@ -6,8 +6,8 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 // Fenced makes one write into the member m leads, only while the election

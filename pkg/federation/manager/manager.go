@@ -10,9 +10,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/assignment"
 	"antreaplus.io/antreaplus/pkg/federation/election"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 // Options configure a federation manager.

@@ -15,8 +15,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/test/framework"
 )
 

@@ -10,8 +10,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/health"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 // peerView is what this manager sees of another supervisor: its manager's

@@ -18,10 +18,10 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/internal/outage"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/election"
-	"antreaplus.io/antreaplus/pkg/federation/names"
-	"antreaplus.io/antreaplus/pkg/outage"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 // session is this manager's connection to one member.

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/scheme"
+	"antreaplus.io/antreaplus/internal/scheme"
 )
 
 // Cluster is one cluster as a kubeconfig context names it.

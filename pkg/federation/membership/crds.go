@@ -12,7 +12,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/config/crd"
-	"antreaplus.io/antreaplus/pkg/crdinstall"
+	"antreaplus.io/antreaplus/internal/crdinstall"
 )
 
 // errNoCRDs: the cluster does not serve the federation API yet.

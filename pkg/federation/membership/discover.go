@@ -11,7 +11,7 @@ import (
 	"time"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // DefaultProbeTimeout bounds the probe of one context in Discover.

@@ -7,7 +7,7 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // managedLabels are the labels of every object the federation creates:

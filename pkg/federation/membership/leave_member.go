@@ -14,7 +14,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // cleanMember deletes, in member, everything the federation created there.

@@ -7,7 +7,7 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 // grants flattens rules to sorted "group/resource:verb" strings.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 )
 
 func TestRegistryObjects(t *testing.T) {

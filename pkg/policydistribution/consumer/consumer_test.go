@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
-	"antreaplus.io/antreaplus/pkg/policydistribution/distributiontest"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/test/infrastructure/distributiontest"
 )
 
 const agentlessNode = distributiontest.AgentlessNode

@@ -13,8 +13,8 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
-	"antreaplus.io/antreaplus/pkg/policydistribution/distributiontest"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/test/infrastructure/distributiontest"
 )
 
 func TestAgentReceivesOnlyItsVMsRules(t *testing.T) {

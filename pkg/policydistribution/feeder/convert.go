@@ -6,8 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 )
 
@@ -17,8 +17,8 @@ import (
 // for Pods and Namespaces, nil for anything else.
 func convert(obj any) any {
 	switch o := obj.(type) {
-	case *crdv1alpha2.ExternalEntity, *crdv1beta1.NetworkPolicy, *crdv1beta1.ClusterNetworkPolicy,
-		*crdv1beta1.Group, *crdv1beta1.ClusterGroup, *crdv1beta1.Tier:
+	case *antreav1alpha2.ExternalEntity, *antreav1beta1.NetworkPolicy, *antreav1beta1.ClusterNetworkPolicy,
+		*antreav1beta1.Group, *antreav1beta1.ClusterGroup, *antreav1beta1.Tier:
 		return o
 	case *corev1.Namespace:
 		return &policycompiler.Namespace{Name: o.Name, Labels: o.Labels}

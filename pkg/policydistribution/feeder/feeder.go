@@ -14,8 +14,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -76,9 +76,9 @@ func New(opts Options) *Feeder {
 // kinds are the objects the compiler reads.
 func (f *Feeder) kinds() []client.Object {
 	objs := []client.Object{
-		&crdv1beta1.Tier{}, &crdv1beta1.ClusterGroup{}, &crdv1beta1.Group{},
-		&crdv1beta1.ClusterNetworkPolicy{}, &crdv1beta1.NetworkPolicy{},
-		&crdv1alpha2.ExternalEntity{}, &corev1.Namespace{},
+		&antreav1beta1.Tier{}, &antreav1beta1.ClusterGroup{}, &antreav1beta1.Group{},
+		&antreav1beta1.ClusterNetworkPolicy{}, &antreav1beta1.NetworkPolicy{},
+		&antreav1alpha2.ExternalEntity{}, &corev1.Namespace{},
 	}
 	if !f.opts.WithoutPods {
 		objs = append(objs, &corev1.Pod{})
@@ -171,7 +171,7 @@ func (f *Feeder) process() {
 				delete(f.compiled, ref)
 			}
 		}
-		if ee, ok := o.obj.(*crdv1alpha2.ExternalEntity); ok {
+		if ee, ok := o.obj.(*antreav1alpha2.ExternalEntity); ok {
 			f.trackAddresses(ee, o.delete, moved)
 		}
 		var err error
@@ -211,7 +211,7 @@ func (f *Feeder) process() {
 
 // trackAddresses records an ExternalEntity's IPs, and in moved those whose
 // IPs changed.
-func (f *Feeder) trackAddresses(ee *crdv1alpha2.ExternalEntity, del bool, moved map[string]struct{}) {
+func (f *Feeder) trackAddresses(ee *antreav1alpha2.ExternalEntity, del bool, moved map[string]struct{}) {
 	key := ee.Namespace + "/" + ee.Name
 	if del {
 		delete(f.addresses, key)
@@ -244,9 +244,9 @@ func (f *Feeder) PolicyStatus(ref policycompiler.PolicyRef) (policycompiler.Poli
 // policyOf returns the reference and generation of a policy object.
 func policyOf(obj any) (policycompiler.PolicyRef, int64, bool) {
 	switch o := obj.(type) {
-	case *crdv1beta1.NetworkPolicy:
+	case *antreav1beta1.NetworkPolicy:
 		return policycompiler.PolicyRef{Kind: policycompiler.KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name}, o.Generation, true
-	case *crdv1beta1.ClusterNetworkPolicy:
+	case *antreav1beta1.ClusterNetworkPolicy:
 		return policycompiler.PolicyRef{Kind: policycompiler.KindClusterNetworkPolicy, Name: o.Name}, o.Generation, true
 	}
 	return policycompiler.PolicyRef{}, 0, false

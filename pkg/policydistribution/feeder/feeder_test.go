@@ -10,28 +10,28 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	toolscache "k8s.io/client-go/tools/cache"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 )
 
-func entity(name, node, ip string) *crdv1alpha2.ExternalEntity {
-	return &crdv1alpha2.ExternalEntity{
+func entity(name, node, ip string) *antreav1alpha2.ExternalEntity {
+	return &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: map[string]string{"app": name}},
-		Spec:       crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: ip}}, ExternalNode: node},
+		Spec:       antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: ip}}, ExternalNode: node},
 	}
 }
 
-func dropFromClientPolicy() *crdv1beta1.ClusterNetworkPolicy {
-	action := crdv1beta1.RuleActionDrop
+func dropFromClientPolicy() *antreav1beta1.ClusterNetworkPolicy {
+	action := antreav1beta1.RuleActionDrop
 	p := intstr.FromInt32(80)
-	return &crdv1beta1.ClusterNetworkPolicy{
+	return &antreav1beta1.ClusterNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Name: "p"},
-		Spec: crdv1beta1.ClusterNetworkPolicySpec{Priority: 1,
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
-			Ingress: []crdv1beta1.Rule{{Action: &action, Ports: []crdv1beta1.NetworkPolicyPort{{Port: &p}},
-				From: []crdv1beta1.NetworkPolicyPeer{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "client"}}}}}}},
+		Spec: antreav1beta1.ClusterNetworkPolicySpec{Priority: 1,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
+			Ingress: []antreav1beta1.Rule{{Action: &action, Ports: []antreav1beta1.NetworkPolicyPort{{Port: &p}},
+				From: []antreav1beta1.NetworkPolicyPeer{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "client"}}}}}}},
 	}
 }
 

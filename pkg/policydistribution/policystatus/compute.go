@@ -8,7 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 )
 
@@ -36,15 +36,15 @@ type Input struct {
 
 // Compute returns the status of a policy. prev is its current status:
 // conditions whose status does not change keep their transition time.
-func Compute(in Input, prev *crdv1beta1.NetworkPolicyStatus, now metav1.Time) crdv1beta1.NetworkPolicyStatus {
+func Compute(in Input, prev *antreav1beta1.NetworkPolicyStatus, now metav1.Time) antreav1beta1.NetworkPolicyStatus {
 	if in.Compiled == nil {
-		return crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyPending,
-			Conditions: []crdv1beta1.NetworkPolicyCondition{condition(prev, now, crdv1beta1.NetworkPolicyConditionRealizable,
+		return antreav1beta1.NetworkPolicyStatus{Phase: antreav1beta1.NetworkPolicyPending,
+			Conditions: []antreav1beta1.NetworkPolicyCondition{condition(prev, now, antreav1beta1.NetworkPolicyConditionRealizable,
 				metav1.ConditionUnknown, ReasonNotCompiled, "the policy controller has not compiled this policy yet")}}
 	}
 	points := slices.Clone(in.Points)
 	slices.SortFunc(points, func(a, b Point) int { return cmp.Compare(a.Endpoint, b.Endpoint) })
-	st := crdv1beta1.NetworkPolicyStatus{ObservedGeneration: in.Generation, DesiredNodesRealized: int32(len(points))}
+	st := antreav1beta1.NetworkPolicyStatus{ObservedGeneration: in.Generation, DesiredNodesRealized: int32(len(points))}
 	var failed, pending, notes []Point
 	for _, p := range points {
 		switch p.State {
@@ -59,28 +59,28 @@ func Compute(in Input, prev *crdv1beta1.NetworkPolicyStatus, now metav1.Time) cr
 			pending = append(pending, p)
 		}
 	}
-	realizable := condition(prev, now, crdv1beta1.NetworkPolicyConditionRealizable, metav1.ConditionTrue, ReasonCompiled, issues(in.Compiled.Issues))
+	realizable := condition(prev, now, antreav1beta1.NetworkPolicyConditionRealizable, metav1.ConditionTrue, ReasonCompiled, issues(in.Compiled.Issues))
 	if !in.Compiled.Realized {
 		reason := ReasonNotCompiled
 		if i := slices.IndexFunc(in.Compiled.Issues, func(i policycompiler.Issue) bool { return i.Severity == policycompiler.SeverityError }); i >= 0 {
 			reason = in.Compiled.Issues[i].Reason
 		}
-		realizable = condition(prev, now, crdv1beta1.NetworkPolicyConditionRealizable, metav1.ConditionFalse, reason, issues(in.Compiled.Issues))
+		realizable = condition(prev, now, antreav1beta1.NetworkPolicyConditionRealizable, metav1.ConditionFalse, reason, issues(in.Compiled.Issues))
 	}
-	failure := condition(prev, now, crdv1beta1.NetworkPolicyConditionRealizationFailure, metav1.ConditionFalse, ReasonEnforcedEverywhere,
+	failure := condition(prev, now, antreav1beta1.NetworkPolicyConditionRealizationFailure, metav1.ConditionFalse, ReasonEnforcedEverywhere,
 		summary(len(points), int(st.CurrentNodesRealized), pending, notes))
 	if len(failed) > 0 {
-		failure = condition(prev, now, crdv1beta1.NetworkPolicyConditionRealizationFailure, metav1.ConditionTrue, ReasonPointsFailed,
+		failure = condition(prev, now, antreav1beta1.NetworkPolicyConditionRealizationFailure, metav1.ConditionTrue, ReasonPointsFailed,
 			fmt.Sprintf("%d of %d enforcement points do not enforce the policy as written: %s", len(failed), len(points), list(failed)))
 	}
-	st.Conditions = []crdv1beta1.NetworkPolicyCondition{realizable, failure, enforcersCondition(prev, now, points)}
+	st.Conditions = []antreav1beta1.NetworkPolicyCondition{realizable, failure, enforcersCondition(prev, now, points)}
 	switch {
 	case !in.Compiled.Realized || len(failed) > 0:
-		st.Phase = crdv1beta1.NetworkPolicyFailed
+		st.Phase = antreav1beta1.NetworkPolicyFailed
 	case len(pending) > 0:
-		st.Phase = crdv1beta1.NetworkPolicyRealizing
+		st.Phase = antreav1beta1.NetworkPolicyRealizing
 	default:
-		st.Phase = crdv1beta1.NetworkPolicyRealized
+		st.Phase = antreav1beta1.NetworkPolicyRealized
 	}
 	return st
 }
@@ -123,9 +123,9 @@ func issues(list []policycompiler.Issue) string {
 
 // condition returns a condition, keeping prev's transition time when its
 // status is the same.
-func condition(prev *crdv1beta1.NetworkPolicyStatus, now metav1.Time, t crdv1beta1.NetworkPolicyConditionType,
-	status metav1.ConditionStatus, reason, message string) crdv1beta1.NetworkPolicyCondition {
-	c := crdv1beta1.NetworkPolicyCondition{Type: t, Status: status, LastTransitionTime: now, Reason: reason, Message: message}
+func condition(prev *antreav1beta1.NetworkPolicyStatus, now metav1.Time, t antreav1beta1.NetworkPolicyConditionType,
+	status metav1.ConditionStatus, reason, message string) antreav1beta1.NetworkPolicyCondition {
+	c := antreav1beta1.NetworkPolicyCondition{Type: t, Status: status, LastTransitionTime: now, Reason: reason, Message: message}
 	if prev != nil {
 		for _, p := range prev.Conditions {
 			if p.Type == t && p.Status == status {

@@ -7,7 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -64,17 +64,17 @@ func TestCompute(t *testing.T) {
 	cases := []struct {
 		name                string
 		in                  Input
-		phase               crdv1beta1.NetworkPolicyPhase
+		phase               antreav1beta1.NetworkPolicyPhase
 		current, desired    int32
 		realizable, failure metav1.ConditionStatus
 		message             string // in the failure condition
 	}{
-		{"not compiled yet", Input{}, crdv1beta1.NetworkPolicyPending, 0, 0, metav1.ConditionUnknown, "", ""},
-		{"no enforcement point", Input{Compiled: ok, Generation: 3}, crdv1beta1.NetworkPolicyRealized, 0, 0, metav1.ConditionTrue, metav1.ConditionFalse, "enforced on 0 of 0"},
-		{"realised everywhere", Input{Compiled: ok, Points: []Point{realized}}, crdv1beta1.NetworkPolicyRealized, 1, 1, metav1.ConditionTrue, metav1.ConditionFalse, "enforced on 1 of 1"},
-		{"pending somewhere", Input{Compiled: ok, Points: []Point{realized, pending}}, crdv1beta1.NetworkPolicyRealizing, 1, 2, metav1.ConditionTrue, metav1.ConditionFalse, "pending on t/b (agent t/vm): AgentBehind"},
-		{"failed somewhere", Input{Compiled: ok, Points: []Point{failed, realized, pending}}, crdv1beta1.NetworkPolicyFailed, 1, 3, metav1.ConditionTrue, metav1.ConditionTrue, "1 of 3 enforcement points do not enforce the policy as written: t/c (agentless): DenyNotExpressible: drop"},
-		{"not realizable", Input{Compiled: bad}, crdv1beta1.NetworkPolicyFailed, 0, 0, metav1.ConditionFalse, metav1.ConditionFalse, ""},
+		{"not compiled yet", Input{}, antreav1beta1.NetworkPolicyPending, 0, 0, metav1.ConditionUnknown, "", ""},
+		{"no enforcement point", Input{Compiled: ok, Generation: 3}, antreav1beta1.NetworkPolicyRealized, 0, 0, metav1.ConditionTrue, metav1.ConditionFalse, "enforced on 0 of 0"},
+		{"realised everywhere", Input{Compiled: ok, Points: []Point{realized}}, antreav1beta1.NetworkPolicyRealized, 1, 1, metav1.ConditionTrue, metav1.ConditionFalse, "enforced on 1 of 1"},
+		{"pending somewhere", Input{Compiled: ok, Points: []Point{realized, pending}}, antreav1beta1.NetworkPolicyRealizing, 1, 2, metav1.ConditionTrue, metav1.ConditionFalse, "pending on t/b (agent t/vm): AgentBehind"},
+		{"failed somewhere", Input{Compiled: ok, Points: []Point{failed, realized, pending}}, antreav1beta1.NetworkPolicyFailed, 1, 3, metav1.ConditionTrue, metav1.ConditionTrue, "1 of 3 enforcement points do not enforce the policy as written: t/c (agentless): DenyNotExpressible: drop"},
+		{"not realizable", Input{Compiled: bad}, antreav1beta1.NetworkPolicyFailed, 0, 0, metav1.ConditionFalse, metav1.ConditionFalse, ""},
 	}
 	for _, tc := range cases {
 		st := Compute(tc.in, nil, now)
@@ -82,7 +82,7 @@ func TestCompute(t *testing.T) {
 			t.Errorf("%s: status = %+v", tc.name, st)
 			continue
 		}
-		if st.Conditions[0].Type != crdv1beta1.NetworkPolicyConditionRealizable || st.Conditions[0].Status != tc.realizable {
+		if st.Conditions[0].Type != antreav1beta1.NetworkPolicyConditionRealizable || st.Conditions[0].Status != tc.realizable {
 			t.Errorf("%s: Realizable = %+v", tc.name, st.Conditions[0])
 		}
 		if tc.failure == "" {

@@ -6,14 +6,14 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 )
 
 // ConditionEnforcers names, in its message, every enforcer of the policy
 // and its state, so that readers (the federated policy's status) can show
 // each one: "agent shop/vm-a=Realized; agentless=Pending:AgentlessBehind".
 // It is True when every enforcer enforces the policy.
-const ConditionEnforcers crdv1beta1.NetworkPolicyConditionType = "Enforcers"
+const ConditionEnforcers antreav1beta1.NetworkPolicyConditionType = "Enforcers"
 
 // Reasons of the Enforcers condition.
 const (
@@ -63,7 +63,7 @@ func severity(s State) int {
 }
 
 // enforcersCondition is the Enforcers condition of points.
-func enforcersCondition(prev *crdv1beta1.NetworkPolicyStatus, now metav1.Time, points []Point) crdv1beta1.NetworkPolicyCondition {
+func enforcersCondition(prev *antreav1beta1.NetworkPolicyStatus, now metav1.Time, points []Point) antreav1beta1.NetworkPolicyCondition {
 	es := Enforcers(points)
 	status, reason := metav1.ConditionTrue, ReasonEnforcersRealized
 	for _, e := range es {

@@ -9,7 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 )
 
@@ -62,7 +62,7 @@ func TestComputeEnforcersCondition(t *testing.T) {
 			t.Errorf("points %+v: condition %+v; want %s %q", tc.points, c, tc.status, tc.message)
 		}
 	}
-	if st := Compute(Input{}, nil, now); len(st.Conditions) != 1 || st.Conditions[0].Type != crdv1beta1.NetworkPolicyConditionRealizable {
+	if st := Compute(Input{}, nil, now); len(st.Conditions) != 1 || st.Conditions[0].Type != antreav1beta1.NetworkPolicyConditionRealizable {
 		t.Errorf("a policy not compiled yet has conditions %+v", st.Conditions)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -92,7 +92,7 @@ func (w *Writer) WriteAll(ctx context.Context) error {
 	points := w.points()
 	var errs []error
 	writes := 0
-	var nps crdv1beta1.NetworkPolicyList
+	var nps antreav1beta1.NetworkPolicyList
 	if err := w.Client.List(ctx, &nps); err != nil {
 		return fmt.Errorf("listing NetworkPolicies: %w", err)
 	}
@@ -102,7 +102,7 @@ func (w *Writer) WriteAll(ctx context.Context) error {
 		wrote, err := w.write(ctx, p, &p.Status, ref, points)
 		errs, writes = append(errs, err), writes+wrote
 	}
-	var cnps crdv1beta1.ClusterNetworkPolicyList
+	var cnps antreav1beta1.ClusterNetworkPolicyList
 	if err := w.Client.List(ctx, &cnps); err != nil {
 		return fmt.Errorf("listing ClusterNetworkPolicies: %w", err)
 	}
@@ -120,7 +120,7 @@ func (w *Writer) WriteAll(ctx context.Context) error {
 
 // write computes one policy's status into st (the object's) and writes
 // obj when it changed.
-func (w *Writer) write(ctx context.Context, obj client.Object, st *crdv1beta1.NetworkPolicyStatus, ref policycompiler.PolicyRef,
+func (w *Writer) write(ctx context.Context, obj client.Object, st *antreav1beta1.NetworkPolicyStatus, ref policycompiler.PolicyRef,
 	points map[policycompiler.PolicyRef][]Point) (int, error) {
 	in := Input{Points: points[ref]}
 	if compiled, gen, ok := w.Compiler.PolicyStatus(ref); ok {

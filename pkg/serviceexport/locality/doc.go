@@ -2,7 +2,7 @@
 // closest to a client, for imports whose trafficDistribution is PreferClose.
 // It is pure: the import writer (package serviceimport, through
 // serviceexport.DesiredSlices) uses it for the topology hints of imported
-// EndpointSlices, and the DNS server (package dns/federation) for the
+// EndpointSlices, and the DNS server (package dns/fedplugin) for the
 // addresses it answers.
 //
 // # Rules

@@ -9,10 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
 	"antreaplus.io/antreaplus/pkg/cloud/azure"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 const (

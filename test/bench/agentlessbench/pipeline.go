@@ -11,9 +11,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloud/sgtranslate"
@@ -41,9 +41,9 @@ const syncConcurrency = 4
 type pipeline struct {
 	c        *cloud
 	ns       string
-	nics     map[string]*v1alpha1.NetworkInterface // by namespace/name
-	entities map[string]*crdv1alpha2.ExternalEntity
-	policies []*crdv1beta1.NetworkPolicy
+	nics     map[string]*cloudv1alpha1.NetworkInterface // by namespace/name
+	entities map[string]*antreav1alpha2.ExternalEntity
+	policies []*antreav1beta1.NetworkPolicy
 	compiler *policycompiler.Compiler
 	view     *wire.View
 }
@@ -57,17 +57,17 @@ func (p *pipeline) importInventory(ctx context.Context) error {
 		return fmt.Errorf("%s: inventory: %w", p.c.name, err)
 	}
 	p.ns = p.c.account.Namespace
-	sel := &v1alpha1.CloudEntitySelector{}
+	sel := &cloudv1alpha1.CloudEntitySelector{}
 	sel.Namespace, sel.Name = p.ns, p.c.name
-	sel.Spec.VirtualMachines = []v1alpha1.VirtualMachineMatch{{VMMatch: &v1alpha1.EntityMatch{Tags: map[string]string{"env": "prod"}},
-		EnforcementMode: v1alpha1.EnforcementAgentless}}
+	sel.Spec.VirtualMachines = []cloudv1alpha1.VirtualMachineMatch{{VMMatch: &cloudv1alpha1.EntityMatch{Tags: map[string]string{"env": "prod"}},
+		EnforcementMode: cloudv1alpha1.EnforcementAgentless}}
 	objs := inventory.Desired(inventory.Input{Selector: sel, Snapshots: []*provider.Snapshot{snap},
-		Account: v1alpha1.CloudProviderAccountReference{Namespace: p.c.account.Namespace, Name: p.c.account.Name}})
-	vms := map[string]*v1alpha1.VirtualMachine{}
+		Account: cloudv1alpha1.CloudProviderAccountReference{Namespace: p.c.account.Namespace, Name: p.c.account.Name}})
+	vms := map[string]*cloudv1alpha1.VirtualMachine{}
 	for i := range objs.VirtualMachines {
 		vms[objs.VirtualMachines[i].Name] = &objs.VirtualMachines[i]
 	}
-	p.nics, p.entities = map[string]*v1alpha1.NetworkInterface{}, map[string]*crdv1alpha2.ExternalEntity{}
+	p.nics, p.entities = map[string]*cloudv1alpha1.NetworkInterface{}, map[string]*antreav1alpha2.ExternalEntity{}
 	for i := range objs.NetworkInterfaces {
 		nic := &objs.NetworkInterfaces[i]
 		p.nics[nic.Namespace+"/"+nic.Name] = nic
@@ -105,7 +105,7 @@ func (p *pipeline) compile() error {
 
 // change applies an updated policy: the compiler recompiles what it
 // touches and the view gets the Update event the hub would send.
-func (p *pipeline) change(np *crdv1beta1.NetworkPolicy) (endpoints int, err error) {
+func (p *pipeline) change(np *antreav1beta1.NetworkPolicy) (endpoints int, err error) {
 	if err := p.compiler.Upsert(np); err != nil {
 		return 0, err
 	}
@@ -134,7 +134,7 @@ func (p *pipeline) agentlessEndpoints(changed []string, prev *wire.View) []wire.
 	return out
 }
 
-func addresses(ee *crdv1alpha2.ExternalEntity) []netip.Addr {
+func addresses(ee *antreav1alpha2.ExternalEntity) []netip.Addr {
 	var out []netip.Addr
 	for _, ep := range ee.Spec.Endpoints {
 		if a, err := netip.ParseAddr(ep.IP); err == nil {
@@ -164,11 +164,11 @@ func (p *pipeline) place() []sgtranslate.Endpoint {
 	return out
 }
 
-func locationOf(n *v1alpha1.NetworkInterface) (sgtranslate.Location, bool) {
+func locationOf(n *cloudv1alpha1.NetworkInterface) (sgtranslate.Location, bool) {
 	if n == nil {
 		return sgtranslate.Location{}, false
 	}
-	account := types.NamespacedName{Namespace: n.Labels[v1alpha1.LabelAccountNamespace], Name: n.Labels[v1alpha1.LabelAccountName]}
+	account := types.NamespacedName{Namespace: n.Labels[cloudv1alpha1.LabelAccountNamespace], Name: n.Labels[cloudv1alpha1.LabelAccountName]}
 	loc := sgtranslate.Location{Account: account, Region: n.Spec.Region, VPC: n.Spec.VPCID}
 	return loc, account.Name != "" && loc.Region != "" && loc.VPC != ""
 }

@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
@@ -39,24 +39,24 @@ func tagSelector(key, value string) *metav1.LabelSelector {
 	return &metav1.LabelSelector{MatchLabels: map[string]string{inventory.TagLabelPrefix + key: value}}
 }
 
-func tcp(port int) crdv1beta1.NetworkPolicyPort {
+func tcp(port int) antreav1beta1.NetworkPolicyPort {
 	p := intstr.FromInt32(int32(port))
 	proto := corev1.ProtocolTCP
-	return crdv1beta1.NetworkPolicyPort{Protocol: &proto, Port: &p}
+	return antreav1beta1.NetworkPolicyPort{Protocol: &proto, Port: &p}
 }
 
-func udp(port int) crdv1beta1.NetworkPolicyPort {
+func udp(port int) antreav1beta1.NetworkPolicyPort {
 	p := tcp(port)
 	proto := corev1.ProtocolUDP
 	p.Protocol = &proto
 	return p
 }
 
-func action(a crdv1beta1.RuleAction) *crdv1beta1.RuleAction { return &a }
+func action(a antreav1beta1.RuleAction) *antreav1beta1.RuleAction { return &a }
 
 // policies returns the n policies of namespace ns over apps applications.
-func policies(ns string, n, apps int) []*crdv1beta1.NetworkPolicy {
-	out := make([]*crdv1beta1.NetworkPolicy, 0, n)
+func policies(ns string, n, apps int) []*antreav1beta1.NetworkPolicy {
+	out := make([]*antreav1beta1.NetworkPolicy, 0, n)
 	for p := range n {
 		out = append(out, policy(ns, p, apps))
 	}
@@ -64,13 +64,13 @@ func policies(ns string, n, apps int) []*crdv1beta1.NetworkPolicy {
 }
 
 // policy is policy number p.
-func policy(ns string, p, apps int) *crdv1beta1.NetworkPolicy {
+func policy(ns string, p, apps int) *antreav1beta1.NetworkPolicy {
 	k, kind, round := p%apps, (p/apps)%kinds, p/(apps*kinds)
 	app := appName(k)
-	np := &crdv1beta1.NetworkPolicy{
+	np := &antreav1beta1.NetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%s-%d", app, kindNames[kind], round)},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: float64(10 + kind + round*kinds),
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: tagSelector("app", app)}}},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: float64(10 + kind + round*kinds),
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: tagSelector("app", app)}}},
 	}
 	spec := &np.Spec
 	switch kind {
@@ -78,30 +78,30 @@ func policy(ns string, p, apps int) *crdv1beta1.NetworkPolicy {
 		if p == 0 {
 			return partners(np)
 		}
-		spec.Ingress = []crdv1beta1.Rule{{Name: "https", Action: action(crdv1beta1.RuleActionAllow), Ports: []crdv1beta1.NetworkPolicyPort{tcp(443 + round)},
-			From: []crdv1beta1.NetworkPolicyPeer{{IPBlock: &crdv1beta1.IPBlock{CIDR: "192.168.0.0/16", Except: []string{"192.168.99.0/24"}}}}}}
+		spec.Ingress = []antreav1beta1.Rule{{Name: "https", Action: action(antreav1beta1.RuleActionAllow), Ports: []antreav1beta1.NetworkPolicyPort{tcp(443 + round)},
+			From: []antreav1beta1.NetworkPolicyPeer{{IPBlock: &antreav1beta1.IPBlock{CIDR: "192.168.0.0/16", Except: []string{"192.168.99.0/24"}}}}}}
 	case 1:
-		spec.Ingress = []crdv1beta1.Rule{{Name: "from-upstream", Action: action(crdv1beta1.RuleActionAllow), Ports: []crdv1beta1.NetworkPolicyPort{tcp(8080 + round)},
-			From: []crdv1beta1.NetworkPolicyPeer{{ExternalEntitySelector: tagSelector("app", appName((k+apps-1)%apps))}}}}
+		spec.Ingress = []antreav1beta1.Rule{{Name: "from-upstream", Action: action(antreav1beta1.RuleActionAllow), Ports: []antreav1beta1.NetworkPolicyPort{tcp(8080 + round)},
+			From: []antreav1beta1.NetworkPolicyPeer{{ExternalEntitySelector: tagSelector("app", appName((k+apps-1)%apps))}}}}
 	case 2:
-		spec.Ingress = []crdv1beta1.Rule{{Name: "monitoring", Action: action(crdv1beta1.RuleActionAllow), Ports: []crdv1beta1.NetworkPolicyPort{tcp(9100 + round)},
-			Protocols: []crdv1beta1.NetworkPolicyProtocol{{ICMP: &crdv1beta1.ICMPProtocol{}}},
-			From:      []crdv1beta1.NetworkPolicyPeer{{ExternalEntitySelector: tagSelector("role", "monitoring")}}}}
+		spec.Ingress = []antreav1beta1.Rule{{Name: "monitoring", Action: action(antreav1beta1.RuleActionAllow), Ports: []antreav1beta1.NetworkPolicyPort{tcp(9100 + round)},
+			Protocols: []antreav1beta1.NetworkPolicyProtocol{{ICMP: &antreav1beta1.ICMPProtocol{}}},
+			From:      []antreav1beta1.NetworkPolicyPeer{{ExternalEntitySelector: tagSelector("role", "monitoring")}}}}
 	case 3:
-		spec.Egress = []crdv1beta1.Rule{
-			{Name: "to-database", Action: action(crdv1beta1.RuleActionAllow), Ports: []crdv1beta1.NetworkPolicyPort{tcp(5432 + round)},
-				To: []crdv1beta1.NetworkPolicyPeer{{ExternalEntitySelector: tagSelector("app", appName((k+1)%apps))}}},
-			{Name: "dns", Action: action(crdv1beta1.RuleActionAllow), Ports: []crdv1beta1.NetworkPolicyPort{udp(53), tcp(53)},
-				To: []crdv1beta1.NetworkPolicyPeer{{IPBlock: &crdv1beta1.IPBlock{CIDR: "169.254.169.253/32"}}}},
+		spec.Egress = []antreav1beta1.Rule{
+			{Name: "to-database", Action: action(antreav1beta1.RuleActionAllow), Ports: []antreav1beta1.NetworkPolicyPort{tcp(5432 + round)},
+				To: []antreav1beta1.NetworkPolicyPeer{{ExternalEntitySelector: tagSelector("app", appName((k+1)%apps))}}},
+			{Name: "dns", Action: action(antreav1beta1.RuleActionAllow), Ports: []antreav1beta1.NetworkPolicyPort{udp(53), tcp(53)},
+				To: []antreav1beta1.NetworkPolicyPeer{{IPBlock: &antreav1beta1.IPBlock{CIDR: "169.254.169.253/32"}}}},
 		}
 	case 4:
 		spec.Tier = "baseline"
-		egress := crdv1beta1.RuleActionDrop
+		egress := antreav1beta1.RuleActionDrop
 		if k%10 == 0 {
-			egress = crdv1beta1.RuleActionReject
+			egress = antreav1beta1.RuleActionReject
 		}
-		spec.Ingress = []crdv1beta1.Rule{{Name: "deny-in", Action: action(crdv1beta1.RuleActionDrop)}}
-		spec.Egress = []crdv1beta1.Rule{{Name: "deny-out", Action: action(egress)}}
+		spec.Ingress = []antreav1beta1.Rule{{Name: "deny-in", Action: action(antreav1beta1.RuleActionDrop)}}
+		spec.Egress = []antreav1beta1.Rule{{Name: "deny-out", Action: action(egress)}}
 	}
 	return np
 }
@@ -110,21 +110,21 @@ var kindNames = [kinds]string{"web", "upstream", "monitoring", "egress", "defaul
 
 // partners admits partnerPeers addresses, none adjacent, to the one VM
 // tagged partners=yes.
-func partners(np *crdv1beta1.NetworkPolicy) *crdv1beta1.NetworkPolicy {
+func partners(np *antreav1beta1.NetworkPolicy) *antreav1beta1.NetworkPolicy {
 	np.Name = "partners"
-	np.Spec.AppliedTo = []crdv1beta1.AppliedTo{{ExternalEntitySelector: tagSelector("partners", "yes")}}
-	rule := crdv1beta1.Rule{Name: "partners", Action: action(crdv1beta1.RuleActionAllow), Ports: []crdv1beta1.NetworkPolicyPort{tcp(443)}}
+	np.Spec.AppliedTo = []antreav1beta1.AppliedTo{{ExternalEntitySelector: tagSelector("partners", "yes")}}
+	rule := antreav1beta1.Rule{Name: "partners", Action: action(antreav1beta1.RuleActionAllow), Ports: []antreav1beta1.NetworkPolicyPort{tcp(443)}}
 	for j := range partnerPeers {
 		cidr := fmt.Sprintf("100.%d.%d.1/32", 64+j/128, (2*j)%256)
-		rule.From = append(rule.From, crdv1beta1.NetworkPolicyPeer{IPBlock: &crdv1beta1.IPBlock{CIDR: cidr}})
+		rule.From = append(rule.From, antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: cidr}})
 	}
-	np.Spec.Ingress = []crdv1beta1.Rule{rule}
+	np.Spec.Ingress = []antreav1beta1.Rule{rule}
 	return np
 }
 
 // withPort is np with one more port on its first rule: the one-policy
 // change.
-func withPort(np *crdv1beta1.NetworkPolicy, port int) *crdv1beta1.NetworkPolicy {
+func withPort(np *antreav1beta1.NetworkPolicy, port int) *antreav1beta1.NetworkPolicy {
 	out := np.DeepCopy()
 	rules := out.Spec.Ingress
 	if len(rules) == 0 {

@@ -15,11 +15,11 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
 	"antreaplus.io/antreaplus/pkg/sandbox"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 const (

@@ -12,8 +12,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/scheme"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
 )
 
 // floorWorkers is the controller's default --write-workers.
@@ -66,18 +66,18 @@ func (e *env) floor(ctx context.Context, n, run int) (float64, error) {
 }
 
 // floorVM is shaped like an imported VM: labels, tags and an owner.
-func floorVM(ns string, i int) *v1alpha1.VirtualMachine {
+func floorVM(ns string, i int) *cloudv1alpha1.VirtualMachine {
 	id := fmt.Sprintf("i-%017x", i)
 	tags := map[string]string{"Name": fmt.Sprintf("vm-%05d", i), "env": "prod", "team": "team-1", "Cost Center": "R&D / 42"}
-	return &v1alpha1.VirtualMachine{
+	return &cloudv1alpha1.VirtualMachine{
 		ObjectMeta: metav1.ObjectMeta{Name: id, Namespace: ns, Labels: map[string]string{
-			v1alpha1.LabelAccountName: "aws", v1alpha1.LabelAccountNamespace: ns, v1alpha1.LabelSelectorName: "aws",
+			cloudv1alpha1.LabelAccountName: "aws", cloudv1alpha1.LabelAccountNamespace: ns, cloudv1alpha1.LabelSelectorName: "aws",
 			"tag.cloud.antreaplus.io/env": "prod", "tag.cloud.antreaplus.io/team": "team-1", "tag.cloud.antreaplus.io/Name": tags["Name"],
 			"tag.cloud.antreaplus.io/Cost_Center-1a2b3c4d": "R_D___42-5e6f7a8b"}},
-		Spec: v1alpha1.VirtualMachineSpec{Provider: v1alpha1.ProviderAWS, AccountRef: v1alpha1.CloudProviderAccountReference{Name: "aws", Namespace: ns},
+		Spec: cloudv1alpha1.VirtualMachineSpec{Provider: cloudv1alpha1.ProviderAWS, AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: "aws", Namespace: ns},
 			CloudID: id, CloudName: tags["Name"], Region: region, Zone: region + "a", VPCID: "vpc-0000000000000001", InstanceType: "t3.micro",
-			State: v1alpha1.VMStateRunning, Tags: tags, NetworkInterfaces: []string{fmt.Sprintf("eni-%017x", i)},
-			EnforcementMode: v1alpha1.EnforcementAgentless},
+			State: cloudv1alpha1.VMStateRunning, Tags: tags, NetworkInterfaces: []string{fmt.Sprintf("eni-%017x", i)},
+			EnforcementMode: cloudv1alpha1.EnforcementAgentless},
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/test/bench/procstat"
 )
 
@@ -93,12 +93,12 @@ func (e *env) measure(ctx context.Context, s settings, run int, r *results) erro
 
 // waitPolled waits until the account in ns says its inventory was polled.
 func (e *env) waitPolled(ctx context.Context, ns string) error {
-	acct := &v1alpha1.CloudProviderAccount{}
+	acct := &cloudv1alpha1.CloudProviderAccount{}
 	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
 		if err := e.c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "aws"}, acct); err != nil {
 			return err
 		}
-		if meta.IsStatusConditionTrue(acct.Status.Conditions, v1alpha1.AccountConditionInventoryPolled) {
+		if meta.IsStatusConditionTrue(acct.Status.Conditions, cloudv1alpha1.AccountConditionInventoryPolled) {
 			return nil
 		}
 	}
@@ -109,10 +109,10 @@ func (e *env) account(ctx context.Context, ns string) error {
 	objs := []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"}, StringData: map[string]string{"accessKeyID": keyID, "secretAccessKey": secretKey}},
-		&v1alpha1.CloudProviderAccount{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"},
-			Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](30),
-				AWS: &v1alpha1.AWSAccountConfig{Regions: []string{region}, Endpoint: e.emuURL,
-					Credentials: v1alpha1.AWSCredentials{SecretRef: v1alpha1.SecretReference{Name: "aws"}}}}},
+		&cloudv1alpha1.CloudProviderAccount{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"},
+			Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](30),
+				AWS: &cloudv1alpha1.AWSAccountConfig{Regions: []string{region}, Endpoint: e.emuURL,
+					Credentials: cloudv1alpha1.AWSCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: "aws"}}}}},
 	}
 	for _, o := range objs {
 		if err := e.c.Create(ctx, o); err != nil {
@@ -122,10 +122,10 @@ func (e *env) account(ctx context.Context, ns string) error {
 	return nil
 }
 
-func selector(ns string) *v1alpha1.CloudEntitySelector {
-	return &v1alpha1.CloudEntitySelector{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"},
-		Spec: v1alpha1.CloudEntitySelectorSpec{AccountRef: v1alpha1.CloudProviderAccountReference{Name: "aws"},
-			VirtualMachines: []v1alpha1.VirtualMachineMatch{{VMMatch: &v1alpha1.EntityMatch{Tags: map[string]string{"env": "prod"}}}}}}
+func selector(ns string) *cloudv1alpha1.CloudEntitySelector {
+	return &cloudv1alpha1.CloudEntitySelector{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"},
+		Spec: cloudv1alpha1.CloudEntitySelectorSpec{AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: "aws"},
+			VirtualMachines: []cloudv1alpha1.VirtualMachineMatch{{VMMatch: &cloudv1alpha1.EntityMatch{Tags: map[string]string{"env": "prod"}}}}}}
 }
 
 // waitImport waits for n VMs and NICs, then n ExternalEntities, in ns; it
@@ -134,7 +134,7 @@ func (e *env) waitImport(ctx context.Context, ns string, n int, start time.Time)
 	deadline := time.Now().Add(30 * time.Minute)
 	for time.Now().Before(deadline) {
 		time.Sleep(250 * time.Millisecond)
-		nv, nn, ne := e.count(ctx, ns, &v1alpha1.VirtualMachineList{}), e.count(ctx, ns, &v1alpha1.NetworkInterfaceList{}), e.count(ctx, ns, &crdv1alpha2.ExternalEntityList{})
+		nv, nn, ne := e.count(ctx, ns, &cloudv1alpha1.VirtualMachineList{}), e.count(ctx, ns, &cloudv1alpha1.NetworkInterfaceList{}), e.count(ctx, ns, &antreav1alpha2.ExternalEntityList{})
 		if vms == 0 && nv == n && nn == n {
 			vms, calls = time.Since(start).Seconds(), e.emu.TotalCalls()
 		}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 )
 
 // Kinds of change measured.
@@ -150,8 +150,8 @@ func (b *bench) moveEntity(ctx context.Context, cluster, role string, i int) fun
 	return func() (netip.Addr, error) {
 		a := b.pools[role].take()
 		patch, _ := json.Marshal(map[string]any{"spec": map[string]any{
-			"endpoints": []crdv1alpha2.Endpoint{{IP: a.String(), Name: "eth0"}}}})
-		ee := &crdv1alpha2.ExternalEntity{}
+			"endpoints": []antreav1alpha2.Endpoint{{IP: a.String(), Name: "eth0"}}}})
+		ee := &antreav1alpha2.ExternalEntity{}
 		ee.Namespace, ee.Name = namespace, fmt.Sprintf("%s-%d", role, i)
 		return a, b.e.members[cluster].c.Patch(ctx, ee, client.RawPatch(types.MergePatchType, patch))
 	}

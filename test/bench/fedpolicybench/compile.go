@@ -13,7 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
@@ -93,14 +93,14 @@ func compileService(ns string, n int) translate.ServiceInput {
 }
 
 func compilePolicy(ns string, n, k int) *policyv1alpha1.FederatedNetworkPolicy {
-	peer := func(kv ...string) crdv1beta1.NetworkPolicyPeer {
+	peer := func(kv ...string) antreav1beta1.NetworkPolicyPeer {
 		sel := &metav1.LabelSelector{MatchLabels: map[string]string{}}
 		for i := 0; i+1 < len(kv); i += 2 {
 			sel.MatchLabels[kv[i]] = kv[i+1]
 		}
-		return crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel, Scope: crdv1beta1.ScopeClusterSet}
+		return antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel, Scope: antreav1beta1.ScopeClusterSet}
 	}
-	from := []crdv1beta1.NetworkPolicyPeer{peer("tag.cloud.antreaplus.io/role", fmt.Sprintf("r%d", k))}
+	from := []antreav1beta1.NetworkPolicyPeer{peer("tag.cloud.antreaplus.io/role", fmt.Sprintf("r%d", k))}
 	if k == 0 {
 		p := peer("tag.cloud.antreaplus.io/role", "r1", federationv1alpha1.MemberLabelPrefix+"region", "us")
 		p.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"team": fmt.Sprintf("t%d", n%10)}}
@@ -108,11 +108,11 @@ func compilePolicy(ns string, n, k int) *policyv1alpha1.FederatedNetworkPolicy {
 	}
 	return &policyv1alpha1.FederatedNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("p-%d", k)},
-		Spec: crdv1beta1.NetworkPolicySpec{Tier: policycompiler.TierApplication, Priority: float64(1 + k),
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: "db"}}}},
-			Ingress:   []crdv1beta1.Rule{{Action: ptr.To(crdv1beta1.RuleActionAllow), From: from, Ports: tcpPort(portIP)}},
-			Egress: []crdv1beta1.Rule{{Action: ptr.To(crdv1beta1.RuleActionAllow),
-				ToServices: []crdv1beta1.PeerService{{Name: serviceName, Namespace: ns, Scope: crdv1beta1.ScopeClusterSet}}}},
+		Spec: antreav1beta1.NetworkPolicySpec{Tier: policycompiler.TierApplication, Priority: float64(1 + k),
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: "db"}}}},
+			Ingress:   []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionAllow), From: from, Ports: tcpPort(portIP)}},
+			Egress: []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionAllow),
+				ToServices: []antreav1beta1.PeerService{{Name: serviceName, Namespace: ns, Scope: antreav1beta1.ScopeClusterSet}}}},
 		},
 	}
 }

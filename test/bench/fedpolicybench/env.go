@@ -17,10 +17,10 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 	"antreaplus.io/antreaplus/pkg/sandbox"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/pkg/toolchain"
 )
 

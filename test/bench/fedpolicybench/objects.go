@@ -11,9 +11,9 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
@@ -63,16 +63,16 @@ func virtualMachine() *cloudv1alpha1.VirtualMachine {
 
 // externalEntity is an entity of ns with one address; externalNode names the VM
 // it would be the interface of.
-func externalEntity(ns, name, ip, externalNode string, labels map[string]string) *crdv1alpha2.ExternalEntity {
-	return &crdv1alpha2.ExternalEntity{
+func externalEntity(ns, name, ip, externalNode string, labels map[string]string) *antreav1alpha2.ExternalEntity {
+	return &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels},
-		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: ip, Name: "eth0"}},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: ip, Name: "eth0"}},
 			ExternalNode: externalNode},
 	}
 }
 
 // peerEntity is an entity of a role (exported when remote).
-func peerEntity(role string, i int, ip netip.Addr, exported bool) *crdv1alpha2.ExternalEntity {
+func peerEntity(role string, i int, ip netip.Addr, exported bool) *antreav1alpha2.ExternalEntity {
 	labels := map[string]string{labelRole: role}
 	if exported {
 		labels[labelExport] = "true"
@@ -93,18 +93,18 @@ func matchRole(role string) *metav1.LabelSelector {
 	return &metav1.LabelSelector{MatchLabels: map[string]string{labelRole: role}}
 }
 
-func vmSelector() []crdv1beta1.AppliedTo {
-	return []crdv1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: vmName}}}}
+func vmSelector() []antreav1beta1.AppliedTo {
+	return []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: vmName}}}}
 }
 
-func tcpPort(p int32) []crdv1beta1.NetworkPolicyPort {
-	return []crdv1beta1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(p))}}
+func tcpPort(p int32) []antreav1beta1.NetworkPolicyPort {
+	return []antreav1beta1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(p))}}
 }
 
 // ingressFrom is an Allow rule from the entities of a role, in scope.
-func ingressFrom(name, role string, port int32, scope crdv1beta1.PeerScope) crdv1beta1.Rule {
-	return crdv1beta1.Rule{Name: name, Action: ptr.To(crdv1beta1.RuleActionAllow), Ports: tcpPort(port),
-		From: []crdv1beta1.NetworkPolicyPeer{{ExternalEntitySelector: matchRole(role), Scope: scope}}}
+func ingressFrom(name, role string, port int32, scope antreav1beta1.PeerScope) antreav1beta1.Rule {
+	return antreav1beta1.Rule{Name: name, Action: ptr.To(antreav1beta1.RuleActionAllow), Ports: tcpPort(port),
+		From: []antreav1beta1.NetworkPolicyPeer{{ExternalEntitySelector: matchRole(role), Scope: scope}}}
 }
 
 // federatedPolicy lets the VM be reached by member-1's exported entities
@@ -112,24 +112,24 @@ func ingressFrom(name, role string, port int32, scope crdv1beta1.PeerScope) crdv
 func federatedPolicy() *policyv1alpha1.FederatedNetworkPolicy {
 	return &policyv1alpha1.FederatedNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "remote"},
-		Spec: crdv1beta1.NetworkPolicySpec{Tier: "application", Priority: 1, AppliedTo: vmSelector(),
-			Ingress: []crdv1beta1.Rule{
-				ingressFrom("from-remote-ip", roleRemoteIP, portIP, crdv1beta1.ScopeClusterSet),
-				ingressFrom("from-remote-new", roleRemoteNew, portNew, crdv1beta1.ScopeClusterSet),
+		Spec: antreav1beta1.NetworkPolicySpec{Tier: "application", Priority: 1, AppliedTo: vmSelector(),
+			Ingress: []antreav1beta1.Rule{
+				ingressFrom("from-remote-ip", roleRemoteIP, portIP, antreav1beta1.ScopeClusterSet),
+				ingressFrom("from-remote-new", roleRemoteNew, portNew, antreav1beta1.ScopeClusterSet),
 			},
-			Egress: []crdv1beta1.Rule{{Name: "to-orders", Action: ptr.To(crdv1beta1.RuleActionAllow),
-				ToServices: []crdv1beta1.PeerService{{Name: serviceName, Namespace: namespace, Scope: crdv1beta1.ScopeClusterSet}}}},
+			Egress: []antreav1beta1.Rule{{Name: "to-orders", Action: ptr.To(antreav1beta1.RuleActionAllow),
+				ToServices: []antreav1beta1.PeerService{{Name: serviceName, Namespace: namespace, Scope: antreav1beta1.ScopeClusterSet}}}},
 		},
 	}
 }
 
 // localPolicy is the baseline: an ordinary Antrea policy on the same VM,
 // from member-2's own entities.
-func localPolicy() *crdv1beta1.NetworkPolicy {
-	return &crdv1beta1.NetworkPolicy{
+func localPolicy() *antreav1beta1.NetworkPolicy {
+	return &antreav1beta1.NetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "local"},
-		Spec: crdv1beta1.NetworkPolicySpec{Tier: "application", Priority: 2, AppliedTo: vmSelector(),
-			Ingress: []crdv1beta1.Rule{
+		Spec: antreav1beta1.NetworkPolicySpec{Tier: "application", Priority: 2, AppliedTo: vmSelector(),
+			Ingress: []antreav1beta1.Rule{
 				ingressFrom("from-local-ip", roleLocalIP, portIP, ""),
 				ingressFrom("from-local-new", roleLocalNew, portNew, ""),
 			}},

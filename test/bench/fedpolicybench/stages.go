@@ -18,9 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/vmagent"
 )
@@ -160,9 +160,9 @@ func (s *sightings) watchStages(ctx context.Context, c client.WithWatch) {
 		}
 		return out
 	})
-	go s.watch(ctx, c, stageGroup, &crdv1beta1.GroupList{}, func(o runtime.Object) []netip.Addr {
+	go s.watch(ctx, c, stageGroup, &antreav1beta1.GroupList{}, func(o runtime.Object) []netip.Addr {
 		var out []netip.Addr
-		for _, b := range o.(*crdv1beta1.Group).Spec.IPBlocks {
+		for _, b := range o.(*antreav1beta1.Group).Spec.IPBlocks {
 			if p, err := netip.ParsePrefix(b.CIDR); err == nil && p.IsSingleIP() {
 				out = append(out, p.Addr())
 			}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/test/framework"
@@ -60,12 +60,12 @@ func remove(t testing.TB, cluster string, o client.Object) {
 	})
 }
 
-type policyMod func(*crdv1beta1.NetworkPolicySpec)
+type policyMod func(*antreav1beta1.NetworkPolicySpec)
 
 // federatedPolicy is a FederatedNetworkPolicy of priority 5 in ns.
 func federatedPolicy(namespace, name string, mods ...policyMod) *policyv1alpha1.FederatedNetworkPolicy {
 	p := &policyv1alpha1.FederatedNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 5}}
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 5}}
 	for _, m := range mods {
 		m(&p.Spec)
 	}
@@ -73,9 +73,9 @@ func federatedPolicy(namespace, name string, mods ...policyMod) *policyv1alpha1.
 }
 
 // antreaPolicy is the same as an ordinary Antrea NetworkPolicy.
-func antreaPolicy(namespace, name string, mods ...policyMod) *crdv1beta1.NetworkPolicy {
-	p := &crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 5}}
+func antreaPolicy(namespace, name string, mods ...policyMod) *antreav1beta1.NetworkPolicy {
+	p := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 5}}
 	for _, m := range mods {
 		m(&p.Spec)
 	}
@@ -84,15 +84,15 @@ func antreaPolicy(namespace, name string, mods ...policyMod) *crdv1beta1.Network
 
 // appliedToVM applies the policy to the VM of a cloud account named name.
 func appliedToVM(account, name string) policyMod {
-	return func(s *crdv1beta1.NetworkPolicySpec) {
-		s.AppliedTo = append(s.AppliedTo, crdv1beta1.AppliedTo{ExternalEntitySelector: vmSelector(account, name)})
+	return func(s *antreav1beta1.NetworkPolicySpec) {
+		s.AppliedTo = append(s.AppliedTo, antreav1beta1.AppliedTo{ExternalEntitySelector: vmSelector(account, name)})
 	}
 }
 
 // appliedToEveryEntity applies the policy to every ExternalEntity of its Namespace.
 func appliedToEveryEntity() policyMod {
-	return func(s *crdv1beta1.NetworkPolicySpec) {
-		s.AppliedTo = append(s.AppliedTo, crdv1beta1.AppliedTo{ExternalEntitySelector: &metav1.LabelSelector{}})
+	return func(s *antreav1beta1.NetworkPolicySpec) {
+		s.AppliedTo = append(s.AppliedTo, antreav1beta1.AppliedTo{ExternalEntitySelector: &metav1.LabelSelector{}})
 	}
 }
 
@@ -101,59 +101,59 @@ func vmSelector(account, name string) *metav1.LabelSelector {
 }
 
 // allowIn allows TCP port (every port when 0) from peers.
-func allowIn(port int32, peers ...crdv1beta1.NetworkPolicyPeer) policyMod {
-	return func(s *crdv1beta1.NetworkPolicySpec) {
-		s.Ingress = append(s.Ingress, crdv1beta1.Rule{Action: ptr.To(crdv1beta1.RuleActionAllow), From: peers, Ports: tcp(port)})
+func allowIn(port int32, peers ...antreav1beta1.NetworkPolicyPeer) policyMod {
+	return func(s *antreav1beta1.NetworkPolicySpec) {
+		s.Ingress = append(s.Ingress, antreav1beta1.Rule{Action: ptr.To(antreav1beta1.RuleActionAllow), From: peers, Ports: tcp(port)})
 	}
 }
 
 // dropIn drops everything from cidr.
 func dropIn(cidr string) policyMod {
-	return func(s *crdv1beta1.NetworkPolicySpec) {
-		s.Ingress = append(s.Ingress, crdv1beta1.Rule{Action: ptr.To(crdv1beta1.RuleActionDrop), From: []crdv1beta1.NetworkPolicyPeer{block(cidr)}})
+	return func(s *antreav1beta1.NetworkPolicySpec) {
+		s.Ingress = append(s.Ingress, antreav1beta1.Rule{Action: ptr.To(antreav1beta1.RuleActionDrop), From: []antreav1beta1.NetworkPolicyPeer{block(cidr)}})
 	}
 }
 
 // allowToServices allows egress to Services.
-func allowToServices(services ...crdv1beta1.PeerService) policyMod {
-	return func(s *crdv1beta1.NetworkPolicySpec) {
-		s.Egress = append(s.Egress, crdv1beta1.Rule{Action: ptr.To(crdv1beta1.RuleActionAllow), ToServices: services})
+func allowToServices(services ...antreav1beta1.PeerService) policyMod {
+	return func(s *antreav1beta1.NetworkPolicySpec) {
+		s.Egress = append(s.Egress, antreav1beta1.Rule{Action: ptr.To(antreav1beta1.RuleActionAllow), ToServices: services})
 	}
 }
 
 // dropOut drops everything to cidr.
 func dropOut(cidr string) policyMod {
-	return func(s *crdv1beta1.NetworkPolicySpec) {
-		s.Egress = append(s.Egress, crdv1beta1.Rule{Action: ptr.To(crdv1beta1.RuleActionDrop), To: []crdv1beta1.NetworkPolicyPeer{block(cidr)}})
+	return func(s *antreav1beta1.NetworkPolicySpec) {
+		s.Egress = append(s.Egress, antreav1beta1.Rule{Action: ptr.To(antreav1beta1.RuleActionDrop), To: []antreav1beta1.NetworkPolicyPeer{block(cidr)}})
 	}
 }
 
-func tcp(port int32) []crdv1beta1.NetworkPolicyPort {
+func tcp(port int32) []antreav1beta1.NetworkPolicyPort {
 	if port == 0 {
 		return nil
 	}
-	return []crdv1beta1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(port))}}
+	return []antreav1beta1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(port))}}
 }
 
-func block(cidr string) crdv1beta1.NetworkPolicyPeer {
-	return crdv1beta1.NetworkPolicyPeer{IPBlock: &crdv1beta1.IPBlock{CIDR: cidr}}
+func block(cidr string) antreav1beta1.NetworkPolicyPeer {
+	return antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: cidr}}
 }
 
 // remoteVM is a ClusterSet peer selecting the VM named name that member
 // source exports.
-func remoteVM(source, name string) crdv1beta1.NetworkPolicyPeer {
-	return crdv1beta1.NetworkPolicyPeer{Scope: crdv1beta1.ScopeClusterSet, ExternalEntitySelector: &metav1.LabelSelector{
+func remoteVM(source, name string) antreav1beta1.NetworkPolicyPeer {
+	return antreav1beta1.NetworkPolicyPeer{Scope: antreav1beta1.ScopeClusterSet, ExternalEntitySelector: &metav1.LabelSelector{
 		MatchLabels: map[string]string{federationv1alpha1.LabelSourceCluster: source, nameTag: name}}}
 }
 
 // remotePods is a ClusterSet peer selecting Pods: refused.
-func remotePods(app string) crdv1beta1.NetworkPolicyPeer {
-	return crdv1beta1.NetworkPolicyPeer{Scope: crdv1beta1.ScopeClusterSet, PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}}
+func remotePods(app string) antreav1beta1.NetworkPolicyPeer {
+	return antreav1beta1.NetworkPolicyPeer{Scope: antreav1beta1.ScopeClusterSet, PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}}
 }
 
 // federatedService names the federated Service name of cloud-demo.
-func federatedService(name string) crdv1beta1.PeerService {
-	return crdv1beta1.PeerService{Name: name, Namespace: ns, Scope: crdv1beta1.ScopeClusterSet}
+func federatedService(name string) antreav1beta1.PeerService {
+	return antreav1beta1.PeerService{Name: name, Namespace: ns, Scope: antreav1beta1.ScopeClusterSet}
 }
 
 // vmService is a selector-less Service of cloud-demo whose EndpointSlice,

@@ -13,7 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	cloudv1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	cloudaws "antreaplus.io/antreaplus/pkg/cloud/aws"
 )
 
@@ -22,7 +22,7 @@ import (
 // CloudProviderAccount aws-emulator, the keys of its Secret.
 func ec2Client(t testing.TB) *ec2.Client {
 	t.Helper()
-	acct := &cloudv1.CloudProviderAccount{}
+	acct := &cloudv1alpha1.CloudProviderAccount{}
 	if err := cl("member-1").Get(bg, client.ObjectKey{Namespace: ns, Name: awsAccount}, acct); err != nil || acct.Spec.AWS == nil {
 		t.Fatalf("reading the AWS account %s of member-1: %v", awsAccount, err)
 	}

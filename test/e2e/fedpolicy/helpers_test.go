@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policyview"
@@ -199,7 +199,7 @@ func resolved(clusters ...string) func(*policyv1alpha1.FederatedNetworkPolicy) e
 // derivedCIDRs are the ipBlocks of the Groups derived from a federated policy.
 func derivedCIDRs(t testing.TB, cluster, namespace, name string) []string {
 	t.Helper()
-	groups := &crdv1beta1.GroupList{}
+	groups := &antreav1beta1.GroupList{}
 	if err := cl(cluster).List(bg, groups, client.InNamespace(namespace), client.MatchingLabels{policyview.FederatedPolicyLabel: name}); err != nil {
 		t.Fatalf("listing the Groups derived from %s in %s: %v", name, cluster, err)
 	}
@@ -214,9 +214,9 @@ func derivedCIDRs(t testing.TB, cluster, namespace, name string) []string {
 }
 
 // derivedPolicy reads the Antrea NetworkPolicy derived from a federated policy.
-func derivedPolicy(t testing.TB, cluster, namespace, name string) *crdv1beta1.NetworkPolicy {
+func derivedPolicy(t testing.TB, cluster, namespace, name string) *antreav1beta1.NetworkPolicy {
 	t.Helper()
-	p := &crdv1beta1.NetworkPolicy{}
+	p := &antreav1beta1.NetworkPolicy{}
 	if err := cl(cluster).Get(bg, client.ObjectKey{Namespace: namespace, Name: "fnp-" + name}, p); err != nil {
 		t.Fatalf("reading the derived NetworkPolicy fnp-%s in %s: %v", name, cluster, err)
 	}

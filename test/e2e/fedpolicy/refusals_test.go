@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -35,7 +35,7 @@ func testRemotePodsRefused(t *testing.T) {
 	}
 	// Nothing is realised from the refused peer: its rule is left out, not
 	// widened to every peer.
-	if d := derivedPolicy(t, "member-2", ns, name); len(d.Spec.Ingress) != 1 || *d.Spec.Ingress[0].Action != crdv1beta1.RuleActionDrop {
+	if d := derivedPolicy(t, "member-2", ns, name); len(d.Spec.Ingress) != 1 || *d.Spec.Ingress[0].Action != antreav1beta1.RuleActionDrop {
 		t.Errorf("the derived policy's ingress rules are %+v, want the Drop rule alone", d.Spec.Ingress)
 	}
 	waitProbe(t, "dev-build-2", "azure-dev-build-1:8080", dropped, 30*time.Second)
@@ -56,12 +56,12 @@ func testAntreaPolicyIgnoresClusterSet(t *testing.T) {
 	}
 	create(t, "member-2", antreaPolicy(ns, name, appliedToVM(azureAccount, "dev-build-1"),
 		allowIn(8080, remoteVM("member-1", "dev-build-1")), dropIn("0.0.0.0/0")))
-	p := &crdv1beta1.NetworkPolicy{}
+	p := &antreav1beta1.NetworkPolicy{}
 	framework.Eventually(t, 30*time.Second, func() error {
 		if err := cl("member-2").Get(bg, client.ObjectKey{Namespace: ns, Name: name}, p); err != nil {
 			return err
 		}
-		if p.Status.Phase != crdv1beta1.NetworkPolicyRealized || p.Status.ObservedGeneration != p.Generation {
+		if p.Status.Phase != antreav1beta1.NetworkPolicyRealized || p.Status.ObservedGeneration != p.Generation {
 			return fmt.Errorf("NetworkPolicy %s: phase %q for generation %d", name, p.Status.Phase, p.Status.ObservedGeneration)
 		}
 		return nil

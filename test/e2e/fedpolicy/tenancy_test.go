@@ -9,7 +9,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policyview"
 	"antreaplus.io/antreaplus/test/framework"
@@ -35,7 +35,7 @@ func testTenancy(t *testing.T) {
 		// The policy controller has compiled the derived policy: had it
 		// applied to a VM, that VM's agent would have it now.
 		framework.Eventually(t, 30*time.Second, func() error {
-			d := &crdv1beta1.NetworkPolicy{}
+			d := &antreav1beta1.NetworkPolicy{}
 			if err := cl(cluster).Get(bg, client.ObjectKey{Namespace: otherNS, Name: "fnp-" + name}, d); err != nil {
 				return err
 			}

@@ -15,8 +15,8 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/sandbox"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/test/framework"
 )
 

@@ -13,10 +13,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
-	"antreaplus.io/antreaplus/pkg/federation/names"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -57,12 +57,12 @@ func TestTokensScopeWhatAConsumerGets(t *testing.T) {
 	ns := clusters.Namespace(t, cluster)
 	x := l.addVM(c, ns, "x", map[string]string{"app": "x", "e2e": ns})
 	y := l.addVM(c, ns, "y", map[string]string{"app": "y", "e2e": ns})
-	agentless := &crdv1alpha2.ExternalEntity{}
+	agentless := &antreav1alpha2.ExternalEntity{}
 	agentless.Namespace, agentless.Name, agentless.Labels = ns, "svc-db", map[string]string{"app": "db", "e2e": ns}
-	agentless.Spec = crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: "192.0.2.10"}}, ExternalNode: "antreaplus-cloud-controller"}
+	agentless.Spec = antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: "192.0.2.10"}}, ExternalNode: "antreaplus-cloud-controller"}
 	all := entities("e2e", ns)
 	create(t, c, agentless,
-		acnp(ns+"-all", "application", 1, all, []crdv1beta1.Rule{rule(drop, from(all), tcp(22))}, nil))
+		acnp(ns+"-all", "application", 1, all, []antreav1beta1.Rule{rule(drop, from(all), tcp(22))}, nil))
 
 	scope := "?" + wire.ParamScope + "=" + ns + "/y&vm=y&node=y"
 	framework.Eventually(t, 30*time.Second, func() error {

@@ -10,9 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 )
 
 // Builders of the test's objects: names and functional modifiers instead
@@ -27,10 +27,10 @@ func virtualMachine(namespace, name string) *cloudv1alpha1.VirtualMachine {
 	}
 }
 
-func externalEntity(namespace, vm, ip string, labels map[string]string) *crdv1alpha2.ExternalEntity {
-	return &crdv1alpha2.ExternalEntity{
+func externalEntity(namespace, vm, ip string, labels map[string]string) *antreav1alpha2.ExternalEntity {
+	return &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "nic-" + vm, Labels: labels},
-		Spec: crdv1alpha2.ExternalEntitySpec{Endpoints: []crdv1alpha2.Endpoint{{IP: ip, Name: "eth0"}},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: ip, Name: "eth0"}},
 			ExternalNode: vm},
 	}
 }
@@ -43,14 +43,14 @@ func entities(kv ...string) *metav1.LabelSelector {
 	return sel
 }
 
-func appliedTo(sel *metav1.LabelSelector) []crdv1beta1.AppliedTo {
-	return []crdv1beta1.AppliedTo{{ExternalEntitySelector: sel}}
+func appliedTo(sel *metav1.LabelSelector) []antreav1beta1.AppliedTo {
+	return []antreav1beta1.AppliedTo{{ExternalEntitySelector: sel}}
 }
 
-type ruleOpt func(*crdv1beta1.Rule)
+type ruleOpt func(*antreav1beta1.Rule)
 
-func rule(action crdv1beta1.RuleAction, opts ...ruleOpt) crdv1beta1.Rule {
-	r := crdv1beta1.Rule{Action: &action}
+func rule(action antreav1beta1.RuleAction, opts ...ruleOpt) antreav1beta1.Rule {
+	r := antreav1beta1.Rule{Action: &action}
 	for _, o := range opts {
 		o(&r)
 	}
@@ -60,45 +60,45 @@ func rule(action crdv1beta1.RuleAction, opts ...ruleOpt) crdv1beta1.Rule {
 // from and to name the peers: ExternalEntities matching sel, in every
 // namespace (a ClusterNetworkPolicy) or the policy's (a NetworkPolicy).
 func from(sel *metav1.LabelSelector) ruleOpt {
-	return func(r *crdv1beta1.Rule) {
-		r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel})
+	return func(r *antreav1beta1.Rule) {
+		r.From = append(r.From, antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel})
 	}
 }
 
 func to(sel *metav1.LabelSelector) ruleOpt {
-	return func(r *crdv1beta1.Rule) {
-		r.To = append(r.To, crdv1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel})
+	return func(r *antreav1beta1.Rule) {
+		r.To = append(r.To, antreav1beta1.NetworkPolicyPeer{ExternalEntitySelector: sel})
 	}
 }
 
 func port(protocol corev1.Protocol, p int32) ruleOpt {
-	return func(r *crdv1beta1.Rule) {
+	return func(r *antreav1beta1.Rule) {
 		v := intstr.FromInt32(p)
-		r.Ports = append(r.Ports, crdv1beta1.NetworkPolicyPort{Protocol: &protocol, Port: &v})
+		r.Ports = append(r.Ports, antreav1beta1.NetworkPolicyPort{Protocol: &protocol, Port: &v})
 	}
 }
 
 func tcp(p int32) ruleOpt { return port(corev1.ProtocolTCP, p) }
 func udp(p int32) ruleOpt { return port(corev1.ProtocolUDP, p) }
 
-func acnp(name, tier string, priority float64, applied *metav1.LabelSelector, ingress, egress []crdv1beta1.Rule) *crdv1beta1.ClusterNetworkPolicy {
-	return &crdv1beta1.ClusterNetworkPolicy{
+func acnp(name, tier string, priority float64, applied *metav1.LabelSelector, ingress, egress []antreav1beta1.Rule) *antreav1beta1.ClusterNetworkPolicy {
+	return &antreav1beta1.ClusterNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: crdv1beta1.ClusterNetworkPolicySpec{Tier: tier, Priority: priority, AppliedTo: appliedTo(applied),
+		Spec: antreav1beta1.ClusterNetworkPolicySpec{Tier: tier, Priority: priority, AppliedTo: appliedTo(applied),
 			Ingress: ingress, Egress: egress},
 	}
 }
 
-func anp(namespace, name, tier string, priority float64, applied *metav1.LabelSelector, ingress, egress []crdv1beta1.Rule) *crdv1beta1.NetworkPolicy {
-	return &crdv1beta1.NetworkPolicy{
+func anp(namespace, name, tier string, priority float64, applied *metav1.LabelSelector, ingress, egress []antreav1beta1.Rule) *antreav1beta1.NetworkPolicy {
+	return &antreav1beta1.NetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: crdv1beta1.NetworkPolicySpec{Tier: tier, Priority: priority, AppliedTo: appliedTo(applied),
+		Spec: antreav1beta1.NetworkPolicySpec{Tier: tier, Priority: priority, AppliedTo: appliedTo(applied),
 			Ingress: ingress, Egress: egress},
 	}
 }
 
-func tier(name string, priority int32) *crdv1beta1.Tier {
-	return &crdv1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: crdv1beta1.TierSpec{Priority: priority}}
+func tier(name string, priority int32) *antreav1beta1.Tier {
+	return &antreav1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: antreav1beta1.TierSpec{Priority: priority}}
 }
 
 // create creates objects and deletes them when the test ends (namespaced

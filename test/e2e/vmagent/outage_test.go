@@ -7,7 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/vmagent"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -22,7 +22,7 @@ func TestAgentsOutliveTheControlPlane(t *testing.T) {
 	tr := newTrio(t, l)
 	c := clusters.Client(t, cluster)
 	web, client := tr.role("web"), tr.role("client")
-	policy := acnp(tr.ns+"-app", "application", 1, web, []crdv1beta1.Rule{rule(drop, from(client), tcp(9100))}, nil)
+	policy := acnp(tr.ns+"-app", "application", 1, web, []antreav1beta1.Rule{rule(drop, from(client), tcp(9100))}, nil)
 	create(t, c, policy)
 	tr.web.serve([]int{9100, 9101}, nil)
 	before := []flow{tcpFlow(tr.client, tr.web, 9100, dropped), tcpFlow(tr.client, tr.web, 9101, connected)}
@@ -34,9 +34,9 @@ func TestAgentsOutliveTheControlPlane(t *testing.T) {
 	expectFlowsNow(t, before...)
 
 	// A change while the controller is down waits for it.
-	current := &crdv1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: policy.Name}}
+	current := &antreav1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: policy.Name}}
 	framework.Update(t, c, current, func() {
-		current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, from(client), tcp(9100), tcp(9101))}
+		current.Spec.Ingress = []antreav1beta1.Rule{rule(drop, from(client), tcp(9100), tcp(9101))}
 	})
 
 	// The web VM "reboots": its agent dies and its ruleset is lost.

@@ -13,16 +13,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
 const (
-	allow  = crdv1beta1.RuleActionAllow
-	drop   = crdv1beta1.RuleActionDrop
-	reject = crdv1beta1.RuleActionReject
-	pass   = crdv1beta1.RuleActionPass
+	allow  = antreav1beta1.RuleActionAllow
+	drop   = antreav1beta1.RuleActionDrop
+	reject = antreav1beta1.RuleActionReject
+	pass   = antreav1beta1.RuleActionPass
 )
 
 // trio is a web VM and two clients, each with a role label and a label
@@ -62,21 +62,21 @@ func TestTiersPrioritiesAndActions(t *testing.T) {
 	custom := fmt.Sprintf("e2e-%s", tr.ns)
 	create(t, c,
 		tier(custom, 20),
-		acnp(tr.ns+"-custom", custom, 1, web, []crdv1beta1.Rule{rule(allow, from(client), tcp(8085))}, nil),
-		acnp(tr.ns+"-secops", "securityops", 1, web, []crdv1beta1.Rule{
+		acnp(tr.ns+"-custom", custom, 1, web, []antreav1beta1.Rule{rule(allow, from(client), tcp(8085))}, nil),
+		acnp(tr.ns+"-secops", "securityops", 1, web, []antreav1beta1.Rule{
 			rule(drop, from(client), tcp(8081)),
 			rule(pass, from(client), tcp(8082), tcp(8083)),
 			rule(reject, from(other), tcp(8080)),
 			rule(drop, from(client), tcp(8085)),
 		}, nil),
-		anp(tr.ns, "app-first", "application", 1, web, []crdv1beta1.Rule{rule(drop, from(client), tcp(8084))}, nil),
-		acnp(tr.ns+"-app", "application", 5, web, []crdv1beta1.Rule{
+		anp(tr.ns, "app-first", "application", 1, web, []antreav1beta1.Rule{rule(drop, from(client), tcp(8084))}, nil),
+		acnp(tr.ns+"-app", "application", 5, web, []antreav1beta1.Rule{
 			rule(allow, from(client), tcp(8080), tcp(8081), tcp(8084), udp(5353)),
 			rule(drop, from(client), tcp(8082)),
 			rule(drop, tcp(8080), udp(5353)),
 		}, nil),
-		acnp(tr.ns+"-baseline", "baseline", 1, web, []crdv1beta1.Rule{rule(drop, from(client), tcp(8083))}, nil),
-		acnp(tr.ns+"-egress", "application", 1, client, nil, []crdv1beta1.Rule{
+		acnp(tr.ns+"-baseline", "baseline", 1, web, []antreav1beta1.Rule{rule(drop, from(client), tcp(8083))}, nil),
+		acnp(tr.ns+"-egress", "application", 1, client, nil, []antreav1beta1.Rule{
 			rule(reject, to(web), tcp(8086)),
 			rule(drop, to(web), tcp(8087)),
 		}),

@@ -8,7 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -23,7 +23,7 @@ func TestUpdateKeepsEstablishedConnections(t *testing.T) {
 	tr := newTrio(t, l)
 	c := clusters.Client(t, cluster)
 	web, client := tr.role("web"), tr.role("client")
-	policy := acnp(tr.ns+"-app", "application", 1, web, []crdv1beta1.Rule{
+	policy := acnp(tr.ns+"-app", "application", 1, web, []antreav1beta1.Rule{
 		rule(allow, from(client), tcp(9000)),
 		rule(drop, tcp(9000)),
 	}, nil)
@@ -45,9 +45,9 @@ func TestUpdateKeepsEstablishedConnections(t *testing.T) {
 	// The update: the client's new connections to 9000 are dropped, and
 	// 9001 is dropped for everyone.
 	// (The policy controller writes the policy's status meanwhile: Update retries conflicts.)
-	current := &crdv1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: policy.Name}}
+	current := &antreav1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: policy.Name}}
 	updated := time.Now()
-	framework.Update(t, c, current, func() { current.Spec.Ingress = []crdv1beta1.Rule{rule(drop, tcp(9000), tcp(9001))} })
+	framework.Update(t, c, current, func() { current.Spec.Ingress = []antreav1beta1.Rule{rule(drop, tcp(9000), tcp(9001))} })
 	expectFlows(t, 30*time.Second,
 		tcpFlow(tr.client, tr.web, 9000, dropped),
 		tcpFlow(tr.client, tr.web, 9001, dropped))

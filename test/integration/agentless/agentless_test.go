@@ -12,8 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -28,7 +28,7 @@ func TestAgentlessEnforcement(t *testing.T) {
 	server, caFile, tokenFile := startPolicyController(t)
 	startCloudController(t, server, caFile, tokenFile)
 	eventually(t, func() error { // both VMs imported, agentless
-		var ees crdv1alpha2.ExternalEntityList
+		var ees antreav1alpha2.ExternalEntityList
 		if err := kube.List(ctx, &ees, client.InNamespace(ns)); err != nil {
 			return err
 		}
@@ -40,8 +40,8 @@ func TestAgentlessEnforcement(t *testing.T) {
 
 	// An allow list: HTTP from 10/8, nothing else.
 	webPolicy := policyOn(ns, "web", "web-0",
-		rule("http", crdv1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(80)),
-		rule("deny-rest", crdv1beta1.RuleActionDrop))
+		rule("http", antreav1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(80)),
+		rule("deny-rest", antreav1beta1.RuleActionDrop))
 	create(t, kube, webPolicy)
 	group := c.wantGroup(t, web.NICs[0], "tcp 80-80 10.0.0.0/8")
 	if !strings.HasPrefix(group.name, prefix+ns+".") || len(group.egress) != 2 {
@@ -50,7 +50,7 @@ func TestAgentlessEnforcement(t *testing.T) {
 	// Realised on its one enforcement point (a first status may count none
 	// while the compiler has not yet seen the ExternalEntity).
 	eventually(t, func() error {
-		if st := wantStatus(t, kube, webPolicy, crdv1beta1.NetworkPolicyRealized, ""); st.CurrentNodesRealized != 1 || st.DesiredNodesRealized != 1 {
+		if st := wantStatus(t, kube, webPolicy, antreav1beta1.NetworkPolicyRealized, ""); st.CurrentNodesRealized != 1 || st.DesiredNodesRealized != 1 {
 			return fmt.Errorf("status = %+v; want realised on 1 of 1", st)
 		}
 		return nil
@@ -64,14 +64,14 @@ func TestAgentlessEnforcement(t *testing.T) {
 	if again := c.wantGroup(t, web.NICs[0], "tcp 80-80 10.0.0.0/8", "tcp 443-443 10.0.0.0/8"); again.id != group.id {
 		t.Errorf("the group was replaced (%s -> %s); want it changed in place", group.id, again.id)
 	}
-	if st := wantStatus(t, kube, webPolicy, crdv1beta1.NetworkPolicyRealized, ""); st.ObservedGeneration != webPolicy.Generation {
+	if st := wantStatus(t, kube, webPolicy, antreav1beta1.NetworkPolicyRealized, ""); st.ObservedGeneration != webPolicy.Generation {
 		t.Errorf("observedGeneration = %d; want %d", st.ObservedGeneration, webPolicy.Generation)
 	}
 
 	// A drop without a deny-all cannot be expressed: the status says so.
-	dbPolicy := policyOn(ns, "db-no-ssh", "db-0", rule("no-ssh", crdv1beta1.RuleActionDrop, tcp(22)))
+	dbPolicy := policyOn(ns, "db-no-ssh", "db-0", rule("no-ssh", antreav1beta1.RuleActionDrop, tcp(22)))
 	create(t, kube, dbPolicy)
-	st := wantStatus(t, kube, dbPolicy, crdv1beta1.NetworkPolicyFailed, "DenyNotExpressible")
+	st := wantStatus(t, kube, dbPolicy, antreav1beta1.NetworkPolicyFailed, "DenyNotExpressible")
 	if st.DesiredNodesRealized != 1 || st.CurrentNodesRealized != 0 {
 		t.Errorf("db status = %+v; want 0 of 1", st)
 	}
@@ -87,11 +87,11 @@ func TestAgentlessEnforcement(t *testing.T) {
 			for i := range ports {
 				ports[i] = 1000 + 2*(100*r+i)
 			}
-			dbPolicy.Spec.Ingress = append(dbPolicy.Spec.Ingress, rule(fmt.Sprintf("many-%d", r), crdv1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(ports...)))
+			dbPolicy.Spec.Ingress = append(dbPolicy.Spec.Ingress, rule(fmt.Sprintf("many-%d", r), antreav1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(ports...)))
 		}
-		dbPolicy.Spec.Ingress = append(dbPolicy.Spec.Ingress, rule("deny-rest", crdv1beta1.RuleActionDrop))
+		dbPolicy.Spec.Ingress = append(dbPolicy.Spec.Ingress, rule("deny-rest", antreav1beta1.RuleActionDrop))
 	})
-	if st := wantStatus(t, kube, dbPolicy, crdv1beta1.NetworkPolicyFailed, "quota of 60 rules"); st.CurrentNodesRealized != 0 {
+	if st := wantStatus(t, kube, dbPolicy, antreav1beta1.NetworkPolicyFailed, "quota of 60 rules"); st.CurrentNodesRealized != 0 {
 		t.Errorf("db status with 200 rules = %+v; want 0 of 1 realised", st)
 	}
 	c.wantGroup(t, db.NICs[0], "-1 0-0 0.0.0.0/0", "-1 0-0 ::/0")
@@ -162,9 +162,9 @@ func create(t *testing.T, c client.Client, objs ...client.Object) {
 
 // wantStatus waits until the policy has phase and, when reason is set, a
 // RealizationFailure condition mentioning it.
-func wantStatus(t *testing.T, c client.Client, p *crdv1beta1.NetworkPolicy, phase crdv1beta1.NetworkPolicyPhase, reason string) crdv1beta1.NetworkPolicyStatus {
+func wantStatus(t *testing.T, c client.Client, p *antreav1beta1.NetworkPolicy, phase antreav1beta1.NetworkPolicyPhase, reason string) antreav1beta1.NetworkPolicyStatus {
 	t.Helper()
-	got := &crdv1beta1.NetworkPolicy{}
+	got := &antreav1beta1.NetworkPolicy{}
 	eventually(t, func() error {
 		if err := c.Get(context.Background(), client.ObjectKeyFromObject(p), got); err != nil {
 			return err
@@ -177,7 +177,7 @@ func wantStatus(t *testing.T, c client.Client, p *crdv1beta1.NetworkPolicy, phas
 			return nil
 		}
 		for _, cond := range st.Conditions {
-			if cond.Type == crdv1beta1.NetworkPolicyConditionRealizationFailure && strings.Contains(cond.Message, reason) {
+			if cond.Type == antreav1beta1.NetworkPolicyConditionRealizationFailure && strings.Contains(cond.Message, reason) {
 				t.Logf("policy %s: %s", p.Name, cond.Message)
 				return nil
 			}

@@ -13,11 +13,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 const (
@@ -57,15 +57,15 @@ func (c *azureCloud) addVM(t *testing.T, name string) azureemu.VM {
 	return vm
 }
 
-func (c *azureCloud) account(ns, name string) (*corev1.Secret, *v1alpha1.CloudProviderAccount) {
+func (c *azureCloud) account(ns, name string) (*corev1.Secret, *cloudv1alpha1.CloudProviderAccount) {
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-credentials"},
 		StringData: map[string]string{"subscriptionID": c.emu.SubscriptionID(), "tenantID": c.emu.TenantID(),
 			"clientID": azureClient, "clientSecret": azureSecret}}
-	account := &v1alpha1.CloudProviderAccount{
+	account := &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAzure, PollIntervalSeconds: ptr.To[int32](30),
-			Azure: &v1alpha1.AzureAccountConfig{Regions: []string{azureRegion}, Endpoint: c.url, AuthorityHost: c.url,
-				Credentials: v1alpha1.AzureCredentials{SecretRef: v1alpha1.SecretReference{Name: name + "-credentials"}}}},
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAzure, PollIntervalSeconds: ptr.To[int32](30),
+			Azure: &cloudv1alpha1.AzureAccountConfig{Regions: []string{azureRegion}, Endpoint: c.url, AuthorityHost: c.url,
+				Credentials: cloudv1alpha1.AzureCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: name + "-credentials"}}}},
 	}
 	return secret, account
 }
@@ -128,11 +128,11 @@ func TestAgentlessEnforcementAzure(t *testing.T) {
 
 	// An allow list: HTTP from 10/8, nothing else.
 	webPolicy := policyOn(ns, "web", "web-0",
-		rule("http", crdv1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(80)),
-		rule("deny-rest", crdv1beta1.RuleActionDrop))
+		rule("http", antreav1beta1.RuleActionAllow, fromCIDR("10.0.0.0/8"), tcp(80)),
+		rule("deny-rest", antreav1beta1.RuleActionDrop))
 	create(t, kube, webPolicy)
 	nsg := c.wantNSG(t, web.NICs[0], "Tcp 80 10.0.0.0/8")
-	if st := wantStatus(t, kube, webPolicy, crdv1beta1.NetworkPolicyRealized, ""); st.CurrentNodesRealized != 1 {
+	if st := wantStatus(t, kube, webPolicy, antreav1beta1.NetworkPolicyRealized, ""); st.CurrentNodesRealized != 1 {
 		t.Errorf("status = %+v; want realised on 1 of 1", st)
 	}
 
@@ -144,7 +144,7 @@ func TestAgentlessEnforcementAzure(t *testing.T) {
 	if again := c.wantNSG(t, web.NICs[0], "Tcp 443 10.0.0.0/8", "Tcp 80 10.0.0.0/8"); again != nsg {
 		t.Errorf("NSG replaced (%s -> %s); want it changed in place", nsg, again)
 	}
-	wantStatus(t, kube, webPolicy, crdv1beta1.NetworkPolicyRealized, "")
+	wantStatus(t, kube, webPolicy, antreav1beta1.NetworkPolicyRealized, "")
 
 	// Drift: the NSG and ASG taken off the interface by hand come back.
 	if err := c.emu.SetInterfaceSecurity(web.NICs[0], "", nil); err != nil {

@@ -15,40 +15,40 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Builders of the objects a user creates.
 
-func awsAccount(ns, name, endpoint string) (*corev1.Secret, *v1alpha1.CloudProviderAccount) {
+func awsAccount(ns, name, endpoint string) (*corev1.Secret, *cloudv1alpha1.CloudProviderAccount) {
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-credentials"},
 		StringData: map[string]string{"accessKeyID": awsKeyID, "secretAccessKey": awsSecret}}
-	account := &v1alpha1.CloudProviderAccount{
+	account := &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](30),
-			AWS: &v1alpha1.AWSAccountConfig{Regions: []string{region}, Endpoint: endpoint,
-				Credentials: v1alpha1.AWSCredentials{SecretRef: v1alpha1.SecretReference{Name: name + "-credentials"}}}},
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](30),
+			AWS: &cloudv1alpha1.AWSAccountConfig{Regions: []string{region}, Endpoint: endpoint,
+				Credentials: cloudv1alpha1.AWSCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: name + "-credentials"}}}},
 	}
 	return secret, account
 }
 
 // agentlessSelector imports every VM of the prod VPC, agentless.
-func agentlessSelector(ns, account string) *v1alpha1.CloudEntitySelector {
-	return &v1alpha1.CloudEntitySelector{
+func agentlessSelector(ns, account string) *cloudv1alpha1.CloudEntitySelector {
+	return &cloudv1alpha1.CloudEntitySelector{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: account},
-		Spec: v1alpha1.CloudEntitySelectorSpec{
-			AccountRef: v1alpha1.CloudProviderAccountReference{Name: account},
-			VirtualMachines: []v1alpha1.VirtualMachineMatch{{VPCMatch: &v1alpha1.EntityMatch{Names: []string{"prod"}},
-				EnforcementMode: v1alpha1.EnforcementAgentless}},
+		Spec: cloudv1alpha1.CloudEntitySelectorSpec{
+			AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: account},
+			VirtualMachines: []cloudv1alpha1.VirtualMachineMatch{{VPCMatch: &cloudv1alpha1.EntityMatch{Names: []string{"prod"}},
+				EnforcementMode: cloudv1alpha1.EnforcementAgentless}},
 		},
 	}
 }
 
-type ruleOpt func(*crdv1beta1.Rule)
+type ruleOpt func(*antreav1beta1.Rule)
 
-func rule(name string, action crdv1beta1.RuleAction, opts ...ruleOpt) crdv1beta1.Rule {
-	r := crdv1beta1.Rule{Name: name, Action: &action}
+func rule(name string, action antreav1beta1.RuleAction, opts ...ruleOpt) antreav1beta1.Rule {
+	r := antreav1beta1.Rule{Name: name, Action: &action}
 	for _, o := range opts {
 		o(&r)
 	}
@@ -56,26 +56,26 @@ func rule(name string, action crdv1beta1.RuleAction, opts ...ruleOpt) crdv1beta1
 }
 
 func fromCIDR(cidr string) ruleOpt {
-	return func(r *crdv1beta1.Rule) {
-		r.From = append(r.From, crdv1beta1.NetworkPolicyPeer{IPBlock: &crdv1beta1.IPBlock{CIDR: cidr}})
+	return func(r *antreav1beta1.Rule) {
+		r.From = append(r.From, antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: cidr}})
 	}
 }
 
 func tcp(ports ...int) ruleOpt {
-	return func(r *crdv1beta1.Rule) {
+	return func(r *antreav1beta1.Rule) {
 		for _, p := range ports {
-			r.Ports = append(r.Ports, crdv1beta1.NetworkPolicyPort{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt(p))})
+			r.Ports = append(r.Ports, antreav1beta1.NetworkPolicyPort{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt(p))})
 		}
 	}
 }
 
 // policyOn is a NetworkPolicy applied to the ExternalEntities of the VM
 // whose Name tag is vm.
-func policyOn(ns, name, vm string, ingress ...crdv1beta1.Rule) *crdv1beta1.NetworkPolicy {
-	return &crdv1beta1.NetworkPolicy{
+func policyOn(ns, name, vm string, ingress ...antreav1beta1.Rule) *antreav1beta1.NetworkPolicy {
+	return &antreav1beta1.NetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: crdv1beta1.NetworkPolicySpec{Priority: 10, Ingress: ingress,
-			AppliedTo: []crdv1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 10, Ingress: ingress,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{
 				MatchLabels: map[string]string{"tag.cloud.antreaplus.io/Name": vm}}}}},
 	}
 }

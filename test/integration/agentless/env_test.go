@@ -20,7 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/agentless"
@@ -30,8 +30,8 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
-	"antreaplus.io/antreaplus/pkg/scheme"
 	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 // Credentials the emulator accepts, its region, and the timings of the

@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 // noSecretsShown fails the test if a secret value appears in the status of
@@ -19,8 +19,8 @@ import (
 // logs.
 func noSecretsShown(t *testing.T, c client.Client, ns string, secrets ...string) {
 	t.Helper()
-	var accts v1alpha1.CloudProviderAccountList
-	var sels v1alpha1.CloudEntitySelectorList
+	var accts cloudv1alpha1.CloudProviderAccountList
+	var sels cloudv1alpha1.CloudEntitySelectorList
 	var events corev1.EventList
 	for _, l := range []client.ObjectList{&accts, &sels, &events} {
 		if err := c.List(context.Background(), l, client.InNamespace(ns)); err != nil {
@@ -63,18 +63,18 @@ func TestBadCredentials(t *testing.T) {
 	wrong := map[string]string{"accessKeyID": awsKeyID, "secretAccessKey": "wrong-secret-never-shown"}
 	create(t, c, secret(ns, "aws-credentials", wrong), acct, selectorFor(ns, "aws", "aws"))
 
-	cond := waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, v1alpha1.AccountReasonAuthenticationFailed)
+	cond := waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, cloudv1alpha1.AccountReasonAuthenticationFailed)
 	if !strings.Contains(cond.Message, "AuthFailure") {
 		t.Errorf("message %q lacks the cloud's error", cond.Message)
 	}
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionFalse, v1alpha1.AccountReasonAuthenticationFailed)
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionFalse, cloudv1alpha1.AccountReasonAuthenticationFailed)
 	if o := imported(t, c, ns); o.Len() != 0 {
 		t.Errorf("%d objects imported with refused credentials", o.Len())
 	}
 	noSecretsShown(t, c, ns, "wrong-secret-never-shown", awsSecret)
 
 	updateSecret(t, c, ns, "aws-credentials", awsSecretData())
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	waitImported(t, c, ns, 2, 2, 2)
 	noSecretsShown(t, c, ns, "wrong-secret-never-shown", awsSecret)
 }
@@ -88,15 +88,15 @@ func TestAzureBadCredentials(t *testing.T) {
 	data["clientSecret"] = "wrong-azure-secret-never-shown"
 	create(t, c, secret(ns, "azure-credentials", data), acct)
 
-	cond := waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, v1alpha1.AccountReasonAuthenticationFailed)
+	cond := waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, cloudv1alpha1.AccountReasonAuthenticationFailed)
 	if !strings.Contains(cond.Message, "AADSTS7000215") {
 		t.Errorf("message %q lacks the cloud's error", cond.Message)
 	}
 	noSecretsShown(t, c, ns, "wrong-azure-secret-never-shown", azureSecret)
 	updateSecret(t, c, ns, "azure-credentials", azureSecretData(cloud))
-	waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionTrue, "Verified")
+	waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionTrue, "Verified")
 	// No selector is bound: the account is polled, nothing is imported.
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	if o := imported(t, c, ns); o.Len() != 0 {
 		t.Errorf("%d objects imported without a selector", o.Len())
 	}
@@ -110,17 +110,17 @@ func TestSecretMissingOrWrongKey(t *testing.T) {
 	acct := awsAccount(ns, "aws", cloud.url)
 	create(t, c, acct, selectorFor(ns, "aws", "aws"))
 
-	cond := waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, v1alpha1.AccountReasonSecretNotFound)
+	cond := waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, cloudv1alpha1.AccountReasonSecretNotFound)
 	if !strings.Contains(cond.Message, ns+"/aws-credentials not found") {
 		t.Errorf("message %q", cond.Message)
 	}
 	create(t, c, secret(ns, "aws-credentials", map[string]string{"accessKeyId": awsKeyID, "secretAccessKey": awsSecret}))
-	cond = waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, v1alpha1.AccountReasonSecretKeyMissing)
+	cond = waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, cloudv1alpha1.AccountReasonSecretKeyMissing)
 	if !strings.Contains(cond.Message, `"accessKeyID"`) {
 		t.Errorf("message %q does not name the missing key", cond.Message)
 	}
 	updateSecret(t, c, ns, "aws-credentials", awsSecretData())
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	waitImported(t, c, ns, 1, 1, 1)
 	noSecretsShown(t, c, ns, awsSecret)
 }
@@ -133,11 +133,11 @@ func TestRegionThatDoesNotExist(t *testing.T) {
 	acct := awsAccount(ns, "aws", cloud.url, regions(awsRegion, "ap-mars-1"))
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), acct, selectorFor(ns, "aws", "aws"))
 
-	cond := waitCondition(t, c, acct, v1alpha1.AccountConditionInventoryPolled, metav1.ConditionFalse, v1alpha1.AccountReasonRegionUnavailable)
+	cond := waitCondition(t, c, acct, cloudv1alpha1.AccountConditionInventoryPolled, metav1.ConditionFalse, cloudv1alpha1.AccountReasonRegionUnavailable)
 	if !strings.Contains(cond.Message, "ap-mars-1") {
 		t.Errorf("message %q does not name the region", cond.Message)
 	}
-	waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionTrue, "Verified")
+	waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionTrue, "Verified")
 	// The region that exists is imported all the same.
 	waitImported(t, c, ns, 2, 2, 2)
 }

@@ -8,11 +8,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/externalentity"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 // TestAWSServicesImported reads a load balancer and a DB instance from the
@@ -36,9 +36,9 @@ func TestAWSServicesImported(t *testing.T) {
 		t.Fatal(err)
 	}
 	startController(t, controllerOptions{opts: func(o *cloudcontroller.Options) { o.Provider.AWSResolver = cloud.emu }}, ns)
-	sel := selectorFor(ns, "aws", "aws", func(s *v1alpha1.CloudEntitySelector) {
+	sel := selectorFor(ns, "aws", "aws", func(s *cloudv1alpha1.CloudEntitySelector) {
 		s.Spec.VirtualMachines = nil
-		s.Spec.CloudNativeServices = []v1alpha1.CloudNativeServiceMatch{{VPCMatch: &v1alpha1.EntityMatch{Names: []string{"prod"}}}}
+		s.Spec.CloudNativeServices = []cloudv1alpha1.CloudNativeServiceMatch{{VPCMatch: &cloudv1alpha1.EntityMatch{Names: []string{"prod"}}}}
 	})
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), awsAccount(ns, "aws", cloud.url), sel)
 
@@ -78,7 +78,7 @@ func TestAWSServicesImported(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitImported(t, c, ns, 0, 0, 1)
-	if svcs := imported(t, c, ns).CloudNativeServices; len(svcs) != 1 || svcs[0].Spec.Kind != v1alpha1.ServiceKindAWSRDS {
+	if svcs := imported(t, c, ns).CloudNativeServices; len(svcs) != 1 || svcs[0].Spec.Kind != cloudv1alpha1.ServiceKindAWSRDS {
 		t.Errorf("services after the deletion: %+v", svcs)
 	}
 }
@@ -109,12 +109,12 @@ func TestAWSAssumeRole(t *testing.T) {
 	cloud := newAWS(t, awsemu.Options{Roles: []awsemu.Role{{ARN: role, ExternalID: externalID, Trusted: []string{awsKeyID}}}})
 	cloud.addVMs(t, 2, "prod", "web", awsemu.InstanceSpec{})
 	startController(t, controllerOptions{}, ns)
-	acct := awsAccount(ns, "aws", cloud.url, func(a *v1alpha1.CloudProviderAccount) {
-		a.Spec.AWS.Credentials.AssumeRole = &v1alpha1.AWSAssumeRole{RoleARN: role, ExternalID: "wrong-external-id", SessionName: "antreaplus-test"}
+	acct := awsAccount(ns, "aws", cloud.url, func(a *cloudv1alpha1.CloudProviderAccount) {
+		a.Spec.AWS.Credentials.AssumeRole = &cloudv1alpha1.AWSAssumeRole{RoleARN: role, ExternalID: "wrong-external-id", SessionName: "antreaplus-test"}
 	})
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), acct, selectorFor(ns, "aws", "aws"))
 
-	cond := waitCondition(t, c, acct, v1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, v1alpha1.AccountReasonAuthenticationFailed)
+	cond := waitCondition(t, c, acct, cloudv1alpha1.AccountConditionCredentialsValid, metav1.ConditionFalse, cloudv1alpha1.AccountReasonAuthenticationFailed)
 	for _, want := range []string{"cannot assume role " + role, "AccessDenied", "external id"} {
 		if !strings.Contains(cond.Message, want) {
 			t.Errorf("message %q does not say %q", cond.Message, want)
@@ -131,7 +131,7 @@ func TestAWSAssumeRole(t *testing.T) {
 	if err := c.Update(t.Context(), acct); err != nil {
 		t.Fatal(err)
 	}
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	waitImported(t, c, ns, 2, 2, 2)
 	if n := cloud.emu.Sessions(role); n != 1 {
 		t.Errorf("%d sessions of the role; want 1, reused across polls", n)

@@ -9,7 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 )
 
 // Builders of the objects a user creates, with functional modifiers.
@@ -26,14 +26,14 @@ func azureSecretData(c *azureCloud) map[string]string {
 	return map[string]string{"subscriptionID": c.emu.SubscriptionID(), "tenantID": c.emu.TenantID(), "clientID": azureClient, "clientSecret": azureSecret}
 }
 
-type accountMod func(*v1alpha1.CloudProviderAccount)
+type accountMod func(*cloudv1alpha1.CloudProviderAccount)
 
-func awsAccount(ns, name, endpoint string, mods ...accountMod) *v1alpha1.CloudProviderAccount {
-	a := &v1alpha1.CloudProviderAccount{
+func awsAccount(ns, name, endpoint string, mods ...accountMod) *cloudv1alpha1.CloudProviderAccount {
+	a := &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](30),
-			AWS: &v1alpha1.AWSAccountConfig{Regions: []string{awsRegion}, Endpoint: endpoint,
-				Credentials: v1alpha1.AWSCredentials{SecretRef: v1alpha1.SecretReference{Name: name + "-credentials"}}}},
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAWS, PollIntervalSeconds: ptr.To[int32](30),
+			AWS: &cloudv1alpha1.AWSAccountConfig{Regions: []string{awsRegion}, Endpoint: endpoint,
+				Credentials: cloudv1alpha1.AWSCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: name + "-credentials"}}}},
 	}
 	for _, m := range mods {
 		m(a)
@@ -41,12 +41,12 @@ func awsAccount(ns, name, endpoint string, mods ...accountMod) *v1alpha1.CloudPr
 	return a
 }
 
-func azureAccount(ns, name string, c *azureCloud, mods ...accountMod) *v1alpha1.CloudProviderAccount {
-	a := &v1alpha1.CloudProviderAccount{
+func azureAccount(ns, name string, c *azureCloud, mods ...accountMod) *cloudv1alpha1.CloudProviderAccount {
+	a := &cloudv1alpha1.CloudProviderAccount{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: v1alpha1.CloudProviderAccountSpec{Provider: v1alpha1.ProviderAzure,
-			Azure: &v1alpha1.AzureAccountConfig{Regions: []string{azureRegion}, Endpoint: c.url, AuthorityHost: c.url,
-				Credentials: v1alpha1.AzureCredentials{SecretRef: v1alpha1.SecretReference{Name: name + "-credentials"}}}},
+		Spec: cloudv1alpha1.CloudProviderAccountSpec{Provider: cloudv1alpha1.ProviderAzure,
+			Azure: &cloudv1alpha1.AzureAccountConfig{Regions: []string{azureRegion}, Endpoint: c.url, AuthorityHost: c.url,
+				Credentials: cloudv1alpha1.AzureCredentials{SecretRef: cloudv1alpha1.SecretReference{Name: name + "-credentials"}}}},
 	}
 	for _, m := range mods {
 		m(a)
@@ -55,22 +55,22 @@ func azureAccount(ns, name string, c *azureCloud, mods ...accountMod) *v1alpha1.
 }
 
 func regions(r ...string) accountMod {
-	return func(a *v1alpha1.CloudProviderAccount) { a.Spec.AWS.Regions = r }
+	return func(a *cloudv1alpha1.CloudProviderAccount) { a.Spec.AWS.Regions = r }
 }
 
 func allowing(ns ...string) accountMod {
-	return func(a *v1alpha1.CloudProviderAccount) { a.Spec.AllowedSelectorNamespaces = ns }
+	return func(a *cloudv1alpha1.CloudProviderAccount) { a.Spec.AllowedSelectorNamespaces = ns }
 }
 
-type selectorMod func(*v1alpha1.CloudEntitySelector)
+type selectorMod func(*cloudv1alpha1.CloudEntitySelector)
 
 // selectorFor selects every VM of the prod VPC (VNet) of the account ns/name.
-func selectorFor(ns, name, account string, mods ...selectorMod) *v1alpha1.CloudEntitySelector {
-	s := &v1alpha1.CloudEntitySelector{
+func selectorFor(ns, name, account string, mods ...selectorMod) *cloudv1alpha1.CloudEntitySelector {
+	s := &cloudv1alpha1.CloudEntitySelector{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: v1alpha1.CloudEntitySelectorSpec{
-			AccountRef:      v1alpha1.CloudProviderAccountReference{Name: account},
-			VirtualMachines: []v1alpha1.VirtualMachineMatch{{VPCMatch: &v1alpha1.EntityMatch{Names: []string{"prod"}}}},
+		Spec: cloudv1alpha1.CloudEntitySelectorSpec{
+			AccountRef:      cloudv1alpha1.CloudProviderAccountReference{Name: account},
+			VirtualMachines: []cloudv1alpha1.VirtualMachineMatch{{VPCMatch: &cloudv1alpha1.EntityMatch{Names: []string{"prod"}}}},
 		},
 	}
 	for _, m := range mods {
@@ -80,12 +80,12 @@ func selectorFor(ns, name, account string, mods ...selectorMod) *v1alpha1.CloudE
 }
 
 func inNamespace(ns string) selectorMod {
-	return func(s *v1alpha1.CloudEntitySelector) { s.Spec.AccountRef.Namespace = ns }
+	return func(s *cloudv1alpha1.CloudEntitySelector) { s.Spec.AccountRef.Namespace = ns }
 }
 
 func vmsNamed(names ...string) selectorMod {
-	return func(s *v1alpha1.CloudEntitySelector) {
-		s.Spec.VirtualMachines = []v1alpha1.VirtualMachineMatch{{VMMatch: &v1alpha1.EntityMatch{Names: names}}}
+	return func(s *cloudv1alpha1.CloudEntitySelector) {
+		s.Spec.VirtualMachines = []cloudv1alpha1.VirtualMachineMatch{{VMMatch: &cloudv1alpha1.EntityMatch{Names: names}}}
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 // Credentials the emulators accept. The secrets must never show up in the

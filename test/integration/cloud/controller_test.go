@@ -14,12 +14,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/externalentity"
-	"antreaplus.io/antreaplus/pkg/scheme"
 )
 
 // interval is the poll interval of every test controller.

@@ -7,9 +7,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/azureemu"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/externalentity"
+	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
 )
 
 // TestExternalEntitiesOfServices runs the ExternalEntity controller on a
@@ -18,13 +18,13 @@ import (
 func TestExternalEntitiesOfServices(t *testing.T) {
 	c, ns := kube(t), clusters.Namespace(t, "member-1")
 	startController(t, controllerOptions{}, ns)
-	svc := &v1alpha1.CloudNativeService{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-lb-1a2b3c4d", Labels: map[string]string{v1alpha1.LabelSelectorName: "sel"}},
-		Spec: v1alpha1.CloudNativeServiceSpec{Provider: v1alpha1.ProviderAWS, Kind: v1alpha1.ServiceKindAWSLoadBalancer,
-			AccountRef: v1alpha1.CloudProviderAccountReference{Name: "aws", Namespace: ns},
+	svc := &cloudv1alpha1.CloudNativeService{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-lb-1a2b3c4d", Labels: map[string]string{cloudv1alpha1.LabelSelectorName: "sel"}},
+		Spec: cloudv1alpha1.CloudNativeServiceSpec{Provider: cloudv1alpha1.ProviderAWS, Kind: cloudv1alpha1.ServiceKindAWSLoadBalancer,
+			AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: "aws", Namespace: ns},
 			CloudID:    "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/web-lb/1a2b", CloudName: "web-lb",
 			Region: awsRegion, VPCID: "vpc-0a1b", PrivateIPs: []string{"10.10.0.50", "10.10.1.50"},
-			Ports: []v1alpha1.ServicePort{{Name: "https", Protocol: "TCP", Port: 443}}, Tags: map[string]string{"app": "web"}},
+			Ports: []cloudv1alpha1.ServicePort{{Name: "https", Protocol: "TCP", Port: 443}}, Tags: map[string]string{"app": "web"}},
 	}
 	create(t, c, svc)
 	name := externalentity.NameForService(svc.Name)
@@ -66,7 +66,7 @@ func TestAzureInventory(t *testing.T) {
 	acct := azureAccount(ns, "azure", cloud)
 	create(t, c, secret(ns, "azure-credentials", azureSecretData(cloud)), acct, selectorFor(ns, "azure", "azure", vmsNamed("web-1", "web-2")))
 	waitImported(t, c, ns, 2, 2, 2)
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	for _, e := range entities(t, c, ns, "tag.cloud.antreaplus.io/role", "web") {
 		if len(e.Spec.Endpoints) != 2 || e.Labels[externalentity.LabelRegion] != azureRegion || e.Labels[externalentity.LabelVPC] == "" {
 			t.Errorf("entity %s: endpoints %v labels %v", e.Name, e.Spec.Endpoints, e.Labels)

@@ -8,10 +8,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 // pageSize makes the AWS provider read 100 items per page.
@@ -42,7 +42,7 @@ func TestThrottlingForSeveralPolls(t *testing.T) {
 	acct, sel := awsAccount(ns, "aws", cloud.url), selectorFor(ns, "aws", "aws")
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), acct, sel)
 	waitImported(t, c, ns, 3, 3, 3)
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 
 	var mu sync.Mutex
 	var polls []time.Time
@@ -56,10 +56,10 @@ func TestThrottlingForSeveralPolls(t *testing.T) {
 	before := ctl.writes.Counts()
 	// Two attempts per poll (AWSMaxAttempts): three polls fail.
 	cloud.emu.Throttle("DescribeInstances", 6)
-	cond := waitCondition(t, c, acct, v1alpha1.AccountConditionInventoryPolled, metav1.ConditionFalse, v1alpha1.AccountReasonThrottled)
+	cond := waitCondition(t, c, acct, cloudv1alpha1.AccountConditionInventoryPolled, metav1.ConditionFalse, cloudv1alpha1.AccountReasonThrottled)
 	t.Logf("while throttled: %s", cond.Message)
-	waitCondition(t, c, sel, v1alpha1.SelectorConditionInventorySynced, metav1.ConditionFalse, v1alpha1.AccountReasonThrottled)
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, sel, cloudv1alpha1.SelectorConditionInventorySynced, metav1.ConditionFalse, cloudv1alpha1.AccountReasonThrottled)
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	waitImported(t, c, ns, 3, 3, 3)
 	for k, n := range ctl.writes.Counts() {
 		if k.Kind != "CloudProviderAccount" && k.Kind != "CloudEntitySelector" && n != before[k] {

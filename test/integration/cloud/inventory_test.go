@@ -8,11 +8,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 // TestInventoryFollowsTheCloud imports a VPC's VMs, then changes the cloud
@@ -28,8 +28,8 @@ func TestInventoryFollowsTheCloud(t *testing.T) {
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), acct, sel)
 
 	waitImported(t, c, ns, 5, 5, 5)
-	waitCondition(t, c, acct, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
-	waitCondition(t, c, sel, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, sel, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	if acct.Status.Selector == nil || acct.Status.LastSuccessfulPollTime == nil {
 		t.Errorf("account status %+v", acct.Status)
 	}
@@ -93,7 +93,7 @@ func TestInventoryFollowsTheCloud(t *testing.T) {
 			t.Fatal(err)
 		}
 		updated := sel.DeepCopy()
-		updated.Spec.VirtualMachines[0].VMMatch = &v1alpha1.EntityMatch{Tags: map[string]string{"role": "web"}}
+		updated.Spec.VirtualMachines[0].VMMatch = &cloudv1alpha1.EntityMatch{Tags: map[string]string{"role": "web"}}
 		if err := c.Patch(t.Context(), updated, client.MergeFrom(sel)); err != nil {
 			t.Fatal(err)
 		}

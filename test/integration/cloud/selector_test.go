@@ -8,9 +8,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/awsemu"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
 func TestTwoSelectorsOnOneAccount(t *testing.T) {
@@ -21,14 +21,14 @@ func TestTwoSelectorsOnOneAccount(t *testing.T) {
 	acct := awsAccount(ns, "aws", cloud.url)
 	first, second := selectorFor(ns, "first", "aws"), selectorFor(ns, "second", "aws")
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), acct, first)
-	waitCondition(t, c, first, v1alpha1.SelectorConditionAccepted, metav1.ConditionTrue, v1alpha1.SelectorReasonAccepted)
+	waitCondition(t, c, first, cloudv1alpha1.SelectorConditionAccepted, metav1.ConditionTrue, cloudv1alpha1.SelectorReasonAccepted)
 	create(t, c, second)
 
-	cond := waitCondition(t, c, second, v1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, v1alpha1.SelectorReasonAccountInUse)
+	cond := waitCondition(t, c, second, cloudv1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, cloudv1alpha1.SelectorReasonAccountInUse)
 	if !strings.Contains(cond.Message, ns+"/first") {
 		t.Errorf("message %q does not name the bound selector", cond.Message)
 	}
-	waitCondition(t, c, second, v1alpha1.ConditionReady, metav1.ConditionFalse, v1alpha1.SelectorReasonAccountInUse)
+	waitCondition(t, c, second, cloudv1alpha1.ConditionReady, metav1.ConditionFalse, cloudv1alpha1.SelectorReasonAccountInUse)
 	waitImportedBy(t, c, ns, "first", 3)
 	framework.Eventually(t, timeout, func() error {
 		if err := c.Get(t.Context(), client.ObjectKeyFromObject(acct), acct); err != nil {
@@ -44,7 +44,7 @@ func TestTwoSelectorsOnOneAccount(t *testing.T) {
 	if err := c.Delete(t.Context(), first); err != nil {
 		t.Fatal(err)
 	}
-	waitCondition(t, c, second, v1alpha1.SelectorConditionAccepted, metav1.ConditionTrue, v1alpha1.SelectorReasonAccepted)
+	waitCondition(t, c, second, cloudv1alpha1.SelectorConditionAccepted, metav1.ConditionTrue, cloudv1alpha1.SelectorReasonAccepted)
 	waitImportedBy(t, c, ns, "second", 3)
 }
 
@@ -58,8 +58,8 @@ func waitImportedBy(t *testing.T, c client.Client, ns, sel string, n int) {
 			return fmt.Errorf("%d VMs, %d NICs; want %d", len(o.VirtualMachines), len(o.NetworkInterfaces), n)
 		}
 		for _, v := range o.VirtualMachines {
-			if v.Labels[v1alpha1.LabelSelectorName] != sel || v.DeletionTimestamp != nil {
-				return fmt.Errorf("VM %s imported by %q", v.Name, v.Labels[v1alpha1.LabelSelectorName])
+			if v.Labels[cloudv1alpha1.LabelSelectorName] != sel || v.DeletionTimestamp != nil {
+				return fmt.Errorf("VM %s imported by %q", v.Name, v.Labels[cloudv1alpha1.LabelSelectorName])
 			}
 		}
 		return nil
@@ -74,12 +74,12 @@ func TestSelectorWithMissingAccount(t *testing.T) {
 	sel := selectorFor(ns, "aws", "aws")
 	create(t, c, sel)
 
-	cond := waitCondition(t, c, sel, v1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, v1alpha1.SelectorReasonAccountNotFound)
+	cond := waitCondition(t, c, sel, cloudv1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, cloudv1alpha1.SelectorReasonAccountNotFound)
 	if !strings.Contains(cond.Message, "CloudProviderAccount "+ns+"/aws not found") {
 		t.Errorf("message %q", cond.Message)
 	}
 	create(t, c, secret(ns, "aws-credentials", awsSecretData()), awsAccount(ns, "aws", cloud.url))
-	waitCondition(t, c, sel, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, sel, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	waitImported(t, c, ns, 2, 2, 2)
 }
 
@@ -93,7 +93,7 @@ func TestCrossNamespaceSelector(t *testing.T) {
 	sel := selectorFor(tenant, "aws", "aws", inNamespace(owner))
 	create(t, c, secret(owner, "aws-credentials", awsSecretData()), acct, sel)
 
-	cond := waitCondition(t, c, sel, v1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, v1alpha1.SelectorReasonNamespaceNotAllowed)
+	cond := waitCondition(t, c, sel, cloudv1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, cloudv1alpha1.SelectorReasonNamespaceNotAllowed)
 	if !strings.Contains(cond.Message, "allowedSelectorNamespaces") {
 		t.Errorf("message %q does not say how to allow it", cond.Message)
 	}
@@ -105,7 +105,7 @@ func TestCrossNamespaceSelector(t *testing.T) {
 	if err := c.Patch(t.Context(), allowed, client.MergeFrom(acct)); err != nil {
 		t.Fatal(err)
 	}
-	waitCondition(t, c, sel, v1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
+	waitCondition(t, c, sel, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	waitImported(t, c, tenant, 2, 2, 2)
 
 	// Taking the permission back removes what was imported.
@@ -114,6 +114,6 @@ func TestCrossNamespaceSelector(t *testing.T) {
 	if err := c.Patch(t.Context(), revoked, client.MergeFrom(allowed)); err != nil {
 		t.Fatal(err)
 	}
-	waitCondition(t, c, sel, v1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, v1alpha1.SelectorReasonNamespaceNotAllowed)
+	waitCondition(t, c, sel, cloudv1alpha1.SelectorConditionAccepted, metav1.ConditionFalse, cloudv1alpha1.SelectorReasonNamespaceNotAllowed)
 	waitImported(t, c, tenant, 0, 0, 0)
 }

@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	crdv1alpha2 "antreaplus.io/antreaplus/api/crd/v1alpha2"
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/test/framework"
@@ -27,9 +27,9 @@ const (
 // conditions returns the status conditions of an account or selector.
 func conditions(o client.Object) []metav1.Condition {
 	switch o := o.(type) {
-	case *v1alpha1.CloudProviderAccount:
+	case *cloudv1alpha1.CloudProviderAccount:
 		return o.Status.Conditions
-	case *v1alpha1.CloudEntitySelector:
+	case *cloudv1alpha1.CloudEntitySelector:
 		return o.Status.Conditions
 	}
 	return nil
@@ -64,9 +64,9 @@ func imported(t *testing.T, c client.Client, ns string) inventory.Objects {
 	return o
 }
 
-func entities(t *testing.T, c client.Client, ns string, labels ...string) []crdv1alpha2.ExternalEntity {
+func entities(t *testing.T, c client.Client, ns string, labels ...string) []antreav1alpha2.ExternalEntity {
 	t.Helper()
-	var l crdv1alpha2.ExternalEntityList
+	var l antreav1alpha2.ExternalEntityList
 	match := client.MatchingLabels{}
 	for i := 0; i+1 < len(labels); i += 2 {
 		match[labels[i]] = labels[i+1]
@@ -111,7 +111,7 @@ func waitPolls(t *testing.T, n int, calls func() int) {
 	})
 }
 
-type entity = crdv1alpha2.ExternalEntity
+type entity = antreav1alpha2.ExternalEntity
 
 // waitEntity waits until the ExternalEntity ns/name exists and ok(it).
 func waitEntity(t *testing.T, c client.Client, ns, name string, ok func(entity) bool) entity {

@@ -11,8 +11,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 func TestJoinGivesIdentityAndRegistersInEverySupervisor(t *testing.T) {

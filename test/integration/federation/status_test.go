@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
+	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/federation/names"
 )
 
 func TestStatusShowsEveryMember(t *testing.T) {

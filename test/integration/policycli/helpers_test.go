@@ -17,7 +17,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/cmd/antreaplus/cmd"
 	"antreaplus.io/antreaplus/test/framework"
@@ -97,20 +97,20 @@ func mustCreate(t *testing.T, cl client.Client, obj client.Object) {
 }
 
 // spec is an Antrea policy spec: allow from every Pod of the Namespace to the web Pods.
-func spec(priority float64) crdv1beta1.NetworkPolicySpec {
-	allow := crdv1beta1.RuleActionAllow
-	return crdv1beta1.NetworkPolicySpec{
+func spec(priority float64) antreav1beta1.NetworkPolicySpec {
+	allow := antreav1beta1.RuleActionAllow
+	return antreav1beta1.NetworkPolicySpec{
 		Tier: "application", Priority: priority,
-		AppliedTo: []crdv1beta1.AppliedTo{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
-		Ingress:   []crdv1beta1.Rule{{Action: &allow, From: []crdv1beta1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{}}}}},
+		AppliedTo: []antreav1beta1.AppliedTo{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
+		Ingress:   []antreav1beta1.Rule{{Action: &allow, From: []antreav1beta1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{}}}}},
 	}
 }
 
 // realized is the status Antrea writes once nodes of desired enforce generation observed.
-func realized(observed int64, nodes int32) crdv1beta1.NetworkPolicyStatus {
-	return crdv1beta1.NetworkPolicyStatus{Phase: crdv1beta1.NetworkPolicyRealized, ObservedGeneration: observed,
+func realized(observed int64, nodes int32) antreav1beta1.NetworkPolicyStatus {
+	return antreav1beta1.NetworkPolicyStatus{Phase: antreav1beta1.NetworkPolicyRealized, ObservedGeneration: observed,
 		CurrentNodesRealized: nodes, DesiredNodesRealized: nodes,
-		Conditions: []crdv1beta1.NetworkPolicyCondition{{Type: crdv1beta1.NetworkPolicyConditionRealizable, Status: metav1.ConditionTrue,
+		Conditions: []antreav1beta1.NetworkPolicyCondition{{Type: antreav1beta1.NetworkPolicyConditionRealizable, Status: metav1.ConditionTrue,
 			LastTransitionTime: metav1.Now(), Reason: "Realizable", Message: "every Node enforces it"}}}
 }
 

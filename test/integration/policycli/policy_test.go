@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	crdv1beta1 "antreaplus.io/antreaplus/api/crd/v1beta1"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policyview"
@@ -31,21 +31,21 @@ func setUp(t *testing.T) policies {
 	p := policies{ns1: clusters.Namespace(t, "member-1"), ns2: clusters.Namespace(t, "member-2")}
 
 	m1 := clusters.Client(t, "member-1")
-	web := &crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns1, Name: "web"}, Spec: spec(5)}
+	web := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns1, Name: "web"}, Spec: spec(5)}
 	mustCreate(t, m1, web)
 	framework.UpdateStatus(t, m1, web, func() { web.Status = realized(web.Generation, 2) })
 	framework.Update(t, m1, web, func() { web.Spec.Priority = 6 }) // generation 2: the status is stale
-	deny := &crdv1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: "deny-all"},
-		Spec: crdv1beta1.ClusterNetworkPolicySpec{Tier: "securityops", Priority: 1.5,
-			AppliedTo: []crdv1beta1.AppliedTo{{NamespaceSelector: &metav1.LabelSelector{}}},
-			Ingress:   []crdv1beta1.Rule{{Action: ptr.To(crdv1beta1.RuleActionDrop)}}}}
+	deny := &antreav1beta1.ClusterNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: "deny-all"},
+		Spec: antreav1beta1.ClusterNetworkPolicySpec{Tier: "securityops", Priority: 1.5,
+			AppliedTo: []antreav1beta1.AppliedTo{{NamespaceSelector: &metav1.LabelSelector{}}},
+			Ingress:   []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionDrop)}}}}
 	mustCreate(t, m1, deny)
 
 	m2 := clusters.Client(t, "member-2")
 	fnp := &policyv1alpha1.FederatedNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns2, Name: "web"}, Spec: spec(10)}
 	mustCreate(t, m2, fnp)
 	framework.UpdateStatus(t, m2, fnp, func() { fnp.Status = federatedStatus(fnp.Generation) })
-	derived := &crdv1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns2, Name: "fnp-web",
+	derived := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns2, Name: "fnp-web",
 		Labels: map[string]string{policyview.FederatedPolicyLabel: "web", translate.ManagedByLabel: translate.ManagedBy},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: policyv1alpha1.GroupVersion.String(), Kind: "FederatedNetworkPolicy",
 			Name: fnp.Name, UID: fnp.UID, Controller: ptr.To(true)}}}, Spec: spec(10)}
