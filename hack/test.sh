@@ -30,10 +30,18 @@ step "golangci-lint (go vet's analyzers included)"
 # Programs and test binaries are linked without DWARF (-s -w): a third less
 # link time; stack traces are unaffected.
 ldflags="-s -w"
-step "build the programs the tests run (once, for every test package)"
+# The programs every cluster test runs (controllers, the DNS server, the VM
+# agent, the CLI) are built with the race detector: the end-to-end tests are
+# where their goroutines meet. A race is reported into $race (GORACE
+# log_path, one file per process, test binaries included) instead of into a
+# log that is deleted with its sandbox, and fails the run below.
+step "build the programs the tests run, with the race detector (once, for every test package)"
 export ANTREAPLUS_BIN_DIR="$repo/_output/test-bin"
-rm -rf "$ANTREAPLUS_BIN_DIR"
-go build -ldflags "$ldflags -X main.version=test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/... ./test/infrastructure/cmd/...
+race="$repo/_output/race"
+rm -rf "$ANTREAPLUS_BIN_DIR" "$race"
+mkdir -p "$race"
+export GORACE="log_path=$race/report"
+go build -race -ldflags "$ldflags -X main.version=test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/... ./test/infrastructure/cmd/...
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each
@@ -56,7 +64,9 @@ if [ "$listed" != "$starting" ]; then
   comm -23 <(echo "$listed") <(echo "$starting") | sed 's/^/  listed but starts no cluster (no test/framework import): /' >&2
   exit 1
 fi
-# The other packages run under the race detector (make test-unit alone runs them).
+# Every test binary runs under the race detector, the cluster packages too
+# (the federation manager, member controller and leaders run in process
+# there); the other packages are the unit lane (make test-unit alone runs them).
 rest=$(hack/packages.sh unit)
 # The clusters' components, the programs and the tests inherit GOGC: with 24
 # GB and CPU the scarce resource, their garbage collectors run a third as
@@ -71,7 +81,7 @@ mkdir -p "$out"
 rm -f "$out/clusters.log" "$out/unit.log"
 # Nothing started here outlives the script, whatever ends it.
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-gotest "$out/clusters.log" 0 -p 3 "${heavy[@]}" &
+gotest "$out/clusters.log" 0 -p 3 -race "${heavy[@]}" &
 clusters=$!
 # Both logs are printed as they grow (without the lines of passing tests).
 # ($! is tail's pid: killing it ends grep too.)
@@ -97,6 +107,18 @@ wait $printer 2>/dev/null || true
 sleep 0.2
 cat "$out/clusters.log" "$out/unit.log" > "${TMPDIR:-/tmp}/antreaplus-test.log"
 hack/reap-test-sandboxes.sh || true
+
+# A race in a program (or a test binary) fails the run even when the test
+# that ran it passed: the report says where.
+reports=$(find "$race" -type f -name 'report*' 2>/dev/null | sort)
+if [ -n "$reports" ]; then
+  step "the race detector reported data races ($(echo "$reports" | wc -l) processes)"
+  for r in $reports; do
+    echo "--- $r"
+    head -c 20000 "$r"
+  done
+  status=1
+fi
 
 summary=$(grep -cE '^ok ' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
 failed=$(grep -cE '^(FAIL|--- FAIL)' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
