@@ -12,6 +12,7 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // The benchmark's world: 100 Namespaces of 1,000 ExternalEntities each,
@@ -27,7 +28,7 @@ const (
 	benchSamplesPerStep = 200
 )
 
-var benchTiers = []string{"", TierSecurityOps, TierPlatform}
+var benchTiers = []string{"", policyrules.TierSecurityOps, policyrules.TierPlatform}
 
 type benchWorld struct {
 	namespaces []any
@@ -100,7 +101,7 @@ func benchANNP(ns string, p, port int) *antreav1beta1.NetworkPolicy {
 }
 
 func benchACNP(q, port int) *antreav1beta1.ClusterNetworkPolicy {
-	tiers := []string{TierEmergency, TierSecurityOps, TierNetworkOps}
+	tiers := []string{policyrules.TierEmergency, policyrules.TierSecurityOps, policyrules.TierNetworkOps}
 	return newACNP(fmt.Sprintf("acnp-%d", q), float64(q%50+1), inTier(tiers[q%3]),
 		func(s *policySpecFields) {
 			s.appliedTo = append(s.appliedTo, antreav1beta1.AppliedTo{
@@ -132,6 +133,7 @@ func benchACNP(q, port int) *antreav1beta1.ClusterNetworkPolicy {
 // compileWorld builds a compiler from w and returns it with the number of
 // endpoints Changed reported.
 func compileWorld(b *testing.B, w *benchWorld) (*Compiler, int) {
+	b.Helper()
 	c := New()
 	for _, group := range [][]any{w.namespaces, w.groups} {
 		if err := c.Upsert(group...); err != nil {
@@ -215,6 +217,7 @@ func BenchmarkIncrementalChange(b *testing.B) {
 }
 
 func measureChanges(b *testing.B, c *Compiler, step func(int) any) {
+	b.Helper()
 	var samples []time.Duration
 	changed := 0
 	b.ResetTimer()

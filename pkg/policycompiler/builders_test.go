@@ -8,6 +8,7 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Builders of test objects: a name and functional modifiers instead of
@@ -149,8 +150,10 @@ func newTier(name string, priority int32) *antreav1beta1.Tier {
 	return &antreav1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: antreav1beta1.TierSpec{Priority: priority}}
 }
 
-func annpRef(namespace, name string) PolicyRef {
-	return PolicyRef{Kind: KindNetworkPolicy, Namespace: namespace, Name: name}
+func annpRef(namespace, name string) policyrules.PolicyRef {
+	return policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: namespace, Name: name}
 }
 
-func acnpRef(name string) PolicyRef { return PolicyRef{Kind: KindClusterNetworkPolicy, Name: name} }
+func acnpRef(name string) policyrules.PolicyRef {
+	return policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: name}
+}

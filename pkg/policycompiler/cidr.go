@@ -121,17 +121,3 @@ func mergeSiblings(a, b netip.Prefix) (netip.Prefix, bool) {
 	}
 	return parent, true
 }
-
-// prefixesContain reports whether addr is in one of the sorted, disjoint
-// prefixes.
-func prefixesContain(prefixes []netip.Prefix, addr netip.Addr) bool {
-	addr = addr.Unmap()
-	i, _ := slices.BinarySearchFunc(prefixes, addr, func(p netip.Prefix, a netip.Addr) int {
-		return p.Addr().Compare(a)
-	})
-	// The prefix that holds addr starts at or before it.
-	if i < len(prefixes) && prefixes[i].Contains(addr) {
-		return true
-	}
-	return i > 0 && prefixes[i-1].Contains(addr)
-}

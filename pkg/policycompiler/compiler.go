@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Compiler compiles Antrea-native policies into the rules of every
@@ -15,11 +16,11 @@ type Compiler struct {
 	index    *entityIndex
 	tiers    tierTable
 	groups   map[groupKey]*antreav1beta1.GroupSpec
-	policies map[PolicyRef]*compiledPolicy
+	policies map[policyrules.PolicyRef]*compiledPolicy
 	// policiesByGroup and policiesByTier find the policies to compile again
 	// when a group or tier changes.
-	policiesByGroup map[groupKey]map[PolicyRef]struct{}
-	policiesByTier  map[string]map[PolicyRef]struct{}
+	policiesByGroup map[groupKey]map[policyrules.PolicyRef]struct{}
+	policiesByTier  map[string]map[policyrules.PolicyRef]struct{}
 	// sameLabelRules depend on Namespace labels through sameLabels peers.
 	sameLabelRules  map[*policyRule]struct{}
 	entities        [kindCount]map[string]*entity
@@ -44,9 +45,9 @@ func New() *Compiler {
 		intern:          interner{strings: map[string]string{}},
 		tiers:           newTierTable(),
 		groups:          map[groupKey]*antreav1beta1.GroupSpec{},
-		policies:        map[PolicyRef]*compiledPolicy{},
-		policiesByGroup: map[groupKey]map[PolicyRef]struct{}{},
-		policiesByTier:  map[string]map[PolicyRef]struct{}{},
+		policies:        map[policyrules.PolicyRef]*compiledPolicy{},
+		policiesByGroup: map[groupKey]map[policyrules.PolicyRef]struct{}{},
+		policiesByTier:  map[string]map[policyrules.PolicyRef]struct{}{},
 		sameLabelRules:  map[*policyRule]struct{}{},
 		endpoints:       map[string]*endpointState{},
 		endpointsByNode: map[string][]string{},
@@ -64,21 +65,21 @@ func New() *Compiler {
 
 // Rules returns the rules of the ExternalEntity "namespace/name", and false
 // when there is no such ExternalEntity.
-func (c *Compiler) Rules(endpoint string) (EndpointRules, bool) {
+func (c *Compiler) Rules(endpoint string) (policyrules.EndpointRules, bool) {
 	c.flush()
 	st := c.endpoints[endpoint]
 	if st == nil || !st.present {
-		return EndpointRules{}, false
+		return policyrules.EndpointRules{}, false
 	}
-	out := EndpointRules{
+	out := policyrules.EndpointRules{
 		Endpoint:     endpoint,
 		ExternalNode: st.node,
-		Rules:        make([]CompiledRule, len(st.rules)),
+		Rules:        make([]policyrules.CompiledRule, len(st.rules)),
 		Hash:         fmt.Sprintf("%016x", st.hash),
 		Generation:   st.generation,
 	}
 	for i, r := range st.rules {
-		out.Rules[i] = *r
+		out.Rules[i] = r.CompiledRule
 	}
 	return out, true
 }
@@ -125,7 +126,7 @@ func (c *Compiler) EndpointsOnNode(node string) []string {
 
 // PolicyStatus returns whether a policy is realised and why not, and false
 // when the compiler does not hold that policy.
-func (c *Compiler) PolicyStatus(ref PolicyRef) (PolicyStatus, bool) {
+func (c *Compiler) PolicyStatus(ref policyrules.PolicyRef) (PolicyStatus, bool) {
 	p, ok := c.policies[ref]
 	if !ok {
 		return PolicyStatus{}, false
@@ -145,7 +146,7 @@ func (c *Compiler) PolicyStatus(ref PolicyRef) (PolicyStatus, bool) {
 
 // PolicyStatuses returns the status of every policy, sorted by policy.
 func (c *Compiler) PolicyStatuses() []PolicyStatus {
-	refs := slices.SortedFunc(maps.Keys(c.policies), comparePolicyRefs)
+	refs := slices.SortedFunc(maps.Keys(c.policies), policyrules.PolicyRef.Compare)
 	out := make([]PolicyStatus, 0, len(refs))
 	for _, ref := range refs {
 		st, _ := c.PolicyStatus(ref)

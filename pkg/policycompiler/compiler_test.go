@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 func mustUpsert(t *testing.T, c *Compiler, objs ...any) {
@@ -20,7 +21,7 @@ func TestPolicyErrorsStopRealisation(t *testing.T) {
 	tests := []struct {
 		name       string
 		policy     any
-		ref        PolicyRef
+		ref        policyrules.PolicyRef
 		wantReason string
 		wantText   string
 	}{
@@ -38,7 +39,7 @@ func TestPolicyErrorsStopRealisation(t *testing.T) {
 		},
 		{
 			name:       "pass in baseline",
-			policy:     newACNP("p", 1, inTier(TierBaseline), appliedToEEs("app", "web"), ingress(newRule(antreav1beta1.RuleActionPass, ruleName("skip")))),
+			policy:     newACNP("p", 1, inTier(policyrules.TierBaseline), appliedToEEs("app", "web"), ingress(newRule(antreav1beta1.RuleActionPass, ruleName("skip")))),
 			ref:        acnpRef("p"),
 			wantReason: ReasonInvalidRule, wantText: "the Pass action cannot be used in the baseline tier",
 		},
@@ -226,10 +227,10 @@ func TestRulesAreCopies(t *testing.T) {
 		newACNP("p", 1, appliedToEEs("app", "a"), ingress(newRule(antreav1beta1.RuleActionDrop, ruleName("r"), fromCIDR("10.0.0.0/8")))),
 	)
 	a, _ := c.Rules("ns/a")
-	a.Rules[0].Action = ActionAllow
+	a.Rules[0].Action = policyrules.ActionAllow
 	b, _ := c.Rules("ns/b")
 	again, _ := c.Rules("ns/a")
-	if b.Rules[0].Action != ActionDrop || again.Rules[0].Action != ActionDrop {
+	if b.Rules[0].Action != policyrules.ActionDrop || again.Rules[0].Action != policyrules.ActionDrop {
 		t.Error("changing a returned rule changed the compiler's rules")
 	}
 }

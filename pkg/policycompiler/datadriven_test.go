@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"antreaplus.io/antreaplus/pkg/policyrules"
 	"antreaplus.io/antreaplus/test/datadriven"
 )
 
@@ -23,12 +24,17 @@ import (
 //	status             output: every PolicyStatus
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, file string) {
+		t.Helper()
 		c := New()
-		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) []string { return runDataCase(t, c, d) })
+		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) []string {
+			t.Helper()
+			return runDataCase(t, c, d)
+		})
 	})
 }
 
 func runDataCase(t *testing.T, c *Compiler, d *datadriven.TestData) []string {
+	t.Helper()
 	switch d.Cmd {
 	case "apply", "delete":
 		objs := decodeObjects(t, strings.Join(d.Input, "\n"))
@@ -65,7 +71,7 @@ func renderRules(c *Compiler, endpoint string) []string {
 
 // formatRule renders a rule on one line: direction, action, tier(tier
 // priority), policy priority, rule index, policy, rule name, peers, ports.
-func formatRule(r *CompiledRule) string {
+func formatRule(r *policyrules.CompiledRule) string {
 	peers := "any"
 	if !r.AnyPeer {
 		peers = formatPrefixes(r.Peers)

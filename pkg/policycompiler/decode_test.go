@@ -14,6 +14,7 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // yamlPod is the part of a Kubernetes Pod manifest that tests write.
@@ -51,9 +52,9 @@ func (y *yamlPod) pod() (*Pod, error) {
 	}
 	for _, c := range y.Spec.Containers {
 		for _, port := range c.Ports {
-			protocol := Protocol(port.Protocol)
+			protocol := policyrules.Protocol(port.Protocol)
 			if protocol == "" {
-				protocol = ProtocolTCP
+				protocol = policyrules.ProtocolTCP
 			}
 			p.Ports = append(p.Ports, NamedPort{Name: port.Name, Protocol: protocol, Port: port.ContainerPort})
 		}
@@ -144,7 +145,7 @@ func renderVerdicts(t *testing.T, c *Compiler, endpoint string, packets []string
 	var out []string
 	for _, line := range packets {
 		p := parsePacket(t, line)
-		d := Evaluate(rules.Rules, p)
+		d := policyrules.Evaluate(rules.Rules, p)
 		by := "by default"
 		if d.Rule != nil {
 			by = "by " + d.Rule.Policy.String() + " " + d.Rule.RuleName
@@ -157,20 +158,20 @@ func renderVerdicts(t *testing.T, c *Compiler, endpoint string, packets []string
 	return out
 }
 
-func parsePacket(t *testing.T, line string) Packet {
+func parsePacket(t *testing.T, line string) policyrules.Packet {
 	t.Helper()
 	f := strings.Fields(line)
 	if len(f) < 3 {
 		t.Fatalf("packet %q: want DIRECTION IP PROTOCOL [PORT|TYPE/CODE]", line)
 	}
-	p := Packet{Direction: DirectionIngress, Peer: netip.MustParseAddr(f[1]), Protocol: Protocol(strings.ToUpper(f[2]))}
+	p := policyrules.Packet{Direction: policyrules.DirectionIngress, Peer: netip.MustParseAddr(f[1]), Protocol: policyrules.Protocol(strings.ToUpper(f[2]))}
 	if f[0] == "egress" {
-		p.Direction = DirectionEgress
+		p.Direction = policyrules.DirectionEgress
 	}
 	if len(f) < 4 {
 		return p
 	}
-	if p.Protocol == ProtocolICMP {
+	if p.Protocol == policyrules.ProtocolICMP {
 		typ, code, _ := strings.Cut(f[3], "/")
 		p.ICMPType, p.ICMPCode = int32(atoi(t, typ)), int32(atoi(t, code))
 		return p

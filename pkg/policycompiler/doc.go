@@ -6,6 +6,10 @@
 // VM (or agent) that enforces its rules. Pods of the local cluster and
 // Namespaces are inputs too, because rules select them as peers.
 //
+// What it computes is expressed in package policyrules (CompiledRule,
+// EndpointRules, actions, protocols, priorities), which the wire format and
+// the enforcement points share without linking the compiler.
+//
 // The package is pure: no I/O, no API server, no goroutines. Controllers
 // read objects, hand them to a Compiler, and write what it computes. It is
 // incremental: a change recompiles only the rules and endpoints it touches
@@ -15,18 +19,9 @@
 //
 // # Usage
 //
-//	c := policycompiler.New()
-//	// Pointers to objects, in any order: *Namespace, *Pod, *v1alpha2.ExternalEntity,
-//	// *v1beta1.{Tier,Group,ClusterGroup,NetworkPolicy,ClusterNetworkPolicy}.
-//	_ = c.Upsert(namespace, pod, externalEntity, tier, clusterGroup, clusterNetworkPolicy)
-//	for _, ep := range c.Changed() { // endpoints whose rules changed since the last call
-//		rules, ok := c.Rules(ep) // !ok: the ExternalEntity was deleted
-//		send(rules.ExternalNode, rules)
-//	}
-//	_ = c.Upsert(updatedEntity) // one change ...
-//	changed := c.Changed()      // ... recomputes only what it touched
-//	st, _ := c.PolicyStatus(policycompiler.PolicyRef{Kind: policycompiler.KindClusterNetworkPolicy, Name: "p"})
-//	decision := policycompiler.Evaluate(rules.Rules, packet) // reference semantics
+// See Example: a policy compiled for the VMs it applies to, an incremental
+// change, the policy's status, and policyrules.Evaluate, the reference
+// semantics.
 //
 // # Semantics
 //
@@ -44,8 +39,8 @@
 // hands the decision to Kubernetes NetworkPolicies, then to the baseline
 // tier, and Kubernetes NetworkPolicies never select ExternalEntities. Pass
 // in a baseline policy is an Error. Traffic no rule decides is allowed
-// (DefaultAction): Antrea-native policies do not isolate the workloads they
-// apply to. Evaluate implements exactly this.
+// (policyrules.DefaultAction): Antrea-native policies do not isolate the
+// workloads they apply to. policyrules.Evaluate implements exactly this.
 //
 // Applied-to. spec.appliedTo, or every rule's own appliedTo (not both).
 // Only externalEntitySelector selects ExternalEntities: podSelector, or

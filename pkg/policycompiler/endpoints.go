@@ -3,12 +3,14 @@ package policycompiler
 import (
 	"cmp"
 	"slices"
+
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // endpointState is what the compiler last assembled for one ExternalEntity.
 type endpointState struct {
 	node       string
-	rules      []*CompiledRule
+	rules      []*compiledRule
 	hash       uint64
 	generation uint64
 	// present is false once the ExternalEntity is deleted, until Changed
@@ -51,9 +53,9 @@ func (c *Compiler) refreshEndpoint(key string) {
 
 // assemble collects, in enforcement order, the compiled rules of every
 // policy rule applied to e.
-func (c *Compiler) assemble(e *entity) []*CompiledRule {
+func (c *Compiler) assemble(e *entity) []*compiledRule {
 	c.epoch++
-	var out []*CompiledRule
+	var out []*compiledRule
 	for s := range e.set.selectors {
 		for r := range s.appliedUsers {
 			if r.seen == c.epoch || !tenancyAllows(r.policy, e) {
@@ -71,7 +73,7 @@ func (c *Compiler) assemble(e *entity) []*CompiledRule {
 // Antrea's priorities. Antrea leaves policies of equal priority in no
 // defined order; the compiler orders them by tier name and policy
 // reference, so that the output is deterministic.
-func compareCompiledRules(a, b *CompiledRule) int {
+func compareCompiledRules(a, b *compiledRule) int {
 	switch {
 	case a.Direction != b.Direction:
 		return cmp.Compare(directionRank(a.Direction), directionRank(b.Direction))
@@ -82,15 +84,15 @@ func compareCompiledRules(a, b *CompiledRule) int {
 	case a.Priority.Policy != b.Priority.Policy:
 		return cmp.Compare(a.Priority.Policy, b.Priority.Policy)
 	case a.Policy != b.Policy:
-		return comparePolicyRefs(a.Policy, b.Policy)
+		return a.Policy.Compare(b.Policy)
 	case a.Priority.RuleIndex != b.Priority.RuleIndex:
 		return cmp.Compare(a.Priority.RuleIndex, b.Priority.RuleIndex)
 	}
 	return cmp.Compare(a.split, b.split)
 }
 
-func directionRank(d Direction) int {
-	if d == DirectionIngress {
+func directionRank(d policyrules.Direction) int {
+	if d == policyrules.DirectionIngress {
 		return 0
 	}
 	return 1

@@ -3,6 +3,8 @@ package policycompiler
 import (
 	"encoding/binary"
 	"math"
+
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // digest is a 64-bit FNV-1a hash that also takes whole 64-bit words, for
@@ -32,7 +34,7 @@ func (d *digest) addWord(v uint64) {
 }
 
 // ruleHash digests everything an enforcement point sees of a rule.
-func ruleHash(r *CompiledRule) uint64 {
+func ruleHash(r *policyrules.CompiledRule) uint64 {
 	d := newDigest()
 	d.addString(string(r.Direction))
 	d.addString(string(r.Action))
@@ -65,7 +67,7 @@ func boolBits(b bool) uint64 {
 }
 
 // endpointHash digests an endpoint's node and the hashes of its rules.
-func endpointHash(node string, rules []*CompiledRule) uint64 {
+func endpointHash(node string, rules []*compiledRule) uint64 {
 	d := newDigest()
 	d.addString(node)
 	for _, r := range rules {

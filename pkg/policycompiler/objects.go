@@ -12,6 +12,7 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Upsert adds or replaces objects: *v1alpha2.ExternalEntity, *Pod,
@@ -65,9 +66,9 @@ func (c *Compiler) Delete(objs ...any) error {
 		case *Namespace:
 			c.setNamespace(o.Name, nil)
 		case *antreav1beta1.NetworkPolicy:
-			c.removePolicy(PolicyRef{Kind: KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name})
+			c.removePolicy(policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name})
 		case *antreav1beta1.ClusterNetworkPolicy:
-			c.removePolicy(PolicyRef{Kind: KindClusterNetworkPolicy, Name: o.Name})
+			c.removePolicy(policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: o.Name})
 		case *antreav1beta1.Group:
 			c.setGroup(groupKey{namespace: o.Namespace, name: o.Name}, nil)
 		case *antreav1beta1.ClusterGroup:
@@ -98,9 +99,9 @@ func (c *Compiler) externalEntity(ee *antreav1alpha2.ExternalEntity) *entity {
 		}
 	}
 	for _, p := range ee.Spec.Ports {
-		protocol := Protocol(strings.ToUpper(string(p.Protocol)))
+		protocol := policyrules.Protocol(strings.ToUpper(string(p.Protocol)))
 		if protocol == "" {
-			protocol = ProtocolTCP
+			protocol = policyrules.ProtocolTCP
 		}
 		e.ports = append(e.ports, NamedPort{Name: p.Name, Protocol: protocol, Port: p.Port})
 	}
@@ -226,8 +227,8 @@ func (c *Compiler) setGroup(key groupKey, spec *antreav1beta1.GroupSpec) {
 	c.recompile(c.policiesByGroup[key])
 }
 
-func (c *Compiler) recompile(refs map[PolicyRef]struct{}) {
-	for _, ref := range slices.SortedFunc(maps.Keys(refs), comparePolicyRefs) {
+func (c *Compiler) recompile(refs map[policyrules.PolicyRef]struct{}) {
+	for _, ref := range slices.SortedFunc(maps.Keys(refs), policyrules.PolicyRef.Compare) {
 		if p, ok := c.policies[ref]; ok {
 			c.setPolicy(p.source)
 		}

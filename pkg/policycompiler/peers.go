@@ -4,13 +4,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // peers plans the sources of an ingress rule or the destinations of an
 // egress rule. No peer at all matches every address.
-func (ctx *planContext) peers(dir Direction, rule *antreav1beta1.Rule) peerPlan {
+func (ctx *planContext) peers(dir policyrules.Direction, rule *antreav1beta1.Rule) peerPlan {
 	list := rule.From
-	if dir == DirectionEgress {
+	if dir == policyrules.DirectionEgress {
 		list = rule.To
 	}
 	if len(list) == 0 {

@@ -10,12 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // policySource is a NetworkPolicy or ClusterNetworkPolicy as written: both
 // have the same spec fields.
 type policySource struct {
-	ref PolicyRef
+	ref policyrules.PolicyRef
 	// namespace is the policy's Namespace, "" for a ClusterNetworkPolicy.
 	namespace string
 	tier      string
@@ -29,7 +30,7 @@ type policySource struct {
 // modify afterwards.
 func sourceOfNetworkPolicy(np *antreav1beta1.NetworkPolicy) *policySource {
 	return &policySource{
-		ref:       PolicyRef{Kind: KindNetworkPolicy, Namespace: np.Namespace, Name: np.Name},
+		ref:       policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: np.Namespace, Name: np.Name},
 		namespace: np.Namespace,
 		tier:      np.Spec.Tier, priority: np.Spec.Priority, appliedTo: np.Spec.AppliedTo,
 		ingress: np.Spec.Ingress, egress: np.Spec.Egress,
@@ -40,7 +41,7 @@ func sourceOfNetworkPolicy(np *antreav1beta1.NetworkPolicy) *policySource {
 // must not modify afterwards.
 func sourceOfClusterNetworkPolicy(cnp *antreav1beta1.ClusterNetworkPolicy) *policySource {
 	return &policySource{
-		ref:  PolicyRef{Kind: KindClusterNetworkPolicy, Name: cnp.Name},
+		ref:  policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: cnp.Name},
 		tier: cnp.Spec.Tier, priority: cnp.Spec.Priority, appliedTo: cnp.Spec.AppliedTo,
 		ingress: cnp.Spec.Ingress, egress: cnp.Spec.Egress,
 	}
@@ -63,9 +64,9 @@ func (p *compiledPolicy) realized() bool { return !p.issues.hasError() }
 // selectors registered in the index.
 type policyRule struct {
 	policy    *compiledPolicy
-	direction Direction
+	direction policyrules.Direction
 	index     int32
-	action    Action
+	action    policyrules.Action
 	name      string
 	logging   bool
 	logLabel  string
@@ -82,8 +83,8 @@ type policyRule struct {
 	dynamic map[string]*selectorItem
 	// single caches the compiled rules of a rule that compiles the same
 	// for every endpoint; variants those of other rules, by variant key.
-	single   *[]*CompiledRule
-	variants map[string][]*CompiledRule
+	single   *[]*compiledRule
+	variants map[string][]*compiledRule
 	seen     uint64
 	dead     bool
 }
@@ -108,9 +109,9 @@ type sameLabelsTemplate struct {
 
 // rulePlan is a rule of a policy before its selectors are registered.
 type rulePlan struct {
-	direction Direction
+	direction policyrules.Direction
 	index     int32
-	action    Action
+	action    policyrules.Action
 	name      string
 	logging   bool
 	logLabel  string
@@ -142,7 +143,7 @@ func (c *Compiler) planPolicy(src *policySource) (*compiledPolicy, []rulePlan) {
 	ctx := &planContext{compiler: c, source: src, groups: map[groupKey]struct{}{}}
 	policy := &compiledPolicy{source: src, tier: strings.ToLower(src.tier)}
 	if policy.tier == "" {
-		policy.tier = TierApplication
+		policy.tier = policyrules.TierApplication
 	}
 	priority, ok := c.tiers.priority(policy.tier)
 	if !ok {
@@ -153,9 +154,9 @@ func (c *Compiler) planPolicy(src *policySource) (*compiledPolicy, []rulePlan) {
 	specAppliedTo := ctx.appliedTo(src.appliedTo)
 	var plans []rulePlan
 	names := map[string]bool{}
-	for _, dir := range []Direction{DirectionIngress, DirectionEgress} {
+	for _, dir := range []policyrules.Direction{policyrules.DirectionIngress, policyrules.DirectionEgress} {
 		rules := src.ingress
-		if dir == DirectionEgress {
+		if dir == policyrules.DirectionEgress {
 			rules = src.egress
 		}
 		for i := range rules {
@@ -187,7 +188,7 @@ func (ctx *planContext) checkAppliedToPlacement() {
 	}
 }
 
-func (ctx *planContext) planRule(tier string, dir Direction, index int32, rule *antreav1beta1.Rule, names map[string]bool) rulePlan {
+func (ctx *planContext) planRule(tier string, dir policyrules.Direction, index int32, rule *antreav1beta1.Rule, names map[string]bool) rulePlan {
 	plan := rulePlan{direction: dir, index: index, name: rule.Name, logging: rule.EnableLogging, logLabel: rule.LogLabel}
 	if plan.name == "" {
 		plan.name = generatedRuleName(dir, rule)
@@ -212,16 +213,16 @@ func (ctx *planContext) planRule(tier string, dir Direction, index int32, rule *
 	return plan
 }
 
-func (ctx *planContext) action(tier, ruleName string, action *antreav1beta1.RuleAction) Action {
+func (ctx *planContext) action(tier, ruleName string, action *antreav1beta1.RuleAction) policyrules.Action {
 	if action == nil {
 		ctx.issues.errorf(ReasonInvalidRule, "rule %q has no action", ruleName)
 		return ""
 	}
-	switch a := Action(*action); a {
-	case ActionAllow, ActionDrop, ActionReject:
+	switch a := policyrules.Action(*action); a {
+	case policyrules.ActionAllow, policyrules.ActionDrop, policyrules.ActionReject:
 		return a
-	case ActionPass:
-		if tier == TierBaseline {
+	case policyrules.ActionPass:
+		if tier == policyrules.TierBaseline {
 			ctx.issues.errorf(ReasonInvalidRule, "rule %q: the Pass action cannot be used in the baseline tier", ruleName)
 		}
 		return a
@@ -233,7 +234,7 @@ func (ctx *planContext) action(tier, ruleName string, action *antreav1beta1.Rule
 // generatedRuleName names a rule that has no name in the format Antrea
 // documents: direction-action-<7 hex digits of a SHA-1 of the rule>. SHA-1
 // only makes the name stable; it is not for security.
-func generatedRuleName(dir Direction, rule *antreav1beta1.Rule) string {
+func generatedRuleName(dir policyrules.Direction, rule *antreav1beta1.Rule) string {
 	encoded, _ := json.Marshal(rule)
 	digest := sha1.Sum(encoded)
 	action := "none"

@@ -9,18 +9,19 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // portSpec is a Port of a rule as written: Name is set for a named port,
 // whose number depends on the workload that exposes it.
 type portSpec struct {
-	Port
+	policyrules.Port
 	Name string
 }
 
 // anyPortOf returns a Port that matches every port of protocol.
-func anyPortOf(protocol Protocol) Port {
-	return Port{Protocol: protocol, ICMPType: AnyType, ICMPCode: AnyType, IGMPType: AnyType}
+func anyPortOf(protocol policyrules.Protocol) policyrules.Port {
+	return policyrules.Port{Protocol: protocol, ICMPType: policyrules.AnyType, ICMPCode: policyrules.AnyType, IGMPType: policyrules.AnyType}
 }
 
 // convertPorts turns a rule's ports and protocols into portSpecs. Both empty
@@ -45,11 +46,11 @@ func convertPorts(ports []antreav1beta1.NetworkPolicyPort, protocols []antreav1b
 }
 
 func convertPort(p antreav1beta1.NetworkPolicyPort) (portSpec, error) {
-	protocol := ProtocolTCP
+	protocol := policyrules.ProtocolTCP
 	if p.Protocol != nil && *p.Protocol != "" {
-		protocol = Protocol(strings.ToUpper(string(*p.Protocol)))
+		protocol = policyrules.Protocol(strings.ToUpper(string(*p.Protocol)))
 	}
-	if protocol != ProtocolTCP && protocol != ProtocolUDP && protocol != ProtocolSCTP {
+	if protocol != policyrules.ProtocolTCP && protocol != policyrules.ProtocolUDP && protocol != policyrules.ProtocolSCTP {
 		return portSpec{}, fmt.Errorf("protocol %q is not TCP, UDP or SCTP", protocol)
 	}
 	spec := portSpec{Port: anyPortOf(protocol)}
@@ -95,7 +96,7 @@ func namedPort(spec portSpec, p antreav1beta1.NetworkPolicyPort) (portSpec, erro
 	return spec, nil
 }
 
-func setSourcePorts(port *Port, first, last *int32) error {
+func setSourcePorts(port *policyrules.Port, first, last *int32) error {
 	if first == nil {
 		if last != nil {
 			return fmt.Errorf("sourceEndPort %d needs sourcePort", *last)
@@ -123,19 +124,19 @@ func checkPortRange(field string, first, last int32) error {
 func convertProtocol(p antreav1beta1.NetworkPolicyProtocol) (portSpec, error) {
 	switch {
 	case p.ICMP != nil:
-		port := anyPortOf(ProtocolICMP)
+		port := anyPortOf(policyrules.ProtocolICMP)
 		if t := p.ICMP.ICMPType; t != nil {
 			port.ICMPType = *t
 		}
 		if c := p.ICMP.ICMPCode; c != nil {
 			port.ICMPCode = *c
 		}
-		if port.ICMPType > 255 || port.ICMPCode > 255 || port.ICMPType < AnyType || port.ICMPCode < AnyType {
+		if port.ICMPType > 255 || port.ICMPCode > 255 || port.ICMPType < policyrules.AnyType || port.ICMPCode < policyrules.AnyType {
 			return portSpec{}, fmt.Errorf("icmp type %d or code %d is not within 0-255", port.ICMPType, port.ICMPCode)
 		}
 		return portSpec{Port: port}, nil
 	case p.IGMP != nil:
-		port := anyPortOf(ProtocolIGMP)
+		port := anyPortOf(policyrules.ProtocolIGMP)
 		if t := p.IGMP.IGMPType; t != nil {
 			port.IGMPType = *t
 		}
@@ -166,8 +167,8 @@ func hasNamedPort(specs []portSpec) bool {
 // does. The result is not nil, so that a rule whose named ports all fail to
 // resolve matches no port rather than every port. exposed nil resolves no
 // name (an ipBlock peer has no named ports).
-func resolvePorts(specs []portSpec, exposed []NamedPort) []Port {
-	out := make([]Port, 0, len(specs))
+func resolvePorts(specs []portSpec, exposed []NamedPort) []policyrules.Port {
+	out := make([]policyrules.Port, 0, len(specs))
 	for _, s := range specs {
 		if s.Name == "" {
 			out = append(out, s.Port)
@@ -186,7 +187,7 @@ func resolvePorts(specs []portSpec, exposed []NamedPort) []Port {
 }
 
 // portsKey renders ports as a string that is equal for equal port lists.
-func portsKey(ports []Port) string {
+func portsKey(ports []policyrules.Port) string {
 	var b strings.Builder
 	for _, p := range ports {
 		b.WriteString(formatPort(p))
@@ -197,14 +198,14 @@ func portsKey(ports []Port) string {
 
 // formatPort renders a Port compactly, such as "TCP/80-90", "UDP/any",
 // "ICMP/type=8,code=any" or "TCP/443<-1024-2048" (with source ports).
-func formatPort(p Port) string {
+func formatPort(p policyrules.Port) string {
 	var b strings.Builder
 	b.WriteString(string(p.Protocol))
 	b.WriteByte('/')
 	switch p.Protocol {
-	case ProtocolICMP:
+	case policyrules.ProtocolICMP:
 		fmt.Fprintf(&b, "type=%s,code=%s", formatType(p.ICMPType), formatType(p.ICMPCode))
-	case ProtocolIGMP:
+	case policyrules.ProtocolIGMP:
 		fmt.Fprintf(&b, "type=%s", formatType(p.IGMPType))
 		if p.GroupAddress.IsValid() {
 			fmt.Fprintf(&b, ",group=%s", p.GroupAddress)
@@ -229,7 +230,7 @@ func formatRange(first, last int32) string {
 }
 
 func formatType(t int32) string {
-	if t == AnyType {
+	if t == policyrules.AnyType {
 		return "any"
 	}
 	return strconv.Itoa(int(t))

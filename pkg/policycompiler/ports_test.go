@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -81,9 +82,9 @@ func TestConvertPorts(t *testing.T) {
 
 func TestResolvePorts(t *testing.T) {
 	specs := []portSpec{
-		{Port: Port{Protocol: ProtocolTCP, Port: 22, EndPort: 22}},
-		{Port: anyPortOf(ProtocolTCP), Name: "http"},
-		{Port: anyPortOf(ProtocolUDP), Name: "http"},
+		{Port: policyrules.Port{Protocol: policyrules.ProtocolTCP, Port: 22, EndPort: 22}},
+		{Port: anyPortOf(policyrules.ProtocolTCP), Name: "http"},
+		{Port: anyPortOf(policyrules.ProtocolUDP), Name: "http"},
 	}
 	tests := []struct {
 		name    string
@@ -91,9 +92,9 @@ func TestResolvePorts(t *testing.T) {
 		want    string
 	}{
 		{name: "no named ports exposed", want: "TCP/22,"},
-		{name: "name resolves for its protocol", exposed: []NamedPort{{Name: "http", Protocol: ProtocolTCP, Port: 8080}}, want: "TCP/22,TCP/8080,"},
-		{name: "both protocols", exposed: []NamedPort{{Name: "http", Protocol: ProtocolUDP, Port: 80}, {Name: "http", Protocol: ProtocolTCP, Port: 81}}, want: "TCP/22,TCP/81,UDP/80,"},
-		{name: "other names ignored", exposed: []NamedPort{{Name: "https", Protocol: ProtocolTCP, Port: 443}}, want: "TCP/22,"},
+		{name: "name resolves for its protocol", exposed: []NamedPort{{Name: "http", Protocol: policyrules.ProtocolTCP, Port: 8080}}, want: "TCP/22,TCP/8080,"},
+		{name: "both protocols", exposed: []NamedPort{{Name: "http", Protocol: policyrules.ProtocolUDP, Port: 80}, {Name: "http", Protocol: policyrules.ProtocolTCP, Port: 81}}, want: "TCP/22,TCP/81,UDP/80,"},
+		{name: "other names ignored", exposed: []NamedPort{{Name: "https", Protocol: policyrules.ProtocolTCP, Port: 443}}, want: "TCP/22,"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,7 +103,7 @@ func TestResolvePorts(t *testing.T) {
 			}
 		})
 	}
-	if got := resolvePorts([]portSpec{{Port: anyPortOf(ProtocolTCP), Name: "web"}}, nil); got == nil || len(got) != 0 {
+	if got := resolvePorts([]portSpec{{Port: anyPortOf(policyrules.ProtocolTCP), Name: "web"}}, nil); got == nil || len(got) != 0 {
 		t.Errorf("unresolved named ports = %#v, want an empty, non-nil list (no port, not every port)", got)
 	}
 }

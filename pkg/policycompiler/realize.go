@@ -1,5 +1,7 @@
 package policycompiler
 
+import "antreaplus.io/antreaplus/pkg/policyrules"
+
 // setPolicy compiles a policy, replacing any earlier version of it. A
 // policy with an Error is kept, unrealised, so that its status can be read
 // and so that it is compiled again when a tier or group it needs appears.
@@ -20,7 +22,7 @@ func (c *Compiler) setPolicy(src *policySource) {
 
 // removePolicy forgets a policy; the endpoints it applied to are assembled
 // again.
-func (c *Compiler) removePolicy(ref PolicyRef) {
+func (c *Compiler) removePolicy(ref policyrules.PolicyRef) {
 	old, ok := c.policies[ref]
 	if !ok {
 		return

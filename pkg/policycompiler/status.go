@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Severity says whether an Issue stops a policy from being realised.
@@ -68,7 +70,7 @@ func (i Issue) String() string { return string(i.Severity) + " " + i.Reason + ":
 
 // PolicyStatus says whether a policy is realised and why not.
 type PolicyStatus struct {
-	Policy PolicyRef
+	Policy policyrules.PolicyRef
 	// Realized is false when an Issue of SeverityError stops the policy.
 	Realized bool
 	// Issues are sorted by severity, reason and message.

@@ -1,14 +1,16 @@
 package policycompiler
 
+import "antreaplus.io/antreaplus/pkg/policyrules"
+
 // defaultTierPriorities are the tiers Antrea creates on startup; they exist
 // whether or not Tier objects are given to the compiler.
 var defaultTierPriorities = map[string]int32{
-	TierEmergency:   50,
-	TierSecurityOps: 100,
-	TierNetworkOps:  150,
-	TierPlatform:    200,
-	TierApplication: 250,
-	TierBaseline:    253,
+	policyrules.TierEmergency:   50,
+	policyrules.TierSecurityOps: 100,
+	policyrules.TierNetworkOps:  150,
+	policyrules.TierPlatform:    200,
+	policyrules.TierApplication: 250,
+	policyrules.TierBaseline:    253,
 }
 
 // tierTable holds the priority of every known tier.

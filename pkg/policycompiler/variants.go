@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/labels"
+
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // variant returns the compiled rules of r for endpoint e. Most rules
@@ -13,8 +15,8 @@ import (
 // Namespace when it has per-Namespace peers, and by the endpoint's named
 // ports when it is an ingress rule with named ports. Variants are cached
 // until r's peers change.
-func (c *Compiler) variant(r *policyRule, e *entity) []*CompiledRule {
-	if !r.perNamespace() && (!r.named || r.direction != DirectionIngress) {
+func (c *Compiler) variant(r *policyRule, e *entity) []*compiledRule {
+	if !r.perNamespace() && (!r.named || r.direction != policyrules.DirectionIngress) {
 		if r.single == nil {
 			v := c.compileVariant(r, e, nil)
 			r.single = &v
@@ -25,8 +27,8 @@ func (c *Compiler) variant(r *policyRule, e *entity) []*CompiledRule {
 	if r.perNamespace() {
 		key = e.namespace
 	}
-	var ingressPorts []Port
-	if r.direction == DirectionIngress && r.named {
+	var ingressPorts []policyrules.Port
+	if r.direction == policyrules.DirectionIngress && r.named {
 		ingressPorts = resolvePorts(r.ports, e.ports)
 		key += "|" + portsKey(ingressPorts)
 	}
@@ -35,7 +37,7 @@ func (c *Compiler) variant(r *policyRule, e *entity) []*CompiledRule {
 	}
 	v := c.compileVariant(r, e, ingressPorts)
 	if r.variants == nil {
-		r.variants = map[string][]*CompiledRule{}
+		r.variants = map[string][]*compiledRule{}
 	}
 	r.variants[key] = v
 	return v
@@ -44,20 +46,20 @@ func (c *Compiler) variant(r *policyRule, e *entity) []*CompiledRule {
 // compileVariant compiles r for e. A rule that can match no traffic (no
 // peer address, or named ports that resolve to nothing) compiles to
 // nothing.
-func (c *Compiler) compileVariant(r *policyRule, e *entity, ingressPorts []Port) []*CompiledRule {
-	base := CompiledRule{
+func (c *Compiler) compileVariant(r *policyRule, e *entity, ingressPorts []policyrules.Port) []*compiledRule {
+	base := compiledRule{CompiledRule: policyrules.CompiledRule{
 		Direction:     r.direction,
 		Action:        r.action,
-		Priority:      Priority{Tier: r.policy.tierPriority, Policy: r.policy.source.priority, RuleIndex: r.index},
+		Priority:      policyrules.Priority{Tier: r.policy.tierPriority, Policy: r.policy.source.priority, RuleIndex: r.index},
 		Tier:          r.policy.tier,
 		Policy:        r.policy.source.ref,
 		RuleName:      r.name,
 		EnableLogging: r.logging,
 		LogLabel:      r.logLabel,
-	}
+	}}
 	ports := fixedPorts(r.ports)
 	switch {
-	case r.named && r.direction == DirectionIngress:
+	case r.named && r.direction == policyrules.DirectionIngress:
 		ports = ingressPorts
 	case r.named && r.anyPeer:
 		// Every destination: no workload to resolve names against.
@@ -71,23 +73,23 @@ func (c *Compiler) compileVariant(r *policyRule, e *entity, ingressPorts []Port)
 	base.Ports = ports
 	if r.anyPeer {
 		base.AnyPeer = true
-		return []*CompiledRule{finish(base)}
+		return []*compiledRule{finish(base)}
 	}
 	base.Peers = c.peerPrefixes(c.peerSelectors(r, e), r.ipBlocks)
 	if len(base.Peers) == 0 {
 		return nil
 	}
-	return []*CompiledRule{finish(base)}
+	return []*compiledRule{finish(base)}
 }
 
-func finish(r CompiledRule) *CompiledRule {
-	r.hash = ruleHash(&r)
+func finish(r compiledRule) *compiledRule {
+	r.hash = ruleHash(&r.CompiledRule)
 	return &r
 }
 
 // fixedPorts returns the ports of specs that have no named port; nil
 // (every port) when specs is nil.
-func fixedPorts(specs []portSpec) []Port {
+func fixedPorts(specs []portSpec) []policyrules.Port {
 	if specs == nil {
 		return nil
 	}
@@ -162,13 +164,13 @@ func selectorAddresses(s *selectorItem) []netip.Prefix {
 // workload resolves the names against its own ports, so peers that resolve
 // them alike share one rule, as Antrea's agent groups them. ipBlocks
 // resolve no name.
-func (c *Compiler) splitByNamedPorts(base CompiledRule, r *policyRule, selectors []*selectorItem) []*CompiledRule {
+func (c *Compiler) splitByNamedPorts(base compiledRule, r *policyRule, selectors []*selectorItem) []*compiledRule {
 	type portGroup struct {
-		ports    []Port
+		ports    []policyrules.Port
 		prefixes []netip.Prefix
 	}
 	groups := map[string]*portGroup{}
-	add := func(ports []Port, prefixes ...netip.Prefix) {
+	add := func(ports []policyrules.Port, prefixes ...netip.Prefix) {
 		if len(ports) == 0 {
 			return
 		}
@@ -189,7 +191,7 @@ func (c *Compiler) splitByNamedPorts(base CompiledRule, r *policyRule, selectors
 		})
 	}
 	add(resolvePorts(r.ports, nil), r.ipBlocks...)
-	var out []*CompiledRule
+	var out []*compiledRule
 	for i, key := range slices.Sorted(maps.Keys(groups)) {
 		rule := base
 		rule.Ports = groups[key].ports

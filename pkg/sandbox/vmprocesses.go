@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"antreaplus.io/antreaplus/internal/netns"
 )
 
 // vmProcs are the processes that play one VM: its TCP listener, the
@@ -176,7 +178,7 @@ func (s *Sandbox) vmServices(cluster string) []ServiceStatus {
 			continue
 		}
 		procs := s.vmProcesses(vm)
-		wired := netnsExists(vm.NetNS)
+		wired := netns.Exists(vm.NetNS)
 		list := []vmService{
 			{"vm-agent", vm.IP, procs.agent},
 			{"vm-listener", net.JoinHostPort(vm.IP, strconv.Itoa(vm.Port)), procs.listener},

@@ -2,15 +2,14 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
+
+	"antreaplus.io/antreaplus/internal/netns"
 )
 
 // TCPServerOptions shape ServeTCP.
@@ -94,36 +93,20 @@ func relay(ctx context.Context, in net.Conn, address string) {
 	<-done
 }
 
-// ProbeOutcome is what became of a probe's connection.
-type ProbeOutcome string
-
-const (
-	// ProbeConnected: the connection was made and a message echoed.
-	ProbeConnected ProbeOutcome = "connected"
-	// ProbeRefused: a reset or an ICMP error came back (a Reject rule).
-	ProbeRefused ProbeOutcome = "refused"
-	// ProbeDropped: nothing came back in time, or the sender's own
-	// firewall refused to send (a Drop rule).
-	ProbeDropped ProbeOutcome = "dropped"
-)
-
-// Blocked is true for refused and dropped.
-func (o ProbeOutcome) Blocked() bool { return o != ProbeConnected }
-
 // ProbeResult is one probe.
 type ProbeResult struct {
 	From AgentVM `json:"from"`
 	// To is the address connected to; ToVM the VM that has it, if any.
-	To      string       `json:"to"`
-	ToVM    string       `json:"toVM,omitempty"`
-	Outcome ProbeOutcome `json:"outcome"`
+	To      string        `json:"to"`
+	ToVM    string        `json:"toVM,omitempty"`
+	Outcome netns.Outcome `json:"outcome"`
 }
 
 // Probe opens a TCP connection from the namespace of the VM called from to
 // to, "IP:port" or "VM:port" (a VM of the sandbox), and echoes a message.
 func (s *Sandbox) Probe(ctx context.Context, from, to string, timeout time.Duration) (ProbeResult, error) {
-	if os.Geteuid() != 0 {
-		return ProbeResult{}, errors.New("probe enters a VM's network namespace, which needs root: run it with sudo")
+	if err := netns.Check(); err != nil {
+		return ProbeResult{}, fmt.Errorf("probe enters a VM's network namespace: %w", err)
 	}
 	vms, err := s.AgentVMs()
 	if err != nil {
@@ -149,45 +132,11 @@ func (s *Sandbox) Probe(ctx context.Context, from, to string, timeout time.Durat
 		return ProbeResult{}, fmt.Errorf("--to %q: bad port", to)
 	}
 	res := ProbeResult{From: src, To: net.JoinHostPort(host, port), ToVM: toVM}
-	res.Outcome, err = probeTCP(ctx, src.NetNS, res.To, timeout)
-	return res, err
-}
-
-func probeTCP(ctx context.Context, netns, address string, timeout time.Duration) (ProbeOutcome, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	var conn net.Conn
-	err := inNetNS(netns, func() error {
-		var err error
-		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", address)
-		return err
-	})
+	ns, err := netns.Open(src.NetNS)
 	if err != nil {
-		return classifyProbe(err)
+		return res, fmt.Errorf("VM %s: %w", src.Name, err)
 	}
-	defer func() { _ = conn.Close() }()
-	if err := conn.SetDeadline(time.Now().Add(timeout)); err != nil {
-		return "", err
-	}
-	const msg = "ping\n"
-	if _, err := conn.Write([]byte(msg)); err != nil {
-		return classifyProbe(err)
-	}
-	buf := make([]byte, len(msg))
-	if _, err := io.ReadFull(conn, buf); err != nil {
-		return "", fmt.Errorf("connected to %s but nothing was echoed: %w", address, err)
-	}
-	return ProbeConnected, nil
-}
-
-func classifyProbe(err error) (ProbeOutcome, error) {
-	var nerr net.Error
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
-		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EACCES):
-		return ProbeRefused, nil
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &nerr) && nerr.Timeout(), errors.Is(err, syscall.EPERM):
-		return ProbeDropped, nil
-	}
-	return "", err
+	defer func() { _ = ns.Close() }()
+	res.Outcome, err = netns.ProbeTCP(ctx, ns, res.To, timeout)
+	return res, err
 }

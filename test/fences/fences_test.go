@@ -58,9 +58,15 @@ func forbidden(list []string, refused func(string) bool) []string {
 
 func within(p, prefix string) bool { return p == prefix || strings.HasPrefix(p, prefix+"/") }
 
+// cliOnly is what only the CLI (and the tests) may link: the sandbox, the
+// toolchain it builds, and the network namespaces it plays VMs in.
+func cliOnly(p string) bool {
+	return within(p, module+"/pkg/sandbox") || within(p, module+"/pkg/toolchain") || within(p, module+"/internal/netns")
+}
+
 // TestProgramsLinkNoTestInfrastructure checks every program under cmd/: none
-// links test/... or the testing package, and only the CLI links the sandbox
-// and the toolchain.
+// links test/... or the testing package, and only the CLI links the sandbox,
+// the toolchain and internal/netns.
 func TestProgramsLinkNoTestInfrastructure(t *testing.T) {
 	programs := depsOf(t, "./cmd/...")
 	if len(programs) < 7 {
@@ -72,7 +78,7 @@ func TestProgramsLinkNoTestInfrastructure(t *testing.T) {
 			if p == "testing" || within(p, module+"/test") {
 				return true
 			}
-			return !cli && (within(p, module+"/pkg/sandbox") || within(p, module+"/pkg/toolchain"))
+			return !cli && cliOnly(p)
 		})
 		if len(bad) > 0 {
 			t.Errorf("%s links %s: move what it needs out of test infrastructure (docs/development.md, Fences)", prog, strings.Join(bad, ", "))
@@ -103,7 +109,7 @@ func TestProductLinksNoTestInfrastructure(t *testing.T) {
 			if p == "testing" || within(p, module+"/test") {
 				return true
 			}
-			return !dev && (within(p, module+"/pkg/sandbox") || within(p, module+"/pkg/toolchain"))
+			return !dev && cliOnly(p)
 		})
 		if len(bad) > 0 {
 			t.Errorf("%s links %s: product packages never link test infrastructure", pkg, strings.Join(bad, ", "))

@@ -42,9 +42,6 @@
 //
 // # Usage
 //
-//	res := sgtranslate.Translate("antreaplus-", endpoints)
-//	for loc, spec := range res.Specs {
-//		result, err := providerOf(loc.Account).SyncSecurityGroups(ctx, loc.Region, spec)
-//		...
-//	}
+// See ExampleTranslate: one VM's rules as a security group spec per
+// location, each for its account's provider's SyncSecurityGroups.
 package sgtranslate

@@ -4,8 +4,8 @@ import (
 	"net/netip"
 	"slices"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // This file decides how the traffic two rules match relates: the peers of
@@ -100,7 +100,7 @@ func portRange(port, end int32) (int32, int32) {
 func rangesOverlap(a0, a1, b0, b1 int32) bool { return a0 <= b1 && b0 <= a1 }
 
 func typeMatches(outer, inner int32) bool {
-	return outer == policycompiler.AnyType || outer == inner
+	return outer == policyrules.AnyType || outer == inner
 }
 
 func portOverlap(a, b wire.Port) bool {
@@ -108,10 +108,10 @@ func portOverlap(a, b wire.Port) bool {
 		return false
 	}
 	switch a.Protocol {
-	case policycompiler.ProtocolICMP:
+	case policyrules.ProtocolICMP:
 		return (typeMatches(a.ICMPType, b.ICMPType) || typeMatches(b.ICMPType, a.ICMPType)) &&
 			(typeMatches(a.ICMPCode, b.ICMPCode) || typeMatches(b.ICMPCode, a.ICMPCode))
-	case policycompiler.ProtocolIGMP:
+	case policyrules.ProtocolIGMP:
 		return typeMatches(a.IGMPType, b.IGMPType) || typeMatches(b.IGMPType, a.IGMPType)
 	}
 	a0, a1 := portRange(a.Port, a.EndPort)
@@ -140,9 +140,9 @@ func portCovers(o, i wire.Port) bool {
 		return false
 	}
 	switch o.Protocol {
-	case policycompiler.ProtocolICMP:
+	case policyrules.ProtocolICMP:
 		return typeMatches(o.ICMPType, i.ICMPType) && typeMatches(o.ICMPCode, i.ICMPCode)
-	case policycompiler.ProtocolIGMP:
+	case policyrules.ProtocolIGMP:
 		return typeMatches(o.IGMPType, i.IGMPType) && (!o.GroupAddress.IsValid() || o.GroupAddress == i.GroupAddress)
 	}
 	o0, o1 := portRange(o.Port, o.EndPort)
@@ -189,8 +189,8 @@ func coversRule(outer, inner *wire.Rule, v6 bool) bool {
 	return true
 }
 
-func denies(a policycompiler.Action) bool {
-	return a == policycompiler.ActionDrop || a == policycompiler.ActionReject
+func denies(a policyrules.Action) bool {
+	return a == policyrules.ActionDrop || a == policyrules.ActionReject
 }
 
 // isDenyAll reports whether a rule denies every flow of a family.

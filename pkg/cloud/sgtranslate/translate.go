@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // maxGroupName is EC2's limit on a security group's name.
@@ -64,7 +64,7 @@ func Translate(prefix string, endpoints []Endpoint) Result {
 			t := endpointTranslation{ep: ep}
 			g := provider.SecurityGroup{Name: GroupName(prefix, ep.Name),
 				Description: "AntreaPlus agentless rules of ExternalEntity " + ep.Name,
-				Ingress:     t.direction(policycompiler.DirectionIngress), Egress: t.direction(policycompiler.DirectionEgress)}
+				Ingress:     t.direction(policyrules.DirectionIngress), Egress: t.direction(policyrules.DirectionEgress)}
 			spec.Groups = append(spec.Groups, g)
 			spec.Attachments[ep.Interface.ID] = []string{g.Name}
 			res.Owners[loc][g.Name] = ep.Name
@@ -99,7 +99,7 @@ func (t *endpointTranslation) report(r *wire.Rule, sev Severity, reason, format 
 
 // direction returns the security group rules of one direction, for both
 // address families.
-func (t *endpointTranslation) direction(d policycompiler.Direction) []provider.Rule {
+func (t *endpointTranslation) direction(d policyrules.Direction) []provider.Rule {
 	var rules []wire.Rule
 	for _, r := range t.ep.Rules {
 		if r.Direction == d {
@@ -134,14 +134,14 @@ func (t *endpointTranslation) family(rules []wire.Rule, v6 bool) []provider.Rule
 			continue
 		}
 		switch r.Action {
-		case policycompiler.ActionReject:
+		case policyrules.ActionReject:
 			t.report(r, SeverityApproximated, ReasonRejectAsDrop, "security groups drop denied traffic silently: no TCP reset or ICMP error is sent")
-		case policycompiler.ActionPass:
+		case policyrules.ActionPass:
 			if !passExact(rules, i, k, v6) {
 				t.report(r, SeverityUnrealized, ReasonPass,
 					"security groups cannot pass traffic to the baseline tier: the traffic this rule passes is denied, though the baseline tier may allow some of it")
 			}
-		case policycompiler.ActionAllow:
+		case policyrules.ActionAllow:
 			out = append(out, t.allow(rules[:i], r, v6)...)
 		}
 	}
@@ -158,7 +158,7 @@ func (t *endpointTranslation) open(rules []wire.Rule, v6 bool) {
 			continue
 		}
 		shadowed := slices.ContainsFunc(rules[:i], func(e wire.Rule) bool {
-			return e.Action == policycompiler.ActionAllow && coversRule(&e, r, v6)
+			return e.Action == policyrules.ActionAllow && coversRule(&e, r, v6)
 		})
 		if !shadowed {
 			t.report(r, SeverityUnrealized, ReasonDenyNotIsolated,
@@ -176,7 +176,7 @@ func passExact(rules []wire.Rule, i, k int, v6 bool) bool {
 		return false
 	}
 	for j := i + 1; j < k; j++ {
-		if b := &rules[j]; b.InBaselineTier() && b.Action == policycompiler.ActionAllow && overlaps(&rules[i], b, v6) {
+		if b := &rules[j]; b.InBaselineTier() && b.Action == policyrules.ActionAllow && overlaps(&rules[i], b, v6) {
 			return false
 		}
 	}
@@ -189,7 +189,7 @@ func (t *endpointTranslation) allow(earlier []wire.Rule, r *wire.Rule, v6 bool) 
 	peers := familyPeers(r, v6)
 	for j := range earlier {
 		e := &earlier[j]
-		if e.Action == policycompiler.ActionAllow || !overlaps(e, r, v6) {
+		if e.Action == policyrules.ActionAllow || !overlaps(e, r, v6) {
 			continue
 		}
 		if !portsCover(e.Ports, r.Ports) {
@@ -225,24 +225,24 @@ func (t *endpointTranslation) port(r *wire.Rule, p wire.Port, v6 bool) (string, 
 	switch p.Protocol {
 	case "":
 		return "all", 0, 0, true
-	case policycompiler.ProtocolTCP, policycompiler.ProtocolUDP:
+	case policyrules.ProtocolTCP, policyrules.ProtocolUDP:
 		if p.SourcePort != 0 {
 			t.report(r, SeverityUnrealized, ReasonPort, "security groups cannot match source ports: the %s traffic it allows is denied", p.Protocol)
 			return "", 0, 0, false
 		}
 		from, to := portRange(p.Port, p.EndPort)
-		if p.Protocol == policycompiler.ProtocolTCP {
+		if p.Protocol == policyrules.ProtocolTCP {
 			return "tcp", from, to, true
 		}
 		return "udp", from, to, true
-	case policycompiler.ProtocolICMP:
+	case policyrules.ProtocolICMP:
 		proto := "icmp"
 		if v6 {
 			proto = "icmpv6"
 		}
 		code := p.ICMPCode
-		if p.ICMPType == policycompiler.AnyType {
-			code = policycompiler.AnyType
+		if p.ICMPType == policyrules.AnyType {
+			code = policyrules.AnyType
 		}
 		return proto, p.ICMPType, code, true
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // compact writes security group rules as "tcp 80-80 10.0.0.0/8".
@@ -59,7 +59,7 @@ func TestTranslateRules(t *testing.T) {
 		findings: []string{"Unrealized DenyNotExpressible no-ssh"},
 	}, {
 		name: "a drop already decided by an earlier allow changes nothing",
-		rules: []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolTCP})),
+		rules: []wire.Rule{rule(in, allow, peers("10.0.0.0/8"), ports(wire.Port{Protocol: policyrules.ProtocolTCP})),
 			rule(in, drop, peers("10.1.0.0/16"), ports(tcp(22)))},
 		ingress: allowAll,
 	}, {
@@ -70,7 +70,7 @@ func TestTranslateRules(t *testing.T) {
 	}, {
 		name: "a drop on some ports of an allow: the shared peers are denied, reported",
 		rules: []wire.Rule{rule(in, drop, named("no-ssh"), peers("10.1.0.0/16"), ports(tcp(22))),
-			rule(in, allow, named("tcp"), peers("10.0.0.0/15"), ports(wire.Port{Protocol: policycompiler.ProtocolTCP})), denyAllBase},
+			rule(in, allow, named("tcp"), peers("10.0.0.0/15"), ports(wire.Port{Protocol: policyrules.ProtocolTCP})), denyAllBase},
 		ingress:  []string{"tcp 0-65535 10.0.0.0/16"},
 		findings: []string{"Unrealized AllowPartlyShadowed tcp"},
 	}, {
@@ -96,8 +96,8 @@ func TestTranslateRules(t *testing.T) {
 		findings: []string{"Unrealized PassNotExpressible p"},
 	}, {
 		name: "ports a security group cannot hold are denied, reported",
-		rules: []wire.Rule{rule(in, allow, named("sctp"), peers("10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolSCTP, Port: 9})),
-			rule(in, allow, named("src"), peers("10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolUDP, Port: 53, SourcePort: 53})),
+		rules: []wire.Rule{rule(in, allow, named("sctp"), peers("10.0.0.0/8"), ports(wire.Port{Protocol: policyrules.ProtocolSCTP, Port: 9})),
+			rule(in, allow, named("src"), peers("10.0.0.0/8"), ports(wire.Port{Protocol: policyrules.ProtocolUDP, Port: 53, SourcePort: 53})),
 			rule(in, drop, named("deny-all"))},
 		ingress:  []string{},
 		findings: []string{"Unrealized PortNotExpressible sctp", "Unrealized PortNotExpressible src"},
@@ -107,7 +107,7 @@ func TestTranslateRules(t *testing.T) {
 		ingress: []string{},
 	}, {
 		name:    "IPv6 peers and ICMP",
-		rules:   []wire.Rule{rule(in, allow, peers("fd00::/8", "10.0.0.0/8"), ports(wire.Port{Protocol: policycompiler.ProtocolICMP, ICMPType: 8, ICMPCode: -1})), rule(in, drop)},
+		rules:   []wire.Rule{rule(in, allow, peers("fd00::/8", "10.0.0.0/8"), ports(wire.Port{Protocol: policyrules.ProtocolICMP, ICMPType: 8, ICMPCode: -1})), rule(in, drop)},
 		ingress: []string{"icmp 8--1 10.0.0.0/8", "icmpv6 8--1 fd00::/8"},
 	}, {
 		name: "an IPv4-only deny-all leaves IPv6 open; its drop is not an IPv6 rule",

@@ -9,6 +9,7 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // convert returns what the compiler takes for an informer's object: the
@@ -47,9 +48,9 @@ func pod(p *corev1.Pod) *policycompiler.Pod {
 			if port.Name == "" {
 				continue
 			}
-			protocol := policycompiler.Protocol(strings.ToUpper(string(port.Protocol)))
+			protocol := policyrules.Protocol(strings.ToUpper(string(port.Protocol)))
 			if protocol == "" {
-				protocol = policycompiler.ProtocolTCP
+				protocol = policyrules.ProtocolTCP
 			}
 			out.Ports = append(out.Ports, policycompiler.NamedPort{Name: port.Name, Protocol: protocol, Port: port.ContainerPort})
 		}

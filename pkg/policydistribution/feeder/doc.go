@@ -11,6 +11,5 @@
 //
 // # Usage
 //
-//	f := feeder.New(feeder.Options{Cache: mgr.GetCache(), Hub: hub, Log: log})
-//	_ = mgr.Add(f) // a manager.Runnable
+// See ExampleNew.
 package feeder

@@ -19,6 +19,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Options configure a Feeder.
@@ -49,14 +50,14 @@ type Feeder struct {
 	pending []op
 	// enqueued is the generation of each policy last enqueued: an update
 	// of its status alone is not compiled again.
-	enqueued map[policycompiler.PolicyRef]int64
+	enqueued map[policyrules.PolicyRef]int64
 	wake     chan struct{}
 
 	// compileMu guards the compiler and compiled between process and
 	// PolicyStatus.
 	compileMu sync.Mutex
 	// compiled is the generation of each policy the compiler holds.
-	compiled map[policycompiler.PolicyRef]int64
+	compiled map[policyrules.PolicyRef]int64
 }
 
 type op struct {
@@ -67,10 +68,10 @@ type op struct {
 // New returns a Feeder; Start runs it.
 func New(opts Options) *Feeder {
 	if opts.Metrics == nil {
-		opts.Metrics = policydistribution.NewMetrics(nil)
+		opts.Metrics = policydistribution.NewMetrics()
 	}
 	return &Feeder{opts: opts, compiler: policycompiler.New(), addresses: map[string][]netip.Addr{}, wake: make(chan struct{}, 1),
-		enqueued: map[policycompiler.PolicyRef]int64{}, compiled: map[policycompiler.PolicyRef]int64{}}
+		enqueued: map[policyrules.PolicyRef]int64{}, compiled: map[policyrules.PolicyRef]int64{}}
 }
 
 // kinds are the objects the compiler reads.
@@ -234,7 +235,7 @@ func (f *Feeder) trackAddresses(ee *antreav1alpha2.ExternalEntity, del bool, mov
 // PolicyStatus returns what the compiler says of a policy and the
 // generation of the policy it compiled, or false when it holds no such
 // policy.
-func (f *Feeder) PolicyStatus(ref policycompiler.PolicyRef) (policycompiler.PolicyStatus, int64, bool) {
+func (f *Feeder) PolicyStatus(ref policyrules.PolicyRef) (policycompiler.PolicyStatus, int64, bool) {
 	f.compileMu.Lock()
 	defer f.compileMu.Unlock()
 	st, ok := f.compiler.PolicyStatus(ref)
@@ -242,12 +243,12 @@ func (f *Feeder) PolicyStatus(ref policycompiler.PolicyRef) (policycompiler.Poli
 }
 
 // policyOf returns the reference and generation of a policy object.
-func policyOf(obj any) (policycompiler.PolicyRef, int64, bool) {
+func policyOf(obj any) (policyrules.PolicyRef, int64, bool) {
 	switch o := obj.(type) {
 	case *antreav1beta1.NetworkPolicy:
-		return policycompiler.PolicyRef{Kind: policycompiler.KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name}, o.Generation, true
+		return policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: o.Namespace, Name: o.Name}, o.Generation, true
 	case *antreav1beta1.ClusterNetworkPolicy:
-		return policycompiler.PolicyRef{Kind: policycompiler.KindClusterNetworkPolicy, Name: o.Name}, o.Generation, true
+		return policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: o.Name}, o.Generation, true
 	}
-	return policycompiler.PolicyRef{}, 0, false
+	return policyrules.PolicyRef{}, 0, false
 }

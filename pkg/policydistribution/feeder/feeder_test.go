@@ -14,6 +14,7 @@ import (
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 func entity(name, node, ip string) *antreav1alpha2.ExternalEntity {
@@ -50,7 +51,7 @@ func TestFeederPublishesRulesAndAddressChanges(t *testing.T) {
 		t.Fatalf("web's endpoints after the first batch: %+v", eps)
 	}
 	rule := eps[0].Rules[eps[0].Order[0]]
-	if rule.Action != policycompiler.ActionDrop || !slices.Equal(rule.Peers, []netip.Prefix{netip.MustParsePrefix("10.0.0.2/32")}) {
+	if rule.Action != policyrules.ActionDrop || !slices.Equal(rule.Peers, []netip.Prefix{netip.MustParsePrefix("10.0.0.2/32")}) {
 		t.Errorf("web's rule: %+v", rule)
 	}
 	// The web VM's address changes: its rules do not, but it is published.
@@ -75,8 +76,8 @@ func TestConvertPod(t *testing.T) {
 			{Name: "http", ContainerPort: 8080}, {ContainerPort: 9090}, {Name: "dns", ContainerPort: 53, Protocol: corev1.ProtocolUDP}}}}},
 		Status: corev1.PodStatus{PodIPs: []corev1.PodIP{{IP: "10.1.0.5"}, {IP: "fd00::5"}}},
 	}).(*policycompiler.Pod)
-	if p.ServiceAccount != "sa" || len(p.IPs) != 2 || len(p.Ports) != 2 || p.Ports[0].Protocol != policycompiler.ProtocolTCP ||
-		p.Ports[1].Protocol != policycompiler.ProtocolUDP {
+	if p.ServiceAccount != "sa" || len(p.IPs) != 2 || len(p.Ports) != 2 || p.Ports[0].Protocol != policyrules.ProtocolTCP ||
+		p.Ports[1].Protocol != policyrules.ProtocolUDP {
 		t.Errorf("converted pod: %+v", p)
 	}
 }

@@ -11,9 +11,10 @@ import (
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
-var web = wire.PolicyRef{Kind: string(policycompiler.KindNetworkPolicy), Namespace: "t", Name: "web"}
+var web = wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "t", Name: "web"}
 
 func agentlessStatus(gen uint64, eps ...wire.EndpointRealization) policydistribution.AgentlessStatus {
 	return policydistribution.AgentlessStatus{Report: wire.AgentlessReport{AppliedEpoch: "e", AppliedGeneration: gen, Endpoints: eps}}

@@ -22,7 +22,5 @@
 //
 // # Usage
 //
-//	w := &policystatus.Writer{Client: mgr.GetClient(), Hub: hub, Server: server, Compiler: feeder}
-//	_ = mgr.Add(w)
-//	// server option OnAgentlessReport: w.Changed
+// See ExampleWriter and ExampleFormatEnforcers.
 package policystatus

@@ -19,11 +19,12 @@ import (
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Compiler tells what the compiler made of a policy. *feeder.Feeder is one.
 type Compiler interface {
-	PolicyStatus(ref policycompiler.PolicyRef) (policycompiler.PolicyStatus, int64, bool)
+	PolicyStatus(ref policyrules.PolicyRef) (policycompiler.PolicyStatus, int64, bool)
 }
 
 // Reports are what the enforcement points reported. *policydistribution.Server
@@ -98,7 +99,7 @@ func (w *Writer) WriteAll(ctx context.Context) error {
 	}
 	for i := range nps.Items {
 		p := &nps.Items[i]
-		ref := policycompiler.PolicyRef{Kind: policycompiler.KindNetworkPolicy, Namespace: p.Namespace, Name: p.Name}
+		ref := policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: p.Namespace, Name: p.Name}
 		wrote, err := w.write(ctx, p, &p.Status, ref, points)
 		errs, writes = append(errs, err), writes+wrote
 	}
@@ -108,7 +109,7 @@ func (w *Writer) WriteAll(ctx context.Context) error {
 	}
 	for i := range cnps.Items {
 		p := &cnps.Items[i]
-		ref := policycompiler.PolicyRef{Kind: policycompiler.KindClusterNetworkPolicy, Name: p.Name}
+		ref := policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: p.Name}
 		wrote, err := w.write(ctx, p, &p.Status, ref, points)
 		errs, writes = append(errs, err), writes+wrote
 	}
@@ -120,8 +121,8 @@ func (w *Writer) WriteAll(ctx context.Context) error {
 
 // write computes one policy's status into st (the object's) and writes
 // obj when it changed.
-func (w *Writer) write(ctx context.Context, obj client.Object, st *antreav1beta1.NetworkPolicyStatus, ref policycompiler.PolicyRef,
-	points map[policycompiler.PolicyRef][]Point) (int, error) {
+func (w *Writer) write(ctx context.Context, obj client.Object, st *antreav1beta1.NetworkPolicyStatus, ref policyrules.PolicyRef,
+	points map[policyrules.PolicyRef][]Point) (int, error) {
 	in := Input{Points: points[ref]}
 	if compiled, gen, ok := w.Compiler.PolicyStatus(ref); ok {
 		in.Compiled, in.Generation = &compiled, gen
@@ -145,7 +146,7 @@ type endpointInfo struct {
 }
 
 // points returns the enforcement points of every policy.
-func (w *Writer) points() map[policycompiler.PolicyRef][]Point {
+func (w *Writer) points() map[policyrules.PolicyRef][]Point {
 	var eps []endpointInfo
 	w.Hub.EachEndpoint(func(node string, ep *wire.Endpoint) {
 		info := endpointInfo{name: ep.Name, node: node, generation: ep.Generation}
@@ -159,7 +160,7 @@ func (w *Writer) points() map[policycompiler.PolicyRef][]Point {
 	})
 	target := Target{Epoch: w.Hub.Epoch()}
 	agentless, agentlessKnown := w.Reports.Agentless()
-	out := map[policycompiler.PolicyRef][]Point{}
+	out := map[policyrules.PolicyRef][]Point{}
 	for _, ep := range eps {
 		target.Generation = ep.generation
 		seen := map[wire.PolicyRef]bool{}
@@ -182,7 +183,7 @@ func (w *Writer) points() map[policycompiler.PolicyRef][]Point {
 				}
 				p = *agentPoint
 			}
-			key := policycompiler.PolicyRef{Kind: policycompiler.PolicyKind(ref.Kind), Namespace: ref.Namespace, Name: ref.Name}
+			key := policyrules.PolicyRef{Kind: policyrules.PolicyKind(ref.Kind), Namespace: ref.Namespace, Name: ref.Name}
 			out[key] = append(out[key], p)
 		}
 	}

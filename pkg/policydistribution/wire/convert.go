@@ -7,12 +7,12 @@ import (
 	"net/netip"
 	"slices"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // NewEndpoint makes the full Endpoint of compiled rules: every rule body
 // is included.
-func NewEndpoint(rules policycompiler.EndpointRules, addresses []netip.Addr) Endpoint {
+func NewEndpoint(rules policyrules.EndpointRules, addresses []netip.Addr) Endpoint {
 	ep := Endpoint{
 		Name:       rules.Endpoint,
 		Addresses:  addresses,
@@ -31,7 +31,7 @@ func NewEndpoint(rules policycompiler.EndpointRules, addresses []netip.Addr) End
 }
 
 // FromCompiled converts a compiled rule. The result shares Peers with r.
-func FromCompiled(r *policycompiler.CompiledRule) Rule {
+func FromCompiled(r *policyrules.CompiledRule) Rule {
 	out := Rule{
 		Direction:      r.Direction,
 		Action:         r.Action,
@@ -52,15 +52,15 @@ func FromCompiled(r *policycompiler.CompiledRule) Rule {
 	return out
 }
 
-// ToCompiled converts a rule back, so that policycompiler.Evaluate can
+// ToCompiled converts a rule back, so that policyrules.Evaluate can
 // decide what the rule does to a packet.
-func (r *Rule) ToCompiled() policycompiler.CompiledRule {
-	out := policycompiler.CompiledRule{
+func (r *Rule) ToCompiled() policyrules.CompiledRule {
+	out := policyrules.CompiledRule{
 		Direction: r.Direction,
 		Action:    r.Action,
-		Priority:  policycompiler.Priority{Tier: r.TierPriority, Policy: r.PolicyPriority, RuleIndex: r.RuleIndex},
+		Priority:  policyrules.Priority{Tier: r.TierPriority, Policy: r.PolicyPriority, RuleIndex: r.RuleIndex},
 		Tier:      r.Tier,
-		Policy: policycompiler.PolicyRef{Kind: policycompiler.PolicyKind(r.Policy.Kind),
+		Policy: policyrules.PolicyRef{Kind: policyrules.PolicyKind(r.Policy.Kind),
 			Namespace: r.Policy.Namespace, Name: r.Policy.Name},
 		RuleName:      r.Name,
 		AnyPeer:       r.AnyPeer,
@@ -69,7 +69,7 @@ func (r *Rule) ToCompiled() policycompiler.CompiledRule {
 		LogLabel:      r.LogLabel,
 	}
 	for _, p := range r.Ports {
-		out.Ports = append(out.Ports, policycompiler.Port(p))
+		out.Ports = append(out.Ports, policyrules.Port(p))
 	}
 	return out
 }
@@ -111,10 +111,10 @@ func (ep *Endpoint) RuleList() []Rule {
 	return out
 }
 
-// CompiledRules returns the endpoint's rules in enforcement order as the
-// compiler's type, for policycompiler.Evaluate.
-func (ep *Endpoint) CompiledRules() []policycompiler.CompiledRule {
-	out := make([]policycompiler.CompiledRule, 0, len(ep.Order))
+// CompiledRules returns the endpoint's rules in enforcement order as
+// policyrules.CompiledRule, for policyrules.Evaluate.
+func (ep *Endpoint) CompiledRules() []policyrules.CompiledRule {
+	out := make([]policyrules.CompiledRule, 0, len(ep.Order))
 	for _, id := range ep.Order {
 		r := ep.Rules[id]
 		out = append(out, r.ToCompiled())

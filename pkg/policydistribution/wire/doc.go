@@ -7,23 +7,13 @@
 // new order of an endpoint's rules but only the bodies of the rules that
 // are new to it: changing one rule of a thousand sends one rule.
 //
+// A Rule is the JSON form of a policyrules.CompiledRule, and its
+// vocabulary (directions, actions, protocols, tiers) is package
+// policyrules': wire imports neither the policy compiler nor the
+// Kubernetes API types, so a VM agent links neither (test/fences).
+//
 // # Usage
 //
-//	var view *wire.View // nil: nothing yet; the first event is a Sync
-//	for ev := range events {
-//		next, err := view.Apply(&ev)
-//		if errors.Is(err, wire.ErrResync) {
-//			// watch again without epoch and generation
-//		}
-//		view = next
-//		for _, name := range view.Names() {
-//			rules := view.Endpoints[name].RuleList() // in enforcement order
-//			_ = rules
-//		}
-//	}
-//
-// Server side:
-//
-//	full := wire.NewEndpoint(compiled, addresses)
-//	delta := full.Delta(previous) // what an Update carries
+// See ExampleView_Apply: a Sync and an Update applied to a client's View,
+// the Update built on the server with NewEndpoint and Delta, and a resync.
 package wire

@@ -3,7 +3,7 @@ package wire
 import (
 	"net/netip"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // Paths of the distribution API, served over HTTPS. Every request carries
@@ -93,16 +93,16 @@ type PolicyRef struct {
 	Name      string `json:"name"`
 }
 
-// Rule is one compiled rule, as policycompiler.CompiledRule defines it.
+// Rule is one compiled rule, as policyrules.CompiledRule defines it.
 type Rule struct {
-	Direction      policycompiler.Direction `json:"direction"`
-	Action         policycompiler.Action    `json:"action"`
-	Tier           string                   `json:"tier"`
-	TierPriority   int32                    `json:"tierPriority"`
-	PolicyPriority float64                  `json:"policyPriority"`
-	RuleIndex      int32                    `json:"ruleIndex"`
-	Policy         PolicyRef                `json:"policy"`
-	Name           string                   `json:"name,omitempty"`
+	Direction      policyrules.Direction `json:"direction"`
+	Action         policyrules.Action    `json:"action"`
+	Tier           string                `json:"tier"`
+	TierPriority   int32                 `json:"tierPriority"`
+	PolicyPriority float64               `json:"policyPriority"`
+	RuleIndex      int32                 `json:"ruleIndex"`
+	Policy         PolicyRef             `json:"policy"`
+	Name           string                `json:"name,omitempty"`
 	// AnyPeer matches every address; Peers is then empty.
 	AnyPeer bool           `json:"anyPeer,omitempty"`
 	Peers   []netip.Prefix `json:"peers,omitempty"`
@@ -112,23 +112,23 @@ type Rule struct {
 	LogLabel      string `json:"logLabel,omitempty"`
 }
 
-// Port is one kind of traffic, as policycompiler.Port defines it: 0 and 0
+// Port is one kind of traffic, as policyrules.Port defines it: 0 and 0
 // are every port, -1 every ICMP or IGMP type or code.
 type Port struct {
-	Protocol      policycompiler.Protocol `json:"protocol"`
-	Port          int32                   `json:"port,omitempty"`
-	EndPort       int32                   `json:"endPort,omitempty"`
-	SourcePort    int32                   `json:"sourcePort,omitempty"`
-	SourceEndPort int32                   `json:"sourceEndPort,omitempty"`
-	ICMPType      int32                   `json:"icmpType,omitempty"`
-	ICMPCode      int32                   `json:"icmpCode,omitempty"`
-	IGMPType      int32                   `json:"igmpType,omitempty"`
-	GroupAddress  netip.Addr              `json:"groupAddress,omitzero"`
+	Protocol      policyrules.Protocol `json:"protocol"`
+	Port          int32                `json:"port,omitempty"`
+	EndPort       int32                `json:"endPort,omitempty"`
+	SourcePort    int32                `json:"sourcePort,omitempty"`
+	SourceEndPort int32                `json:"sourceEndPort,omitempty"`
+	ICMPType      int32                `json:"icmpType,omitempty"`
+	ICMPCode      int32                `json:"icmpCode,omitempty"`
+	IGMPType      int32                `json:"igmpType,omitempty"`
+	GroupAddress  netip.Addr           `json:"groupAddress,omitzero"`
 }
 
 // InBaselineTier reports whether the rule is in the baseline tier, the only
 // tier whose rules a Pass does not skip.
-func (r *Rule) InBaselineTier() bool { return r.Tier == policycompiler.TierBaseline }
+func (r *Rule) InBaselineTier() bool { return r.Tier == policyrules.TierBaseline }
 
 // Report is what a VM agent tells the server about itself: at start, after
 // every apply, and when its interfaces change.

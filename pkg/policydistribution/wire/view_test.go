@@ -6,39 +6,39 @@ import (
 	"slices"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
-func compiledRule(port int32, action policycompiler.Action) policycompiler.CompiledRule {
-	return policycompiler.CompiledRule{
-		Direction: policycompiler.DirectionIngress, Action: action, Tier: "application",
-		Priority: policycompiler.Priority{Tier: 250, Policy: 1, RuleIndex: port},
-		Policy:   policycompiler.PolicyRef{Kind: policycompiler.KindClusterNetworkPolicy, Name: "p"},
+func compiledRule(port int32, action policyrules.Action) policyrules.CompiledRule {
+	return policyrules.CompiledRule{
+		Direction: policyrules.DirectionIngress, Action: action, Tier: "application",
+		Priority: policyrules.Priority{Tier: 250, Policy: 1, RuleIndex: port},
+		Policy:   policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: "p"},
 		Peers:    []netip.Prefix{netip.MustParsePrefix("10.0.0.0/24")},
-		Ports:    []policycompiler.Port{{Protocol: policycompiler.ProtocolTCP, Port: port, EndPort: port}},
+		Ports:    []policyrules.Port{{Protocol: policyrules.ProtocolTCP, Port: port, EndPort: port}},
 	}
 }
 
 func endpoint(name string, ports ...int32) Endpoint {
-	rules := policycompiler.EndpointRules{Endpoint: name, ExternalNode: "vm", Hash: "h"}
+	rules := policyrules.EndpointRules{Endpoint: name, ExternalNode: "vm", Hash: "h"}
 	for _, p := range ports {
-		rules.Rules = append(rules.Rules, compiledRule(p, policycompiler.ActionAllow))
+		rules.Rules = append(rules.Rules, compiledRule(p, policyrules.ActionAllow))
 	}
 	rules.Hash = string(rune('a' + len(ports)))
 	return NewEndpoint(rules, []netip.Addr{netip.MustParseAddr("10.0.1.1")})
 }
 
 func TestRuleIDIsContentAddress(t *testing.T) {
-	a, b := FromCompiled(ptr(compiledRule(80, policycompiler.ActionAllow))), FromCompiled(ptr(compiledRule(80, policycompiler.ActionAllow)))
+	a, b := FromCompiled(ptr(compiledRule(80, policyrules.ActionAllow))), FromCompiled(ptr(compiledRule(80, policyrules.ActionAllow)))
 	if a.ID() != b.ID() {
 		t.Errorf("equal rules have IDs %s and %s", a.ID(), b.ID())
 	}
-	c := FromCompiled(ptr(compiledRule(80, policycompiler.ActionDrop)))
+	c := FromCompiled(ptr(compiledRule(80, policyrules.ActionDrop)))
 	if a.ID() == c.ID() {
 		t.Errorf("different rules share ID %s", a.ID())
 	}
 	back := a.ToCompiled()
-	if back.Action != policycompiler.ActionAllow || back.Priority.RuleIndex != 80 || back.Ports[0].Port != 80 {
+	if back.Action != policyrules.ActionAllow || back.Priority.RuleIndex != 80 || back.Ports[0].Port != 80 {
 		t.Errorf("round trip lost fields: %+v", back)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // groupPrefix is the cloud controller's default --agentless-group-prefix.
@@ -92,7 +93,7 @@ func (p *pipeline) compile() error {
 		return err
 	}
 	for _, np := range p.policies {
-		st, _ := p.compiler.PolicyStatus(policycompiler.PolicyRef{Kind: policycompiler.KindNetworkPolicy, Namespace: np.Namespace, Name: np.Name})
+		st, _ := p.compiler.PolicyStatus(policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: np.Namespace, Name: np.Name})
 		if !st.Realized {
 			return fmt.Errorf("policy %s/%s does not compile: %v", np.Namespace, np.Name, st.Issues)
 		}

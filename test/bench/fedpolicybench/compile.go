@@ -18,6 +18,7 @@ import (
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // The compile world: a member with 100 Namespaces, each with 100
@@ -108,7 +109,7 @@ func compilePolicy(ns string, n, k int) *policyv1alpha1.FederatedNetworkPolicy {
 	}
 	return &policyv1alpha1.FederatedNetworkPolicy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("p-%d", k)},
-		Spec: antreav1beta1.NetworkPolicySpec{Tier: policycompiler.TierApplication, Priority: float64(1 + k),
+		Spec: antreav1beta1.NetworkPolicySpec{Tier: policyrules.TierApplication, Priority: float64(1 + k),
 			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: "db"}}}},
 			Ingress:   []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionAllow), From: from, Ports: tcpPort(portIP)}},
 			Egress: []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionAllow),

@@ -12,16 +12,15 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
 )
 
 // nsPrefix starts the names of the bench's network namespaces, followed
@@ -40,19 +39,14 @@ type vmLab struct {
 	e                 *env
 	dir               string
 	subnet            string
-	ctl, vm           *netnstest.NS
+	ctl, vm           *netns.NS
 	controller, agent *proc
 }
 
 // checkRoot fails with what is missing when the VM cannot be played.
 func checkRoot() error {
-	if os.Geteuid() != 0 {
-		return errors.New("the agented VM is a network namespace with its own nftables: run as root (sudo -E go run ./test/bench/fedpolicybench)")
-	}
-	for _, tool := range []string{"ip", "nft"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s is missing: install iproute2 and nftables (hack/ensure-packages.sh nftables iproute2)", tool)
-		}
+	if err := netns.Check("nft"); err != nil {
+		return fmt.Errorf("the agented VM is a network namespace with its own nftables (sudo -E go run ./test/bench/fedpolicybench): %w", err)
 	}
 	return nil
 }
@@ -61,18 +55,18 @@ func checkRoot() error {
 // VM's objects in member-2 and its agent, and waits until the agent has
 // applied its first rules.
 func startVMLab(ctx context.Context, e *env, cl *cleanup) (*vmLab, error) {
-	netnstest.ReapOrphans(nsPrefix)
+	netns.ReapOrphans(nsPrefix)
 	l := &vmLab{e: e, dir: filepath.Join(e.dir, "vm"), subnet: fmt.Sprintf("10.%d.%d.", 200+rand.IntN(50), rand.IntN(256))}
 	if err := os.MkdirAll(l.dir, 0o700); err != nil {
 		return nil, err
 	}
 	prefix := fmt.Sprintf("%s%d-", nsPrefix, os.Getpid())
 	var err error
-	if l.ctl, err = netnstest.Create(prefix + "ctl"); err != nil {
+	if l.ctl, err = netns.Create(prefix + "ctl"); err != nil {
 		return nil, err
 	}
 	cl.add(func() { _ = l.ctl.Delete() })
-	if l.vm, err = netnstest.Create(prefix + "vm"); err != nil {
+	if l.vm, err = netns.Create(prefix + "vm"); err != nil {
 		return nil, err
 	}
 	cl.add(func() { _ = l.vm.Delete() })

@@ -1,7 +1,6 @@
 package vmagent
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -77,7 +76,7 @@ func TestTokensScopeWhatAConsumerGets(t *testing.T) {
 	})
 
 	secret := &corev1.Secret{}
-	if err := c.Get(context.Background(), types.NamespacedName{Namespace: names.Namespace, Name: agenttoken.AgentlessSecretName}, secret); err != nil {
+	if err := c.Get(t.Context(), types.NamespacedName{Namespace: names.Namespace, Name: agenttoken.AgentlessSecretName}, secret); err != nil {
 		t.Fatalf("the agentless consumer's token: %v", err)
 	}
 	ev, code, err := l.firstEvent(x, string(secret.Data[policydistribution.TokenKey]), "")

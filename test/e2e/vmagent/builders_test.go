@@ -106,11 +106,12 @@ func tier(name string, priority int32) *antreav1beta1.Tier {
 func create(t *testing.T, c client.Client, objs ...client.Object) {
 	t.Helper()
 	for _, o := range objs {
-		if err := c.Create(context.Background(), o); err != nil {
+		if err := c.Create(t.Context(), o); err != nil {
 			t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
 		}
 		t.Cleanup(func() {
-			if err := c.Delete(context.Background(), o); err != nil && !apierrors.IsNotFound(err) {
+			// (t.Context() is cancelled before cleanups run.)
+			if err := c.Delete(context.WithoutCancel(t.Context()), o); err != nil && !apierrors.IsNotFound(err) {
 				t.Logf("deleting %T %s: %v", o, o.GetName(), err)
 			}
 		})

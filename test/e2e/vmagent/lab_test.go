@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/internal/netns"
 )
 
 // lab is one test's network: a bridge namespace, a control namespace that
@@ -30,8 +30,8 @@ type lab struct {
 	prefix     string
 	subnet     string
 	dir        string
-	br, ctl    *netnstest.NS
-	echo       *netnstest.Echo
+	br, ctl    *netns.NS
+	echo       *netns.Echo
 	hosts      atomic.Int32
 	controller *process
 	vms        []*vm
@@ -46,7 +46,7 @@ const (
 
 func newLab(t *testing.T) *lab {
 	t.Helper()
-	l := &lab{t: t, prefix: fmt.Sprintf("%s%d-", namespacePrefix(), labCount.Add(1)), dir: t.TempDir(), echo: &netnstest.Echo{},
+	l := &lab{t: t, prefix: fmt.Sprintf("%s%d-", namespacePrefix(), labCount.Add(1)), dir: t.TempDir(), echo: &netns.Echo{},
 		subnet: fmt.Sprintf("10.%d.%d.", 200+rand.IntN(50), rand.IntN(256))}
 	l.hosts.Store(10)
 	t.Cleanup(l.dumpOnFailure)
@@ -55,10 +55,7 @@ func newLab(t *testing.T) *lab {
 	if l.br, err = l.namespace("br"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.br.Run("ip", "link", "add", "br0", "type", "bridge"); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.br.Run("ip", "link", "set", "br0", "up"); err != nil {
+	if err := l.br.Bridge("br0"); err != nil {
 		t.Fatal(err)
 	}
 	if l.ctl, err = l.attach("ctl", l.controllerIP()); err != nil {
@@ -77,8 +74,8 @@ func (l *lab) serverURL() string { return "https://" + net.JoinHostPort(l.contro
 func (l *lab) certDir() string { return filepath.Join(l.dir, "certs") }
 
 // namespace creates a network namespace that goes with the test.
-func (l *lab) namespace(name string) (*netnstest.NS, error) {
-	ns, err := netnstest.Create(l.prefix + name)
+func (l *lab) namespace(name string) (*netns.NS, error) {
+	ns, err := netns.Create(l.prefix + name)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +84,7 @@ func (l *lab) namespace(name string) (*netnstest.NS, error) {
 }
 
 // attach creates a namespace linked to the bridge, with ip on its eth0.
-func (l *lab) attach(name, ip string) (*netnstest.NS, error) {
+func (l *lab) attach(name, ip string) (*netns.NS, error) {
 	ns, err := l.namespace(name)
 	if err != nil {
 		return nil, err
@@ -96,16 +93,7 @@ func (l *lab) attach(name, ip string) (*netnstest.NS, error) {
 	if len(port) > 15 {
 		port = port[:15]
 	}
-	steps := [][]string{{"link", "set", port, "master", "br0"}}
-	if err := l.br.Veth(port, ns, "eth0"); err != nil {
-		return nil, err
-	}
-	for _, s := range steps {
-		if err := l.br.Run("ip", s...); err != nil {
-			return nil, err
-		}
-	}
-	if err := ns.AddAddress("eth0", ip+"/24"); err != nil {
+	if err := l.br.Attach("br0", port, ns, "eth0", ip+"/24"); err != nil {
 		return nil, err
 	}
 	return ns, nil

@@ -1,7 +1,6 @@
 package vmagent
 
 import (
-	"context"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -33,6 +32,7 @@ type trio struct {
 }
 
 func newTrio(t *testing.T, l *lab) *trio {
+	t.Helper()
 	c := clusters.Client(t, cluster)
 	ns := clusters.Namespace(t, cluster)
 	labels := func(role string) map[string]string { return map[string]string{"app": role, "e2e": ns} }
@@ -114,7 +114,7 @@ func TestTiersPrioritiesAndActions(t *testing.T) {
 	version := strings.TrimSpace(string(out))
 	framework.Eventually(t, 30*time.Second, func() error {
 		vm := &cloudv1alpha1.VirtualMachine{}
-		if err := c.Get(context.Background(), types.NamespacedName{Namespace: tr.ns, Name: "web"}, vm); err != nil {
+		if err := c.Get(t.Context(), types.NamespacedName{Namespace: tr.ns, Name: "web"}, vm); err != nil {
 			return err
 		}
 		a := vm.Status.Agent

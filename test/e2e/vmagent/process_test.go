@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/internal/netns"
 )
 
 // process is a program the test started; it is killed when the test ends.
@@ -71,7 +71,7 @@ func (p *process) tail(n int) string {
 
 // httpClient is an HTTP client whose connections start inside ns and that
 // trusts the controller's CA (once it exists), presenting token if set.
-func (l *lab) httpClient(ns *netnstest.NS, token string) *http.Client {
+func (l *lab) httpClient(ns *netns.NS, token string) *http.Client {
 	pool := x509.NewCertPool()
 	if pem, err := os.ReadFile(filepath.Join(l.certDir(), "ca.crt")); err == nil {
 		pool.AppendCertsFromPEM(pem)

@@ -11,13 +11,11 @@
 package vmagent
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -36,20 +34,15 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	netnstest.ReapOrphans("apv-")
+	netns.ReapOrphans("apv-")
 	framework.Main(m, 1, &clusters)
 }
 
 // preflight says why the package cannot run here: it needs root and the
 // programs ip and nft (make test installs them: hack/ensure-packages.sh).
 func preflight() error {
-	if os.Geteuid() != 0 {
-		return errors.New("it needs root: it creates network namespaces and programs nftables")
-	}
-	for _, prog := range []string{"ip", "nft"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			return fmt.Errorf("%s is missing: run hack/ensure-packages.sh nftables iproute2", prog)
-		}
+	if err := netns.Check("nft"); err != nil {
+		return fmt.Errorf("it creates network namespaces and programs nftables: %w", err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package vmagent
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"strconv"
@@ -9,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/internal/netns"
 )
 
 const (
-	connected = netnstest.Connected
-	refused   = netnstest.Refused
-	dropped   = netnstest.Dropped
+	connected = netns.Connected
+	refused   = netns.Refused
+	dropped   = netns.Dropped
 )
 
 // flow is a connection attempt and what must become of it.
@@ -23,14 +24,14 @@ type flow struct {
 	from, to *vm
 	udp      bool
 	port     int
-	want     netnstest.Outcome
+	want     netns.Outcome
 }
 
-func tcpFlow(from, to *vm, port int, want netnstest.Outcome) flow {
+func tcpFlow(from, to *vm, port int, want netns.Outcome) flow {
 	return flow{from: from, to: to, port: port, want: want}
 }
 
-func udpFlow(from, to *vm, port int, want netnstest.Outcome) flow {
+func udpFlow(from, to *vm, port int, want netns.Outcome) flow {
 	return flow{from: from, to: to, udp: true, port: port, want: want}
 }
 
@@ -46,17 +47,17 @@ func (f flow) String() string {
 const probeTimeout = 1500 * time.Millisecond
 
 // try runs every flow once, in parallel, and returns the mismatches.
-func try(flows []flow) []string {
+func try(ctx context.Context, flows []flow) []string {
 	out := make([]string, len(flows))
 	var wg sync.WaitGroup
 	for i, f := range flows {
 		wg.Go(func() {
 			addr := net.JoinHostPort(f.to.ip, strconv.Itoa(f.port))
-			probe := netnstest.ProbeTCP
+			probe := netns.ProbeTCP
 			if f.udp {
-				probe = netnstest.ProbeUDP
+				probe = netns.ProbeUDP
 			}
-			got, err := probe(f.from.ns, addr, probeTimeout)
+			got, err := probe(ctx, f.from.ns, addr, probeTimeout)
 			if err != nil || got != f.want {
 				out[i] = fmt.Sprintf("%s: %s (%v), want %s", f, got, err, f.want)
 			}
@@ -78,7 +79,7 @@ func expectFlows(t *testing.T, timeout time.Duration, flows ...flow) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		mismatches := try(flows)
+		mismatches := try(t.Context(), flows)
 		if len(mismatches) == 0 {
 			return
 		}
@@ -92,7 +93,7 @@ func expectFlows(t *testing.T, timeout time.Duration, flows ...flow) {
 // expectFlowsNow checks flows once: the rules must already be in force.
 func expectFlowsNow(t *testing.T, flows ...flow) {
 	t.Helper()
-	if mismatches := try(flows); len(mismatches) > 0 {
+	if mismatches := try(t.Context(), flows); len(mismatches) > 0 {
 		t.Fatalf("traffic not as the policies say:\n  %s", strings.Join(mismatches, "\n  "))
 	}
 }

@@ -1,7 +1,6 @@
 package vmagent
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -33,12 +32,12 @@ func TestUpdateKeepsEstablishedConnections(t *testing.T) {
 		tcpFlow(tr.client, tr.web, 9000, connected),
 		tcpFlow(tr.other, tr.web, 9000, dropped))
 
-	conn, err := tr.client.ns.Dial(context.Background(), "tcp", tr.web.ip+":9000")
+	conn, err := tr.client.ns.Dial(t.Context(), "tcp", tr.web.ip+":9000")
 	if err != nil {
 		t.Fatalf("allowed connection: %v", err)
 	}
 	defer func() { _ = conn.Close() }()
-	if err := netnstest.Exchange(conn, "before the update", 2*time.Second); err != nil {
+	if err := netns.Exchange(conn, "before the update", 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 
@@ -54,7 +53,7 @@ func TestUpdateKeepsEstablishedConnections(t *testing.T) {
 	t.Logf("the update was in force after at most %s", time.Since(updated).Round(time.Millisecond))
 	t.Logf("policy distribution metrics:\n  %s", strings.Join(l.metrics(), "\n  "))
 	for i := range 3 {
-		if err := netnstest.Exchange(conn, "after the update", 2*time.Second); err != nil {
+		if err := netns.Exchange(conn, "after the update", 2*time.Second); err != nil {
 			t.Fatalf("the established connection broke after the update (exchange %d): %v", i, err)
 		}
 	}

@@ -17,9 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -30,7 +30,7 @@ type vm struct {
 	lab       *lab
 	namespace string
 	name, ip  string
-	ns        *netnstest.NS
+	ns        *netns.NS
 	dir       string
 	agent     *process
 }

@@ -1,4 +1,4 @@
-package netnstest
+package netns
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -24,10 +23,13 @@ const (
 	Dropped Outcome = "dropped"
 )
 
-// ProbeTCP connects from ns to address and says how it went. A connection
-// that is made is closed after one echoed message.
-func ProbeTCP(ns *NS, address string, timeout time.Duration) (Outcome, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+// Blocked is true for refused and dropped.
+func (o Outcome) Blocked() bool { return o != Connected }
+
+// ProbeTCP connects from ns to address, within timeout, and says how it
+// went. A connection that is made is closed after one echoed message.
+func ProbeTCP(ctx context.Context, ns *NS, address string, timeout time.Duration) (Outcome, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	conn, err := ns.Dial(ctx, "tcp", address)
 	if err != nil {
@@ -40,9 +42,10 @@ func ProbeTCP(ns *NS, address string, timeout time.Duration) (Outcome, error) {
 	return Connected, nil
 }
 
-// ProbeUDP sends a datagram from ns to address and waits for its echo.
-func ProbeUDP(ns *NS, address string, timeout time.Duration) (Outcome, error) {
-	conn, err := ns.Dial(context.Background(), "udp", address)
+// ProbeUDP sends a datagram from ns to address and waits timeout for its
+// echo.
+func ProbeUDP(ctx context.Context, ns *NS, address string, timeout time.Duration) (Outcome, error) {
+	conn, err := ns.Dial(ctx, "udp", address)
 	if err != nil {
 		return "", err
 	}
@@ -81,75 +84,4 @@ func classify(err error) (Outcome, error) {
 		return Dropped, nil
 	}
 	return "", err
-}
-
-// Echo serves TCP and UDP echo on addresses inside namespaces until
-// Close.
-type Echo struct {
-	mu        sync.Mutex
-	closed    bool
-	listeners []io.Closer
-	wg        sync.WaitGroup
-}
-
-// TCP echoes every TCP connection to address in ns.
-func (e *Echo) TCP(ns *NS, address string) error {
-	l, err := ns.Listen("tcp", address)
-	if err != nil {
-		return err
-	}
-	e.track(l)
-	e.wg.Go(func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			e.track(c)
-			e.wg.Go(func() { _, _ = io.Copy(c, c); _ = c.Close() })
-		}
-	})
-	return nil
-}
-
-// UDP echoes every datagram to address in ns.
-func (e *Echo) UDP(ns *NS, address string) error {
-	pc, err := ns.ListenPacket("udp", address)
-	if err != nil {
-		return err
-	}
-	e.track(pc)
-	e.wg.Go(func() {
-		buf := make([]byte, 64<<10)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			_, _ = pc.WriteTo(buf[:n], from)
-		}
-	})
-	return nil
-}
-
-func (e *Echo) track(c io.Closer) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		_ = c.Close()
-		return
-	}
-	e.listeners = append(e.listeners, c)
-}
-
-// Close stops every listener and connection and waits for them.
-func (e *Echo) Close() {
-	e.mu.Lock()
-	e.closed = true
-	for _, c := range e.listeners {
-		_ = c.Close()
-	}
-	e.listeners = nil
-	e.mu.Unlock()
-	e.wg.Wait()
 }

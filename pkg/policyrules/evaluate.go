@@ -1,6 +1,9 @@
-package policycompiler
+package policyrules
 
-import "net/netip"
+import (
+	"net/netip"
+	"slices"
+)
 
 // Packet is the first packet of a connection, as an enforcement point sees
 // it.
@@ -84,3 +87,17 @@ func (port Port) Matches(p Packet) bool {
 func typeMatches(want, got int32) bool { return want == AnyType || want == got }
 
 func inRange(first, last, v int32) bool { return first == 0 || (first <= v && v <= last) }
+
+// prefixesContain reports whether addr is in one of the sorted, disjoint
+// prefixes.
+func prefixesContain(prefixes []netip.Prefix, addr netip.Addr) bool {
+	addr = addr.Unmap()
+	i, _ := slices.BinarySearchFunc(prefixes, addr, func(p netip.Prefix, a netip.Addr) int {
+		return p.Addr().Compare(a)
+	})
+	// The prefix that holds addr starts at or before it.
+	if i < len(prefixes) && prefixes[i].Contains(addr) {
+		return true
+	}
+	return i > 0 && prefixes[i-1].Contains(addr)
+}

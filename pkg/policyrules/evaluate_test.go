@@ -1,4 +1,4 @@
-package policycompiler
+package policyrules
 
 import (
 	"net/netip"
@@ -56,6 +56,22 @@ func TestEvaluate(t *testing.T) {
 				t.Errorf("decided by %+v, want no rule", *got.Rule)
 			case tt.wantRule >= 0 && got.Rule != &rules[tt.wantRule]:
 				t.Errorf("decided by %v, want rule %d", got.Rule, tt.wantRule)
+			}
+		})
+	}
+}
+
+func TestPrefixesContain(t *testing.T) {
+	prefixes := []netip.Prefix{
+		netip.MustParsePrefix("10.0.0.0/25"), netip.MustParsePrefix("10.0.1.5/32"), netip.MustParsePrefix("fd00::/64"),
+	}
+	for addr, want := range map[string]bool{
+		"10.0.0.0": true, "10.0.0.127": true, "10.0.0.128": false, "10.0.1.5": true, "10.0.1.6": false,
+		"9.255.255.255": false, "fd00::1": true, "fd00:0:0:1::": false, "::ffff:10.0.0.1": true,
+	} {
+		t.Run(addr, func(t *testing.T) {
+			if got := prefixesContain(prefixes, netip.MustParseAddr(addr)); got != want {
+				t.Errorf("prefixesContain(%s) = %v, want %v", addr, got, want)
 			}
 		})
 	}
