@@ -29,6 +29,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -99,15 +100,17 @@ func run(ctx context.Context, f *flags) error {
 		return err
 	}
 	counter := apiwrites.NewCounter()
-	metrics.Registry.MustRegister(counter)
 	if f.policyServer != "" {
 		c, err := consumer.New(consumer.Options{Server: f.policyServer, TokenFile: f.policyTokenFile, CAFile: f.policyCAFile,
 			Log: ctrl.Log.WithName("agentless")})
 		if err != nil {
 			return fmt.Errorf("agentless enforcement: %w", err)
 		}
-		f.agentless.Consumer, f.agentless.Metrics = c, agentless.NewMetrics(metrics.Registry)
+		f.agentless.Consumer, f.agentless.Metrics = c, agentless.NewMetrics()
 		f.opts.Agentless = &f.agentless
+	}
+	if err := registerMetrics(metrics.Registry, counter, f.opts.Agentless); err != nil {
+		return err
 	}
 	opts := f.ManagerOptions(sch)
 	opts.NewClient = counter.NewClient
@@ -134,6 +137,19 @@ func run(ctx context.Context, f *flags) error {
 		"pollIntervalOverride", f.opts.Sync.PollIntervalOverride, "externalEntities", f.externalEntities,
 		"policyServer", f.policyServer)
 	return mgr.Start(ctx)
+}
+
+// registerMetrics registers on reg the metrics of what the cloud controller
+// runs: its API write counter, and agentless enforcement's when it runs
+// (sync not nil).
+func registerMetrics(reg prometheus.Registerer, writes *apiwrites.Counter, sync *agentless.Options) error {
+	if err := apiwrites.RegisterMetrics(reg, writes); err != nil {
+		return err
+	}
+	if sync == nil {
+		return nil
+	}
+	return agentless.RegisterMetrics(reg, sync.Metrics)
 }
 
 // rootCAs is the system's CAs plus those of file; nil (the system's) when

@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/cmdutil"
@@ -72,8 +74,9 @@ func run(ctx context.Context, f *flags) error {
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
 	}
-	manager.RegisterMetrics()
-	membershipstatus.RegisterMetrics()
+	if err := registerMetrics(metrics.Registry); err != nil {
+		return err
+	}
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, membershipstatus.New(30*time.Second))
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, serviceimport.New(mgr.GetAPIReader(), f.opts.Namespace))
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, entityimport.New(mgr.GetAPIReader(), f.opts.Namespace))
@@ -84,6 +87,14 @@ func run(ctx context.Context, f *flags) error {
 		return err
 	}
 	return mgr.Start(ctx)
+}
+
+// registerMetrics registers on reg the metrics of what the federation
+// manager runs: the manager (with its election and outage renewals) and the
+// leader controllers.
+func registerMetrics(reg prometheus.Registerer) error {
+	return errors.Join(manager.RegisterMetrics(reg), membershipstatus.RegisterMetrics(reg),
+		serviceimport.RegisterMetrics(reg), entityimport.RegisterMetrics(reg))
 }
 
 // waitForIdentity reads this cluster's ClusterMembership until it says the

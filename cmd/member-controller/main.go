@@ -7,6 +7,9 @@ package main
 import (
 	"context"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
 	"antreaplus.io/antreaplus/internal/cmdutil"
 	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/membercontroller"
@@ -24,8 +27,17 @@ func main() {
 		if err != nil {
 			return err
 		}
+		if err := registerMetrics(metrics.Registry); err != nil {
+			return err
+		}
 		return membercontroller.Run(ctx, cfg, membercontroller.Options{
 			LeaderElect: leaderElect, MetricsAddr: c.MetricsAddr, ProbeAddr: c.ProbeAddr, PprofAddr: c.PprofAddr,
 		})
 	})
+}
+
+// registerMetrics registers on reg the metrics of what the member controller
+// runs (its controllers' and the outage renewals).
+func registerMetrics(reg prometheus.Registerer) error {
+	return membercontroller.RegisterMetrics(reg)
 }

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -97,9 +98,12 @@ func run(ctx context.Context, f *flags) error {
 	cp, err := controlplane.Setup(ctx, mgr, controlplane.Options{
 		Namespace: f.namespace, ListenAddress: f.listenAddress, Certificate: cert,
 		AgentlessNode: f.agentlessNode, Heartbeat: f.heartbeat, WithoutPods: f.withoutPods,
-		DNSServer: f.dnsServer, Registry: ctrlmetrics.Registry,
+		DNSServer: f.dnsServer,
 	})
 	if err != nil {
+		return err
+	}
+	if err := registerMetrics(ctrlmetrics.Registry, cp); err != nil {
 		return err
 	}
 	h := cp.Server.AgentsHandler()
@@ -110,6 +114,12 @@ func run(ctx context.Context, f *flags) error {
 	ctrl.Log.Info("Starting the policy controller", "server", cfg.Host, "listen", f.listenAddress, "epoch", cp.Hub.Epoch(),
 		"dnsServer", f.dnsServer)
 	return mgr.Start(ctx)
+}
+
+// registerMetrics registers on reg the metrics of what the policy
+// controller runs: the distribution cp.
+func registerMetrics(reg prometheus.Registerer, cp *controlplane.ControlPlane) error {
+	return controlplane.RegisterMetrics(reg, cp)
 }
 
 func certificate(f *flags) (tls.Certificate, error) {

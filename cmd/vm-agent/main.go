@@ -118,9 +118,12 @@ func run(ctx context.Context, f *flags) error {
 		}
 		return nil
 	}
-	reg := prometheus.NewRegistry()
-	dnsOpts, err := dnsOptions(f, reg)
+	dnsOpts, err := dnsOptions(f)
 	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	if err := registerMetrics(reg, dnsOpts); err != nil {
 		return err
 	}
 	log := klog.Background().WithName("vm-agent")
@@ -143,7 +146,7 @@ func run(ctx context.Context, f *flags) error {
 }
 
 // dnsOptions are the agent's DNS options from the flags; nil with --dns=false.
-func dnsOptions(f *flags, reg prometheus.Registerer) (*vmagent.DNSOptions, error) {
+func dnsOptions(f *flags) (*vmagent.DNSOptions, error) {
 	if !f.dns {
 		return nil, nil
 	}
@@ -157,7 +160,16 @@ func dnsOptions(f *flags, reg prometheus.Registerer) (*vmagent.DNSOptions, error
 		return nil, fmt.Errorf("--dns-zones: %w", err)
 	}
 	return &vmagent.DNSOptions{Listen: f.dnsListen, Zones: zones, ResolvConf: f.resolvConf, Timeout: f.dnsTimeout,
-		Metrics: dnsforward.NewMetrics(reg)}, nil
+		Metrics: dnsforward.NewMetrics()}, nil
+}
+
+// registerMetrics registers on reg, the registry the agent serves, the
+// metrics of what it runs: the DNS forwarder's when it runs (dns not nil).
+func registerMetrics(reg prometheus.Registerer, dns *vmagent.DNSOptions) error {
+	if dns == nil {
+		return nil
+	}
+	return dnsforward.RegisterMetrics(reg, dns.Metrics)
 }
 
 // serveMetrics serves reg's metrics on /metrics until ctx ends.

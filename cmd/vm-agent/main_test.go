@@ -18,7 +18,7 @@ func TestDNSOptions(t *testing.T) {
 		{name: "no port", f: flags{dns: true, dnsListen: "127.0.0.153", dnsZones: "clusterset.local"}, fails: true},
 		{name: "bad zone", f: flags{dns: true, dnsListen: "127.0.0.153:53", dnsZones: "a..b"}, fails: true},
 	} {
-		got, err := dnsOptions(&tc.f, nil)
+		got, err := dnsOptions(&tc.f)
 		switch {
 		case (err != nil) != tc.fails:
 			t.Errorf("%s: error %v, want failure %v", tc.name, err, tc.fails)
@@ -26,7 +26,7 @@ func TestDNSOptions(t *testing.T) {
 			t.Errorf("%s: options %+v, want off %v", tc.name, got, tc.off)
 		}
 	}
-	got, _ := dnsOptions(&flags{dns: true, dnsListen: "127.0.0.153:53", dnsZones: "ClusterSet.local, cluster.local"}, nil)
+	got, _ := dnsOptions(&flags{dns: true, dnsListen: "127.0.0.153:53", dnsZones: "ClusterSet.local, cluster.local"})
 	if want := []string{"clusterset.local.", "cluster.local."}; !slices.Equal(got.Zones, want) {
 		t.Errorf("zones %v, want %v", got.Zones, want)
 	}

@@ -1,11 +1,9 @@
 package entityimport
 
 import (
-	"sync"
-
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	"antreaplus.io/antreaplus/internal/metricsreg"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
@@ -35,15 +33,12 @@ var (
 		Name: "antreaplus_entityimport_sources",
 		Help: "Members seen by a led member's controller, by state: live (read), kept (not readable: last import kept), withdrawn (unreachable past the grace).",
 	}, []string{"member", "state"})
-
-	registerOnce sync.Once
 )
 
-// registerMetrics adds the metrics to controller-runtime's registry once.
-func registerMetrics() {
-	registerOnce.Do(func() {
-		metrics.Registry.MustRegister(reconciles, reconcileSeconds, writes, fencedWrites, remoteEntitiesGauge, sourcesGauge)
-	})
+// RegisterMetrics registers the controller's metrics on reg; registering
+// them again is not an error.
+func RegisterMetrics(reg prometheus.Registerer) error {
+	return metricsreg.Register(reg, reconciles, reconcileSeconds, writes, fencedWrites, remoteEntitiesGauge, sourcesGauge)
 }
 
 // forgetMember drops a member's gauges when this manager stops leading it.

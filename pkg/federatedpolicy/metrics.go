@@ -2,14 +2,13 @@ package federatedpolicy
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/internal/metricsreg"
 )
 
 // Results of a reconcile, the result label of translations.
@@ -37,8 +36,6 @@ var (
 	policiesDesc = prometheus.NewDesc("antreaplus_federatedpolicies",
 		"FederatedNetworkPolicies of this member by the phase of their status (none: not reconciled yet).",
 		[]string{"phase"}, nil)
-
-	registerOnce sync.Once
 )
 
 // policiesCollector counts the federated policies in the cache at scrape time.
@@ -66,10 +63,9 @@ func (c policiesCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// RegisterMetrics adds the controller's metrics to controller-runtime's
-// registry, once; reader (the manager's cache) serves the policy counts.
-func RegisterMetrics(reader client.Reader) {
-	registerOnce.Do(func() {
-		metrics.Registry.MustRegister(translations, translateSeconds, writes, policiesCollector{reader: reader})
-	})
+// RegisterMetrics registers the controller's metrics on reg; reader (the
+// manager's cache) serves the policy counts at every scrape. Registering
+// them again with the same reader is not an error.
+func RegisterMetrics(reg prometheus.Registerer, reader client.Reader) error {
+	return metricsreg.Register(reg, translations, translateSeconds, writes, policiesCollector{reader: reader})
 }

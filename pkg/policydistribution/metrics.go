@@ -2,6 +2,8 @@ package policydistribution
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+
+	"antreaplus.io/antreaplus/internal/metricsreg"
 )
 
 // Metrics are the distribution's Prometheus metrics, all prefixed
@@ -34,9 +36,9 @@ type Metrics struct {
 	Reports *prometheus.CounterVec
 }
 
-// NewMetrics creates the metrics and registers them with reg (nil: not
-// registered, for tests).
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// NewMetrics creates the metrics of one distribution (its feeder and its
+// server), unregistered: RegisterMetrics registers them.
+func NewMetrics() *Metrics {
 	const ns, sub = "antreaplus", "policydistribution"
 	lagBuckets := []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 	m := &Metrics{
@@ -59,19 +61,28 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Reports: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
 			Name: "reports_total", Help: "Agent reports, by result."}, []string{"result"}),
 	}
-	if reg != nil {
-		reg.MustRegister(m.ConnectedConsumers, m.Events, m.EventBytes, m.Watches, m.PushLag, m.RealizationLag,
-			m.CompileSeconds, m.Generation, m.Reports)
-	}
 	return m
 }
 
-// RegisterAgentsBehind registers the gauge
-// antreaplus_policydistribution_agents_behind: the connected agents that
-// have not reported enforcing the newest change of their VM, computed from
-// the server at every scrape.
-func RegisterAgentsBehind(reg prometheus.Registerer, s *Server) {
-	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "antreaplus", Subsystem: "policydistribution",
-		Name: "agents_behind", Help: "Connected agents that have not reported enforcing the newest change of their VM."},
-		func() float64 { return float64(s.AgentsBehind()) }))
+// agentsBehindDesc describes antreaplus_policydistribution_agents_behind.
+var agentsBehindDesc = prometheus.NewDesc("antreaplus_policydistribution_agents_behind",
+	"Connected agents that have not reported enforcing the newest change of their VM.", nil, nil)
+
+// agentsBehind is the gauge of the connected agents of a server that have
+// not reported enforcing the newest change of their VM, computed at every
+// scrape.
+type agentsBehind struct{ s *Server }
+
+func (c agentsBehind) Describe(ch chan<- *prometheus.Desc) { ch <- agentsBehindDesc }
+
+func (c agentsBehind) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.MustNewConstMetric(agentsBehindDesc, prometheus.GaugeValue, float64(c.s.AgentsBehind()))
+}
+
+// RegisterMetrics registers on reg the metrics m of a distribution and the
+// gauge antreaplus_policydistribution_agents_behind of its server s.
+// Registering the same again is not an error.
+func RegisterMetrics(reg prometheus.Registerer, m *Metrics, s *Server) error {
+	return metricsreg.Register(reg, m.ConnectedConsumers, m.Events, m.EventBytes, m.Watches, m.PushLag, m.RealizationLag,
+		m.CompileSeconds, m.Generation, m.Reports, agentsBehind{s: s})
 }

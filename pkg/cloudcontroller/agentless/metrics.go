@@ -1,6 +1,10 @@
 package agentless
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"antreaplus.io/antreaplus/internal/metricsreg"
+)
 
 // Metrics are the syncer's Prometheus metrics, prefixed
 // antreaplus_agentless_.
@@ -28,9 +32,9 @@ type Metrics struct {
 	Reports *prometheus.CounterVec
 }
 
-// NewMetrics creates the metrics and registers them with reg (nil: not
-// registered).
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// NewMetrics creates the metrics of one syncer, unregistered:
+// RegisterMetrics registers them.
+func NewMetrics() *Metrics {
 	const ns, sub = "antreaplus", "agentless"
 	m := &Metrics{
 		Rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rounds_total",
@@ -52,8 +56,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Reports: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reports_total",
 			Help: "Reports sent to the policy controller, by result (ok, error)."}, []string{"result"}),
 	}
-	if reg != nil {
-		reg.MustRegister(m.Rounds, m.RoundSeconds, m.VPCSyncs, m.CloudWrites, m.Endpoints, m.Findings, m.Generation, m.Connected, m.Reports)
-	}
 	return m
+}
+
+// RegisterMetrics registers m on reg; registering m again is not an error.
+func RegisterMetrics(reg prometheus.Registerer, m *Metrics) error {
+	return metricsreg.Register(reg, m.Rounds, m.RoundSeconds, m.VPCSyncs, m.CloudWrites, m.Endpoints, m.Findings, m.Generation, m.Connected, m.Reports)
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/metricsreg"
 )
 
 var (
@@ -61,9 +61,9 @@ func (c exportsCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(exportedDesc, prometheus.GaugeValue, float64(exported))
 }
 
-// RegisterMetrics adds the controller's metrics to controller-runtime's
-// registry, once per process; reader (the current manager's cache) serves
-// the export counts.
-func RegisterMetrics(reader client.Reader) {
-	metrics.Registry.MustRegister(reconciles, writeSeconds, exportsCollector{reader: reader})
+// RegisterMetrics registers the controller's metrics on reg; reader (the
+// current manager's cache) serves the export counts at every scrape.
+// Registering them again with the same reader is not an error.
+func RegisterMetrics(reg prometheus.Registerer, reader client.Reader) error {
+	return metricsreg.Register(reg, reconciles, writeSeconds, exportsCollector{reader: reader})
 }

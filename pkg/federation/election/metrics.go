@@ -2,7 +2,8 @@ package election
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"antreaplus.io/antreaplus/internal/metricsreg"
 )
 
 var (
@@ -23,7 +24,8 @@ var (
 	}, []string{"member", "action"})
 )
 
-// Register adds the election metrics to controller-runtime's registry.
-func Register() {
-	metrics.Registry.MustRegister(leading, leaderTransitions, handovers, handoverRequests, electionErrors)
+// RegisterMetrics registers the election's metrics on reg; registering them
+// again is not an error.
+func RegisterMetrics(reg prometheus.Registerer) error {
+	return metricsreg.Register(reg, leading, leaderTransitions, handovers, handoverRequests, electionErrors)
 }

@@ -1,9 +1,12 @@
 package manager
 
 import (
-	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	"errors"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"antreaplus.io/antreaplus/internal/metricsreg"
+	"antreaplus.io/antreaplus/internal/outage"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
@@ -22,8 +25,12 @@ var (
 	}, []string{"result"})
 )
 
-// RegisterMetrics adds the manager's and the election's metrics to controller-runtime's registry.
-func RegisterMetrics() {
-	metrics.Registry.MustRegister(sessionsGauge, reachableGauge, exportsObserved, statusWrites)
-	election.Register()
+// RegisterMetrics registers on reg the manager's metrics and those of what
+// it runs inside itself: the election and the outage renewals of its
+// sessions. Registering them again is not an error.
+func RegisterMetrics(reg prometheus.Registerer) error {
+	return errors.Join(
+		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites),
+		election.RegisterMetrics(reg),
+		outage.RegisterMetrics(reg))
 }

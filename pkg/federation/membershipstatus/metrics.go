@@ -2,7 +2,8 @@ package membershipstatus
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"antreaplus.io/antreaplus/internal/metricsreg"
 )
 
 var (
@@ -14,5 +15,8 @@ var (
 	})
 )
 
-// RegisterMetrics adds the controller's metrics to controller-runtime's registry.
-func RegisterMetrics() { metrics.Registry.MustRegister(writes, fencedWrites) }
+// RegisterMetrics registers the controller's metrics on reg; registering
+// them again is not an error.
+func RegisterMetrics(reg prometheus.Registerer) error {
+	return metricsreg.Register(reg, writes, fencedWrites)
+}

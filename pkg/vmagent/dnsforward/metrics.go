@@ -2,6 +2,8 @@ package dnsforward
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+
+	"antreaplus.io/antreaplus/internal/metricsreg"
 )
 
 // Routes of a query, the label "route" of the metrics.
@@ -27,9 +29,9 @@ type Metrics struct {
 	Seconds *prometheus.HistogramVec
 }
 
-// NewMetrics creates the metrics and registers them with reg (nil: not
-// registered, for tests).
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// NewMetrics creates the metrics of one forwarder, unregistered:
+// RegisterMetrics registers them.
+func NewMetrics() *Metrics {
 	const ns, sub = "antreaplus", "vmagent_dns"
 	m := &Metrics{
 		Queries: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
@@ -43,8 +45,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}},
 			[]string{"route"}),
 	}
-	if reg != nil {
-		reg.MustRegister(m.Queries, m.ExchangeErrors, m.Seconds)
-	}
 	return m
+}
+
+// RegisterMetrics registers m on reg; registering m again is not an error.
+func RegisterMetrics(reg prometheus.Registerer, m *Metrics) error {
+	return metricsreg.Register(reg, m.Queries, m.ExchangeErrors, m.Seconds)
 }

@@ -1,0 +1,14 @@
+package controlplane
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"antreaplus.io/antreaplus/pkg/policydistribution"
+)
+
+// RegisterMetrics registers the metrics of the distribution cp on reg, the
+// registry the program serves (controller-runtime's metrics.Registry in the
+// policy controller); registering them again is not an error.
+func RegisterMetrics(reg prometheus.Registerer, cp *ControlPlane) error {
+	return policydistribution.RegisterMetrics(reg, cp.Metrics, cp.Server)
+}
