@@ -20,16 +20,10 @@
 //   - A generation that ends on its own, with an error or without, ends
 //     the Renewer: the component cannot work without it.
 //   - Each renewal is logged with the outage's length and counted in
-//     antreaplus_outage_renewals_total{component}.
+//     antreaplus_outage_renewals_total{component}, which the program
+//     registers on the registry it serves with RegisterMetrics.
 //
 // # Usage
 //
-//	r := outage.Renewer{Component: "member-controller", Probe: outage.Readyz(cs.Discovery().RESTClient()), Log: log}
-//	err := r.Run(ctx, func(ctx context.Context, g outage.Generation) error {
-//		mgr, err := ctrl.NewManager(cfg, opts) // fresh informers
-//		if err != nil {
-//			return err
-//		}
-//		return mgr.Start(ctx) // until the Renewer stops this generation
-//	})
+// See ExampleRenewer.
 package outage

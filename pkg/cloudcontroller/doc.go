@@ -8,11 +8,7 @@
 //
 // # Usage
 //
-//	counter := apiwrites.NewCounter()
-//	mgr, _ := ctrl.NewManager(cfg, ctrl.Options{Scheme: s, NewClient: counter.NewClient})
-//	err := cloudcontroller.SetupWithManager(ctx, mgr, cloudcontroller.Options{})
-//	err = externalentity.SetupWithManager(mgr, externalentity.Options{})
-//	err = mgr.Start(ctx)
+// See ExampleSetupWithManager.
 //
 // # How the parts talk
 //

@@ -47,11 +47,6 @@
 //
 // # Usage
 //
-//	v := entityexport.Validate(export)
-//	cond := entityexport.ValidCondition(export, v, len(entityexport.Selected(export, entities)))
-//
-//	src := entityexport.Source{ClusterID: "member-1", Labels: memberCluster.Labels}
-//	for _, want := range entityexport.Desired(src, exports, entities) {
-//		if have, ok := stored[want.Name]; !ok || !entityexport.Matches(have, want) { ... write want ... }
-//	}
+// See Example: an export's Valid condition, and the RemoteEntities another
+// member's leader writes from it.
 package entityexport

@@ -37,5 +37,6 @@
 //
 // # Usage
 //
-//	opts.LeaderControllers = append(opts.LeaderControllers, entityimport.New(mgr.GetAPIReader(), opts.Namespace))
+// See ExampleNew: the controller added to the federation manager's leader
+// controllers.
 package entityimport

@@ -7,7 +7,7 @@
 //
 // # Usage
 //
-//	err := externalentity.SetupWithManager(mgr, externalentity.Options{})
+// See ExampleSetupWithManager and ExampleForNetworkInterface.
 //
 // # What an ExternalEntity holds
 //

@@ -63,6 +63,5 @@
 //
 // # Usage
 //
-//	federatedpolicy.RegisterMetrics(mgr.GetCache())
-//	if err := federatedpolicy.Setup(ctx, mgr); err != nil { ... }
+// See ExampleSetup.
 package federatedpolicy

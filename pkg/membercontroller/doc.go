@@ -11,10 +11,11 @@
 // The controllers run in one controller-runtime manager. When the API
 // server answers again after an outage, the manager is replaced by a fresh
 // one (package outage), whose informers list at once instead of waiting
-// out client-go's back-off. The controllers' metrics read whichever
-// manager's cache is current.
+// out client-go's back-off. The program registers the controllers' metrics
+// once, on the registry it serves, with RegisterMetrics; they read
+// whichever manager's cache is current.
 //
 // # Usage
 //
-//	err := membercontroller.Run(ctx, restConfig, membercontroller.Options{LeaderElect: true, MetricsAddr: ":8080"})
+// See ExampleRun.
 package membercontroller

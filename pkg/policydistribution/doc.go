@@ -27,19 +27,6 @@
 //
 // # Usage
 //
-//	hub := policydistribution.NewHub()
-//	gen := hub.Publish([]policydistribution.Update{{Endpoint: "ns/nic-a", Node: "vm-a", Rules: &ep}})
-//	hub.SetReady()
-//	server := policydistribution.NewServer(hub, policydistribution.ServerOptions{Authenticator: tokens})
-//	http.Handle("/", server.Handler())
-//
-// In-process consumer (the Go API, e.g. for agentless enforcement):
-//
-//	w, _, err := hub.Watch(policydistribution.Scope{Node: agentlessNode}, "", 0)
-//	defer w.Stop()
-//	for range w.Wake() {
-//		for _, ev := range w.Next() { // a Sync first, then Updates
-//			view, _ = view.Apply(&ev)
-//		}
-//	}
+// See ExampleNewServer (the HTTPS API over a Hub) and ExampleHub_Watch (an
+// in-process consumer: a Sync, then Updates applied to a wire.View).
 package policydistribution

@@ -65,7 +65,5 @@
 //
 // # Usage
 //
-//	snaps := policyview.Read(ctx, kubeconfig.Clusters, policyview.ReadOptions{Namespace: "shop"})
-//	listing := policyview.List(snaps)
-//	status := policyview.Status(snaps, "web")
+// See ExampleRead (what the CLI does) and ExampleList.
 package policyview

@@ -1,6 +1,7 @@
 package policyview_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,7 @@ import (
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/policyview"
 )
 
@@ -33,4 +35,26 @@ func ExampleList() {
 	// member-1 FederatedNetworkPolicy shop/web federated=true derivedFrom="" Realized 1/1
 	// member-1 NetworkPolicy shop/fnp-web federated=false derivedFrom="web" Realized 2/2
 	// 1 policies, 1 derived, 1 member(s) unreadable
+}
+
+// What 'antreaplus policy list -n shop' and 'policy status web -n shop' do:
+// every context of a kubeconfig read at once, then the listing and the
+// status of one policy in every member.
+func ExampleRead() {
+	run := func(ctx context.Context, kubeconfig string) error {
+		kc, err := membership.LoadKubeconfig(kubeconfig)
+		if err != nil {
+			return err
+		}
+		snaps := policyview.Read(ctx, kc.Clusters, policyview.ReadOptions{Namespace: "shop"})
+		for _, r := range policyview.List(snaps).Policies {
+			fmt.Println(r.Context, r.Kind, r.Namespace, r.Name, r.Phase)
+		}
+		st := policyview.Status(snaps, "web")
+		for _, d := range st.Policies {
+			fmt.Println(d.Context, d.Kind, len(d.Conditions), "conditions", len(d.EnforcementPoints), "enforcement points")
+		}
+		return nil
+	}
+	_ = run
 }

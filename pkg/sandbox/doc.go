@@ -9,16 +9,9 @@
 //
 // # Usage
 //
-//	sb := sandbox.New(sandbox.Options{Dir: dir, Progress: os.Stderr})
-//	state, err := sb.Up(ctx, 3)
-//	defer sb.Down(ctx)
-//	statuses := sb.Status(ctx)
-//
-// The local cloud: the emulator, AWS imported into member-1 and Azure into
-// member-2 (each with its policy and cloud controllers), and their agented
-// VMs played in network namespaces with VM agents (root):
-//
-//	err = sb.StartCloud(ctx, sandbox.CloudOptions{Emulator: emu, Controller: ctl, PolicyController: pc})
-//	err = sb.StartVMAgents(ctx, sandbox.VMAgentOptions{Agent: agent, Helper: antreaplus})
-//	res, err := sb.Probe(ctx, "dev-build-1", "azure-dev-build-1:8080", 3*time.Second)
+// See Example (clusters up, federated, with their member processes, and
+// down), ExampleSandbox_StartCloud (the local cloud: the emulator, AWS
+// imported into member-1 and Azure into member-2, each with its policy and
+// cloud controllers, and the agented VMs played in network namespaces with
+// VM agents, as root) and ExamplePlan (the fixed layout of CIDRs and ports).
 package sandbox

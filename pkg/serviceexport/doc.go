@@ -70,12 +70,6 @@
 //
 // # Usage
 //
-//	exp, validity := serviceexport.FromCluster("member-1", export, svc, slices, nodes)
-//	result, ok := serviceexport.Merge([]serviceexport.Export{exp, ...})
-//	if ok {
-//		svc := serviceexport.DerivedService(ns, name, result)
-//		imp := serviceexport.DesiredImport(ns, name, result, serviceexport.ClusterSetIP{IPs: svc.Spec.ClusterIPs})
-//		slices := serviceexport.DesiredSlices(ns, name, result, serviceexport.ImportOwner(imp),
-//			serviceexport.Importer{Cluster: "member-2", Zones: zones})
-//	}
+// See Example: two members' exports merged, and what a leader writes into a
+// third member.
 package serviceexport

@@ -40,5 +40,6 @@
 //
 // # Usage
 //
-//	opts.LeaderControllers = append(opts.LeaderControllers, serviceimport.New(mgr.GetAPIReader(), opts.Namespace))
+// See ExampleNew: the controller added to the federation manager's leader
+// controllers.
 package serviceimport

@@ -6,6 +6,5 @@
 //
 // # Usage
 //
-//	tc, err := toolchain.Ensure(ctx, os.Stderr, "kwokctl", "kube-apiserver")
-//	path := tc.Path("kwokctl")
+// See ExampleEnsure.
 package toolchain

@@ -13,7 +13,7 @@
 // order: Allow accepts, Drop drops, Reject answers TCP with a reset and
 // everything else with ICMP administratively prohibited, Pass jumps over
 // every later rule to the baseline tier's, and what no rule decides is
-// accepted (policycompiler.DefaultAction).
+// accepted (policyrules.DefaultAction).
 //
 // The last rules applied are saved to a state file. At start the agent
 // enforces them before it reaches the server (a reboot, a crash), and while
@@ -58,17 +58,6 @@
 //
 // # Usage
 //
-//	client, _ := consumer.New(consumer.Options{Server: url, TokenFile: tokenPath, CAFile: caPath})
-//	agent, _ := vmagent.New(vmagent.Options{
-//		Client:    client,
-//		StatePath: "/var/lib/antreaplus/vm-agent/state.json",
-//		Version:   version,
-//		DNS:       &vmagent.DNSOptions{ResolvConf: "/etc/resolv.conf"}, // nil: DNS off
-//	})
-//	err := agent.Run(ctx) // until ctx ends; the rules stay in force after
-//	err = vmagent.UninstallDNS("/var/lib/antreaplus/vm-agent/state.json", "/etc/resolv.conf")
-//
-// The firewall alone:
-//
-//	res, err := (&vmagent.NFTables{}).Apply(view) // one atomic batch
+// See ExampleNew (the agent, as cmd/vm-agent runs it) and
+// ExampleNFTables_Apply (the firewall alone).
 package vmagent

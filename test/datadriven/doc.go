@@ -25,19 +25,7 @@
 //
 // # Usage
 //
-//	func TestDataDriven(t *testing.T) {
-//		datadriven.Walk(t, "testdata", func(t *testing.T, file string) {
-//			c := New()
-//			datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) []string {
-//				switch d.Cmd {
-//				case "rules":
-//					return renderRules(c, d.CmdArgs[0])
-//				}
-//				t.Fatalf("unknown command %q", d.Command)
-//				return nil
-//			})
-//		})
-//	}
-//
-// and, to regenerate the expected outputs: go test ./pkg/x/ -run TestDataDriven -rewrite
+// See Example: a test of every testdata file, and its callback; and
+// pkg/policycompiler/datadriven_test.go, a real one. Expected outputs are
+// regenerated with: go test ./pkg/x/ -run TestDataDriven -rewrite
 package datadriven

@@ -10,16 +10,11 @@
 //
 // # Usage
 //
-//	var clusters *framework.Clusters
-//
-//	func TestMain(m *testing.M) {
-//		framework.Main(m, 2, &clusters)
-//	}
-//
-//	func TestSomething(t *testing.T) {
-//		c := clusters.Client(t, "member-1")
-//		ns := clusters.Namespace(t, "member-1")
-//		...
-//		framework.Eventually(t, 10*time.Second, func() error { ... })
-//	}
+// The compiled examples are the suites that use it: a TestMain calling Main
+// with the number of clusters and the package's *Clusters, tests taking
+// clients and namespaces of their own from it, as in
+// pkg/federatedpolicy/suite_test.go (one cluster) and
+// test/integration/federation/suite_test.go (three). A compiled example here
+// would import the package from its own tests, which puts it in the cluster
+// lane (hack/packages.sh).
 package framework

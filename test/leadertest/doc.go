@@ -6,12 +6,11 @@
 //
 // # Usage
 //
-//	a := leadertest.Cluster(t, clusters, "member-1", true)
-//	b := leadertest.Cluster(t, clusters, "member-2", true)
-//	view := leadertest.NewView(
-//		manager.MemberInfo{ClusterID: "member-1", Cluster: a, Reachable: true},
-//		manager.MemberInfo{ClusterID: "member-2", Cluster: b, Reachable: true})
-//	registry := leadertest.NewRegistry("member-1", "member-2")
-//	leadertest.Lead(t, serviceimport.New(registry, "antreaplus-system"), "member-1", a, view)
-//	view.Set(manager.MemberInfo{ClusterID: "member-2", Cluster: leadertest.Cluster(t, clusters, "member-2", false)}) // unreadable
+// The compiled examples are the leader controllers' own tests:
+// pkg/entityimport/leader_test.go (setup: two started member clusters in a
+// View, a Registry, Lead of the controller in member-2; then a member made
+// unreadable with an unstarted Cluster, unreachable, or gone from the
+// Registry) and pkg/serviceimport/leader_test.go. A compiled example here
+// would import test/framework, which puts a package in the cluster lane
+// (hack/packages.sh).
 package leadertest

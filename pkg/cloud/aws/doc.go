@@ -5,14 +5,9 @@
 //
 // # Usage
 //
-//	p, err := aws.New(aws.Options{
-//		AccessKeyID:     keyID,  // from the account's Secret
-//		SecretAccessKey: secret,
-//		SessionToken:    token,  // optional
-//		AssumeRole:      &aws.AssumeRole{RoleARN: arn, ExternalID: id}, // optional
-//		Endpoint:        "",     // or an emulator URL, for every service
-//	})
-//	snap, err := p.Inventory(ctx, "eu-west-1")
+// See ExampleNew (an account's provider, with an assumed role) and
+// ExampleProvider_SyncSecurityGroups (against the emulator); package
+// awsemu's example polls the emulator.
 //
 // # Behaviour
 //

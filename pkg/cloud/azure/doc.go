@@ -6,12 +6,7 @@
 //
 // # Usage
 //
-//	p, err := azure.New(azure.Options{
-//		SubscriptionID: sub, TenantID: tenant,
-//		ClientID: id, ClientSecret: secret, // from the account's Secret
-//		Endpoint: "", AuthorityHost: "",   // or a sovereign cloud / emulator
-//	})
-//	snap, err := p.Inventory(ctx, "eastus")
+// See ExampleNew; package azureemu's example polls the emulator.
 //
 // # Behaviour
 //

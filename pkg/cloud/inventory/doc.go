@@ -8,15 +8,9 @@
 //
 // # Usage
 //
-//	desired := inventory.Desired(inventory.Input{
-//		Selector:  selector,                  // the bound CloudEntitySelector
-//		Account:   accountRef,                // name and namespace
-//		Snapshots: snapshotsOfHealthyRegions, // from provider.Provider.Inventory
-//	})
-//	plan := inventory.Diff(desired, existing, failedRegions)
-//	// create plan.Create (VMs before their NICs, then set each NIC's owner),
-//	// update plan.Update, delete plan.Delete; plan.Writes() == 0 when nothing
-//	// changed.
+// See ExampleDesired. The caller creates plan.Create (VMs before their
+// interfaces, then sets each interface's owner), updates plan.Update and
+// deletes plan.Delete; plan.Writes() is 0 when nothing changed.
 //
 // # Rules
 //

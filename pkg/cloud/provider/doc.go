@@ -16,22 +16,8 @@
 //
 // # Usage
 //
-//	var p provider.Provider = aws.New(aws.Options{...}) // or azure.New(...)
-//	snap, err := p.Inventory(ctx, "us-east-1")
-//	switch {
-//	case errors.Is(err, provider.ErrAuthentication): // AuthenticationFailed
-//	case errors.Is(err, provider.ErrRegionUnavailable): // RegionUnavailable
-//	case errors.Is(err, provider.ErrThrottled): // Throttled
-//	case err != nil: // PollFailed
-//	}
-//
-//	res, err := p.SyncSecurityGroups(ctx, "us-east-1", provider.SecurityGroupSpec{
-//		VPCID: "vpc-0a1b", Prefix: "antreaplus-",
-//		Groups: []provider.SecurityGroup{{Name: "antreaplus-web", Ingress: []provider.Rule{
-//			{Protocol: "tcp", FromPort: 443, ToPort: 443, CIDR: "10.0.0.0/8"}}}},
-//		Attachments: map[string][]string{"eni-0123": {"antreaplus-web"}},
-//	})
-//	// res.Unrealized: what the cloud cannot hold, to report on the policy.
+// See ExampleProvider (a poll and its failure reasons) and
+// ExampleProvider_syncSecurityGroups.
 //
 // # Errors
 //

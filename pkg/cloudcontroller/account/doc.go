@@ -8,10 +8,7 @@
 //
 // # Usage
 //
-//	r := &account.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
-//		Providers: providers, Status: store, Heartbeat: 10 * time.Minute}
-//	err := account.AddIndex(ctx, mgr.GetFieldIndexer())
-//	err = r.SetupWithManager(mgr)
+// See ExampleReconciler.
 //
 // # Status
 //

@@ -5,11 +5,8 @@
 //
 // # Usage
 //
-//	cfg, err := accountprovider.Read(ctx, apiReader, account, opts)
-//	var cerr *accountprovider.ConfigError
-//	if errors.As(err, &cerr) { /* cerr.Reason: SecretNotFound, SecretKeyMissing, ... */ }
-//	entry, changed, err := providers.Ensure(key, cfg) // builds only when the config changed
-//	p := entry.Provider
+// See ExampleRead: a configuration read from the account's Secret, its
+// provider built once, and a ConfigError.
 //
 // # Secrets
 //

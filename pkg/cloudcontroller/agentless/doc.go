@@ -17,9 +17,7 @@
 //
 // # Usage
 //
-//	s := agentless.New(agentless.Options{Consumer: consumerClient, Reader: mgr.GetClient(),
-//		Providers: providers, Prefix: "antreaplus-", Interval: time.Minute})
-//	_ = mgr.Add(s)
+// See ExampleNew.
 //
 // Until the first view arrives nothing is synced: the groups in the cloud
 // stay as they are, as they do while the policy controller is unreachable.

@@ -5,12 +5,7 @@
 //
 // # Usage
 //
-//	counter := apiwrites.NewCounter()
-//	mgr, _ := ctrl.NewManager(cfg, ctrl.Options{NewClient: counter.NewClient})
-//	metrics.Registry.MustRegister(counter) // antreaplus_cloud_controller_api_writes_total
-//	before := counter.Total()
-//	// ... a poll ...
-//	writes := counter.Total() - before
+// See ExampleCounter.
 //
 // Every Create, Update, Patch, Apply, Delete and DeleteAllOf is counted,
 // and so are writes to subresources (status) as "<verb>/<subresource>",

@@ -6,9 +6,9 @@
 //
 // # Usage
 //
-//	res := binding.Resolve(account, selectorsReferringToIt) // account nil when missing
-//	if res.Bound != nil { ... import for *res.Bound ... }
-//	v := res.Verdicts[client.ObjectKeyFromObject(sel)] // Accepted, Reason, Message
+// See ExampleResolve. The reconcilers list the selectors referring to an
+// account with Selectors (AddIndex on the manager) and take the Verdict of
+// each for its Accepted condition.
 //
 // # Rules
 //

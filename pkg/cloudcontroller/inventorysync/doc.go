@@ -8,9 +8,8 @@
 //
 // # Usage
 //
-//	r := &inventorysync.Reconciler{Client: mgr.GetClient(), Providers: providers, Status: store,
-//		Options: inventorysync.Options{}}
-//	err := r.SetupWithManager(mgr) // needs binding.AddIndex on the manager
+// See ExampleReconciler (it needs binding.AddIndex on the manager) and
+// ExampleBackoff.
 //
 // # Behaviour
 //

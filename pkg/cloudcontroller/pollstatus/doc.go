@@ -7,12 +7,8 @@
 //
 // # Usage
 //
-//	store := pollstatus.New(10 * time.Minute) // heartbeat of lastSuccessfulPollTime
-//	// inventory sync, after each poll of a region:
-//	res := store.Record(pollstatus.Key{Account: acct, Region: "us-east-1"}, pollstatus.Outcome{Reason: v1alpha1.AccountReasonPolled}, time.Now())
-//	// account reconciler:
-//	regions := store.Regions(acct)
-//	// wiring: source.Channel(store.AccountEvents(), &handler.EnqueueRequestForObject{})
+// See ExampleStore. The account reconciler is wired to AccountEvents with
+// source.Channel.
 //
 // A poll that ends as the previous one did sends no event, so a poll where
 // nothing changed causes no status write; the one exception is the

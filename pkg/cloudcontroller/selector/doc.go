@@ -8,8 +8,7 @@
 //
 // # Usage
 //
-//	r := &selector.Reconciler{Client: mgr.GetClient(), Status: store}
-//	err := r.SetupWithManager(mgr) // needs binding.AddIndex on the manager
+// See ExampleReconciler (it needs binding.AddIndex on the manager).
 //
 // # Garbage collection
 //

@@ -13,14 +13,12 @@
 // and is tested with tables; the Watcher fills it from an API server and
 // keeps serving its last state when the API server goes away; when the
 // server answers again after an outage it lists afresh with new informers
-// rather than waiting out client-go's back-off.
+// rather than waiting out client-go's back-off. The program registers the
+// Watcher's metrics (its renewals) on the registry it serves with
+// RegisterMetrics: the DNS plugin does it on CoreDNS's prometheus plugin's.
 //
 // # Usage
 //
-//	w, err := importcache.NewWatcher(restConfig, importcache.WatcherOptions{})
-//	w.Start()                         // informers run until Stop
-//	w.WaitSynced(5 * time.Second)
-//	svc := w.Index().Service("demo", "web")
-//	fed := w.FederationID()           // "" until the ClusterMembership is read
-//	zone, region, _ := w.Index().Locate(clientIP)
+// See ExampleWatcher (the Watcher, as the DNS plugin runs it) and
+// ExampleIndex.
 package importcache

@@ -11,7 +11,5 @@
 //
 // # Usage
 //
-//	r := &exportstatus.Reconciler{Client: mgr.GetClient()}
-//	if err := r.SetupWithManager(mgr); err != nil { ... }
-//	exportstatus.RegisterMetrics(reader) // once per process; reader serves the export counts
+// See ExampleReconciler.
 package exportstatus

@@ -57,10 +57,6 @@
 //
 // # Usage
 //
-//	in := &translate.Inputs{Member: member, Namespaces: nsLabels,
-//		Entities: translate.NewIndex(remoteEntities), Services: services}
-//	res := translate.Translate(policy, in)
-//	if res.Report.Problem == nil {
-//		// write res.Policy and res.Groups; delete the other derived Groups
-//	}
+// See ExampleTranslate: a policy with a remote peer, its derived objects and
+// report.
 package translate

@@ -23,7 +23,6 @@
 //
 // # Usage
 //
-//	e := election.New(cfg, leases, "supervisor-1", ranker, start)
-//	go e.Run(ctx)
-//	if term, ok := e.Fence().Check(); ok { ... write with term ... }
+// See ExampleDecide (one round) and ExampleElector (an elector on a member's
+// Lease, its controllers and their fence).
 package election

@@ -25,15 +25,5 @@
 //
 // # Usage
 //
-//	loop, err := leaderloop.New[key](ctx, "entityimport", m, c.Options)
-//	if err != nil { ... }
-//	r := &run{writer: loop.Writer, queue: loop.Queue, log: loop.Log}
-//	r.sources = sources.New(m, sources.Options{...}, loop.Log)
-//	defer r.sources.Close()
-//	return loop.Run(ctx, leaderloop.Hooks[key]{
-//		Doing: "Importing federated entities", Start: r.hookLed, Sources: r.sources,
-//		EnqueueAll: r.enqueueAll, Reconcile: r.reconcile,
-//		LogValues: func(k key) []any { return []any{"namespace", k.Namespace, "source", k.Source} },
-//		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
-//	})
+// See Example: a leader controller built on the loop and a sources.Tracker.
 package leaderloop

@@ -15,7 +15,6 @@
 //
 // # Usage
 //
-//	m := manager.New(opts, me, mgr.GetClient(), mgr.GetConfig())
-//	if err := m.SetupWithManager(mgr); err != nil { ... }
-//	mgr.Start(ctx)
+// See ExampleManager (the manager in a controller-runtime manager) and
+// ExampleLeaderController (a leader controller of one's own).
 package manager

@@ -16,13 +16,8 @@
 //
 // # Usage
 //
-//	kc, err := membership.LoadKubeconfig(path)
-//	sup, _ := kc.Cluster("member-1")
-//	err = membership.Create(ctx, os.Stderr, "acme", []membership.Cluster{sup}, membership.CreateOptions{})
-//	m2, _ := kc.Cluster("member-2")
-//	id, err := membership.Join(ctx, os.Stderr, m2, "", []membership.Cluster{sup}, membership.JoinOptions{})
-//	st, err := membership.Status(ctx, []membership.Cluster{sup}, map[string]membership.Cluster{id: m2})
-//	err = membership.Leave(ctx, os.Stderr, m2, []membership.Cluster{sup}, false)
+// See Example: a federation created, joined, read and left; and
+// ExampleSanitizeClusterID.
 //
 // Join and Create read and check everything before writing anything, so a
 // refused join (a cluster of another federation, a cluster ID the registry
@@ -32,8 +27,6 @@
 // # Discovering supervisors
 //
 // Discover probes every context of a kubeconfig at once, with a short
-// timeout, for a ClusterMembership with supervisor=true:
-//
-//	d, err := membership.Discover(ctx, kc.Clusters, "acme", 2*time.Second)
-//	// d.Supervisors, d.Members (by cluster ID), d.Missing (registry supervisors without a context)
+// timeout, for a ClusterMembership with supervisor=true: see
+// ExampleDiscover.
 package membership

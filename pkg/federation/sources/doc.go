@@ -24,13 +24,6 @@
 //
 // # Usage
 //
-//	t := sources.New(m, sources.Options{Kinds: kinds, Handler: h, Registry: reg, RegistryNamespace: ns,
-//		UnreachableHoldDown: 5 * time.Second, Gauge: sourcesGauge}, logger)
-//	defer t.Close()
-//	if err := t.HookLed(ctx, sources.Watch{Kind: &corev1.Namespace{}, Handler: nsHandler}); err != nil { ... }
-//	t.Refresh(ctx)
-//	t.WaitForSources(ctx, 5*time.Second)
-//	for _, mi := range m.Federation.Members() {
-//		switch t.State(mi) { case sources.Live: ...; case sources.Kept: ...; case sources.Withdrawn: ... }
-//	}
+// See ExampleTracker, and package leaderloop's example for a whole leader
+// controller.
 package sources

@@ -12,7 +12,5 @@
 //
 // # Usage
 //
-//	status := &agentstatus.Reconciler{Client: mgr.GetClient(), Agents: server, Started: time.Now()}
-//	err := status.SetupWithManager(mgr)
-//	// ServerOptions.OnAgentChange: status.Changed
+// See ExampleReconciler.
 package agentstatus

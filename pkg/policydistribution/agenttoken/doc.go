@@ -13,7 +13,5 @@
 //
 // # Usage
 //
-//	err := (&agenttoken.Reconciler{Client: mgr.GetClient(), AgentlessNode: node}).SetupWithManager(mgr)
-//	err = agenttoken.EnsureAgentless(ctx, c, "antreaplus-system")
-//	err = agenttoken.FeedTokens(ctx, mgr.GetCache(), tokens) // Secrets -> policydistribution.Tokens
+// See ExampleReconciler and ExampleSecretName.
 package agenttoken

@@ -6,14 +6,6 @@
 //
 // # Usage
 //
-//	c, err := consumer.New(consumer.Options{
-//		Server:    "https://policy-controller:8443",
-//		TokenFile: "/etc/antreaplus/token",
-//		CAFile:    "/etc/antreaplus/ca.crt",
-//	})
-//	// Blocks until ctx ends; view is the last View held (nil: none).
-//	err = c.Watch(ctx, view, func(v *wire.View, ev *wire.Event) {
-//		enforce(v) // every endpoint of the scope, every rule
-//	}, nil)
-//	resp, err := c.Report(ctx, wire.Report{AgentVersion: "v1", AppliedGeneration: v.Generation})
+// See ExampleClient_Watch; package distributiontest serves a real server to
+// test against.
 package consumer

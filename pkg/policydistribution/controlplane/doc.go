@@ -6,13 +6,5 @@
 //
 // # Usage
 //
-//	cert, err := controlplane.EnsureServingCert("/var/run/antreaplus/certs", []string{"policy-controller.antreaplus-system.svc"})
-//	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Cache: controlplane.CacheOptions(), ...})
-//	cp, err := controlplane.Setup(ctx, mgr, controlplane.Options{
-//		Namespace: "antreaplus-system", ListenAddress: ":8443", Certificate: cert,
-//		AgentlessNode: "antreaplus-cloud-controller", Registry: metrics.Registry,
-//	})
-//	// cp.Hub.Watch(...) serves a consumer in the same process;
-//	// cp.Server.AgentsHandler() shows every agent's status.
-//	err = mgr.Start(ctx)
+// See ExampleSetup.
 package controlplane

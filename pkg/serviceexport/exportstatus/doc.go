@@ -20,7 +20,5 @@
 //
 // # Usage
 //
-//	r := &exportstatus.Reconciler{Client: mgr.GetClient()}
-//	if err := r.SetupWithManager(mgr); err != nil { ... }
-//	exportstatus.RegisterMetrics(mgr.GetCache())
+// See ExampleReconciler.
 package exportstatus

@@ -6,7 +6,6 @@
 //
 // # Usage
 //
-//	err := federatedservice.Export(ctx, cfg, "demo", "web", federatedservice.ExportOptions{FlatNetwork: false})
-//	conds, err := federatedservice.WaitForConditions(ctx, cfg, "demo", "web", 15*time.Second)
-//	listing, err := federatedservice.List(ctx, "fed", map[string]*rest.Config{"member-1": cfg1, ...})
+// See Example: export, the member controller's verdict, the listing,
+// unexport.
 package federatedservice

@@ -30,6 +30,5 @@
 //
 // # Usage
 //
-//	idx := locality.Closest(locality.Place{Cluster: "member-1", Region: "eu", Zone: "eu-1a"}, places)
-//	forZones := locality.Hints("member-1", map[string]string{"eu-1a": "eu", "eu-1b": "eu"}, places)
+// See ExampleClosest and ExampleHints.
 package locality

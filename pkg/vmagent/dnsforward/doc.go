@@ -38,12 +38,6 @@
 //
 // # Usage
 //
-//	f, err := dnsforward.Listen(dnsforward.Options{}, dnsforward.Routes{Member: "10.0.0.53:53"}) // over TCP
-//	fwd := f.Addr().Addr() // 127.0.0.153
-//	plan := dnsforward.PlanResolvConf(current, saved, true, fwd, dnsforward.DefaultZones)
-//	// keep *plan.Original in the agent's state, then:
-//	err = dnsforward.WriteInPlace("/etc/resolv.conf", plan.Write)
-//	f.SetRoutes(dnsforward.Routes{Member: "10.0.0.53:53", Upstreams: dnsforward.Upstreams([]byte(*plan.Original), fwd)})
-//	// to undo it:
-//	_, err = dnsforward.Restore("/etc/resolv.conf", plan.Original)
+// See ExampleListen (a forwarder and its routes) and ExamplePlanResolvConf
+// (a resolver file pointed at it and put back).
 package dnsforward

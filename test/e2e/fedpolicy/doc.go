@@ -13,7 +13,7 @@
 // without them it fails, saying so, when ANTREAPLUS_REQUIRE_CLUSTERS=1 (as
 // under `make test`), and is skipped otherwise.
 //
-// # Usage
+// # Running
 //
 //	sudo ANTREAPLUS_REQUIRE_CLUSTERS=1 go test ./test/e2e/fedpolicy/ -v
 //	sudo go test ./test/e2e/fedpolicy/ -run 'TestFederatedPolicies/policies/ingress' -v

@@ -2,7 +2,7 @@
 // clusters, two supervisors running real federation-manager processes, and
 // a member-controller process in every member (started by the tests).
 //
-// # Usage
+// # Running
 //
 //	go test ./test/e2e/services/                                   # every test
 //	go test ./test/e2e/services/ -run TestBurst -v                 # ANTREAPLUS_BURST=N changes the 1000

@@ -12,15 +12,8 @@
 //
 // # Usage
 //
-//	emu := awsemu.New(awsemu.Options{
-//		Credentials: []awsemu.Credential{{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "secret"}},
-//	})
-//	srv := httptest.NewServer(emu) // or http.ListenAndServe(addr, emu)
-//	vpc, _ := emu.AddVPC(awsemu.VPCSpec{Region: "us-east-1", Name: "prod"})
-//	vm, _ := emu.AddInstance(awsemu.InstanceSpec{Region: "us-east-1", VPCID: vpc, Name: "web-1"})
-//	// point the SDK at srv.URL: ec2.Options{BaseEndpoint: &srv.URL, ...}
-//	emu.Throttle("DescribeInstances", 3) // the next 3 calls get RequestLimitExceeded
-//	n := emu.Calls("DescribeInstances")
+// See Example: an account read by the real provider over HTTP, then
+// throttled.
 //
 // # Actions
 //
@@ -52,7 +45,8 @@
 // else AccessDenied; it issues temporary credentials (ASIA...) that every
 // service accepts with their session token until they expire, then refuses
 // with RequestExpired (EC2) or ExpiredToken. Options.SessionLifetime
-// shortens them for tests; ExpireSessions expires them all at once.//
+// shortens them for tests; ExpireSessions expires them all at once.
+//
 // # Faults
 //
 //   - Authentication: every call must carry a valid SigV4 signature from one

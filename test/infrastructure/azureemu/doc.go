@@ -11,14 +11,11 @@
 //
 // # Usage
 //
-//	emu := azureemu.New(azureemu.Options{Clients: []azureemu.Client{{ClientID: "app", Secret: "s3cret"}}})
-//	srv := httptest.NewTLSServer(emu) // the SDK sends tokens only over HTTPS
-//	vnet, _ := emu.AddVNet(azureemu.VNetSpec{Location: "eastus", Name: "prod"})
-//	vm, _ := emu.AddVM(azureemu.VMSpec{VNetID: vnet, Name: "web-1"})
-//	// Point the SDK at it: cloud.Configuration{ActiveDirectoryAuthorityHost:
-//	// srv.URL + "/", Services: {cloud.ResourceManager: {Endpoint: srv.URL,
-//	// Audience: srv.URL}}}, with srv.Client() as the transport.
-//	emu.Throttle("VirtualMachines.ListAll", 2, 10*time.Millisecond)
+// See Example: a subscription read by the real provider over HTTPS, then
+// throttled. The SDK reaches the emulator when its cloud.Configuration
+// names srv.URL as the authority host and as Resource Manager's endpoint
+// and audience, and trusts it with srv.Client() as the transport: the
+// provider's azure.Options Endpoint, AuthorityHost and Transport do that.
 //
 // # Operations
 //

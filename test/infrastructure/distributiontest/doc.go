@@ -5,10 +5,5 @@
 //
 // # Usage
 //
-//	s := distributiontest.New(t)
-//	token := s.AgentToken("ns", "vm-a")
-//	s.Publish(distributiontest.DropPorts("ns/nic-a", "vm-a", "10.0.0.1", 80))
-//	c, _ := consumer.New(s.ClientOptions(token))
-//	s.Down() // the server is unreachable ...
-//	s.Up()   // ... and back, as a new instance (a new epoch)
+// See Example: a consumer's test against the server.
 package distributiontest

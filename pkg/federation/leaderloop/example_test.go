@@ -1,0 +1,108 @@
+package leaderloop_test
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+
+	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
+	"antreaplus.io/antreaplus/pkg/federation/manager"
+	"antreaplus.io/antreaplus/pkg/federation/sources"
+)
+
+var (
+	reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "example_mirror_reconciles_total"},
+		[]string{"member", "result"})
+	reconcileSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "example_mirror_reconcile_seconds"},
+		[]string{"member"})
+)
+
+// mirror is a leader controller that copies the ConfigMap "shared" of the
+// Namespace "demo" of every other member into the member it leads, as
+// "shared-<member>".
+type mirror struct {
+	registry client.Reader // the supervisor's registry
+}
+
+func (mirror) Name() string { return "mirror" }
+
+// Run is the loop in led member m: a work queue of source members, a
+// write client of its own, workers, resyncs and metrics.
+func (c mirror) Run(ctx context.Context, m manager.Member) error {
+	loop, err := leaderloop.New[string](ctx, c.Name(), m, leaderloop.Options{
+		Workers: 2, Resync: time.Minute, Period: time.Second, WriteQPS: 50, WriteBurst: 100})
+	if err != nil {
+		return err
+	}
+	enqueue := func(ctx context.Context, id string, _ cluster.Cluster, _ client.Object) toolscache.ResourceEventHandler {
+		return sources.Handler(func(sources.EventType, client.Object, client.Object) { loop.Queue.Add(id) })
+	}
+	tracker := sources.New(m, sources.Options{Kinds: []client.Object{&corev1.ConfigMap{}}, Handler: enqueue,
+		Registry: c.registry, RegistryNamespace: "antreaplus-system", UnreachableHoldDown: 5 * time.Second}, loop.Log)
+	defer tracker.Close()
+	return loop.Run(ctx, leaderloop.Hooks[string]{
+		Doing:   "Mirroring ConfigMaps",
+		Start:   func(context.Context) error { return nil }, // nothing of the led member is watched
+		Sources: tracker,
+		EnqueueAll: func(context.Context) {
+			for _, mi := range m.Federation.Members() {
+				loop.Queue.Add(mi.ClusterID)
+			}
+		},
+		Reconcile: func(ctx context.Context, source string) error {
+			return c.reconcile(ctx, m, loop.Writer, tracker, source)
+		},
+		LogValues: func(source string) []any { return []any{"source", source} },
+		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
+	})
+}
+
+// reconcile copies one source member's ConfigMap while it is Live, keeps
+// the copy while it is Kept, and deletes it once it is Withdrawn.
+func (c mirror) reconcile(ctx context.Context, m manager.Member, w client.Client, t *sources.Tracker, source string) error {
+	if source == m.ClusterID {
+		return nil
+	}
+	copyOf := &corev1.ConfigMap{}
+	copyOf.Namespace, copyOf.Name = "demo", "shared-"+source
+	for _, mi := range m.Federation.Members() {
+		if mi.ClusterID != source {
+			continue
+		}
+		switch t.State(mi) {
+		case sources.Kept:
+			return nil
+		case sources.Withdrawn:
+			return leaderloop.Fenced(m, nil, func() error { return client.IgnoreNotFound(w.Delete(ctx, copyOf)) })
+		case sources.Live:
+			orig := &corev1.ConfigMap{}
+			if err := mi.Cluster.GetClient().Get(ctx, client.ObjectKey{Namespace: "demo", Name: "shared"}, orig); err != nil {
+				return client.IgnoreNotFound(err)
+			}
+			copyOf.Data = orig.Data
+			return leaderloop.Fenced(m, copyOf, func() error { // stamped with the leader's term
+				err := w.Create(ctx, copyOf)
+				if apierrors.IsAlreadyExists(err) {
+					return w.Update(ctx, copyOf)
+				}
+				return err
+			})
+		}
+	}
+	return nil
+}
+
+// A leader controller built on the loop and a sources.Tracker, added to the
+// federation manager's leader controllers (see manager.ExampleManager).
+func Example() {
+	var registry client.Reader // the supervisor manager's API reader
+	opts := manager.DefaultOptions()
+	opts.LeaderControllers = append(opts.LeaderControllers, mirror{registry: registry})
+	_ = opts
+}
