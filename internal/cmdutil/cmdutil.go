@@ -1,14 +1,8 @@
 // Package cmdutil holds what every controller binary of the project shares:
 // the flags that locate the cluster and serve metrics and probes, klog's
 // -v, one text logger for controller-runtime and klog, and a run that
-// ends on SIGTERM or SIGINT and exits 1 with the error logged.
-//
-//	var c cmdutil.Common
-//	fs := cmdutil.NewFlagSet()
-//	c.AddFlags(fs, "this member cluster")
-//	fs.IntVar(...)  // the command's own flags
-//	cmdutil.Parse(fs)
-//	cmdutil.Run("member-controller", func(ctx context.Context) error { ... })
+// ends on SIGTERM or SIGINT and exits 1 with the error logged. See
+// ExampleRun.
 package cmdutil
 
 import (

@@ -44,7 +44,6 @@ type Renewer struct {
 // generation returns on its own while its context is live: with its error,
 // or with an error saying so when it returned nil.
 func (r Renewer) Run(ctx context.Context, start func(context.Context, Generation) error) error {
-	registerMetrics()
 	r = r.withDefaults()
 	var tracker Tracker
 	ticker := time.NewTicker(r.Period)

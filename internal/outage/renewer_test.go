@@ -92,7 +92,7 @@ type running struct {
 
 func start(t *testing.T, s *server, c *component) *running {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	r := Renewer{Component: t.Name(), Probe: s.probe, Period: period, Min: minOutage}
 	run := &running{cancel: cancel, done: make(chan error, 1)}
 	go func() { run.done <- r.Run(ctx, c.run) }()
@@ -116,6 +116,7 @@ func (r *running) wait(t *testing.T) error {
 }
 
 func renewalsOf(t *testing.T) float64 {
+	t.Helper()
 	return testutil.ToFloat64(renewals.WithLabelValues(t.Name()))
 }
 
@@ -218,7 +219,7 @@ func TestProbeIsBounded(t *testing.T) {
 		}
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
 		done <- Renewer{Component: t.Name(), Probe: probe, Period: period, Min: minOutage}.Run(ctx, c.run)

@@ -29,7 +29,6 @@ type Controller struct {
 // (MemberClusters in registryNamespace): the members' labels, and whether a
 // member missing from the manager's view has left the federation.
 func New(registry client.Reader, registryNamespace string) *Controller {
-	registerMetrics()
 	return &Controller{registry: registry, registryNamespace: registryNamespace, UnreachableHoldDown: 5 * time.Second,
 		Options: leaderloop.Options{Workers: 4, Resync: time.Minute, Period: time.Second, WriteQPS: 200, WriteBurst: 400}}
 }

@@ -1,7 +1,6 @@
 package federatedpolicy
 
 import (
-	"context"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -23,7 +22,7 @@ import (
 func create(t *testing.T, c client.Client, objs ...client.Object) {
 	t.Helper()
 	for _, o := range objs {
-		if err := c.Create(context.Background(), o); err != nil {
+		if err := c.Create(t.Context(), o); err != nil {
 			t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
 		}
 	}

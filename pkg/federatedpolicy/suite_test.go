@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
@@ -75,7 +76,9 @@ func run(cfg *rest.Config, c client.Client) error {
 	if err != nil {
 		return err
 	}
-	RegisterMetrics(mgr.GetCache())
+	if err := RegisterMetrics(metrics.Registry, mgr.GetCache()); err != nil {
+		return err
+	}
 	if err := Setup(ctx, mgr); err != nil {
 		return err
 	}
@@ -91,7 +94,7 @@ func run(cfg *rest.Config, c client.Client) error {
 func fnp(t *testing.T, c client.Client, ns, name string) *policyv1alpha1.FederatedNetworkPolicy {
 	t.Helper()
 	p := &policyv1alpha1.FederatedNetworkPolicy{}
-	if err := c.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: name}, p); err != nil {
+	if err := c.Get(t.Context(), types.NamespacedName{Namespace: ns, Name: name}, p); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -72,7 +72,10 @@ func proxied(t *testing.T, cluster string) (*framework.TCPProxy, *rest.Config) {
 // runController runs Run until the test ends.
 func runController(t *testing.T, cfg *rest.Config) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	if err := RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, Options{}) }()
 	t.Cleanup(func() {
@@ -97,7 +100,7 @@ func export(t *testing.T, c client.Client, ns, name string) {
 	}
 	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 	for _, o := range []client.Object{svc, exp} {
-		if err := c.Create(context.Background(), o); err != nil {
+		if err := c.Create(t.Context(), o); err != nil {
 			t.Fatalf("creating %s %s/%s: %v", o.GetObjectKind().GroupVersionKind().Kind, ns, name, err)
 		}
 	}
@@ -108,7 +111,7 @@ func waitValid(t *testing.T, c client.Client, ns, name string, timeout time.Dura
 	t.Helper()
 	framework.Eventually(t, timeout, func() error {
 		exp := &mcsv1beta1.ServiceExport{}
-		if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, exp); err != nil {
+		if err := c.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: name}, exp); err != nil {
 			return err
 		}
 		if !meta.IsStatusConditionTrue(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionValid)) {
@@ -120,5 +123,6 @@ func waitValid(t *testing.T, c client.Client, ns, name string, timeout time.Dura
 
 // renewals reads antreaplus_outage_renewals_total of the member controller.
 func renewals(t *testing.T) float64 {
+	t.Helper()
 	return framework.CounterValue(t, metrics.Registry, "antreaplus_outage_renewals_total", "component", Component)
 }

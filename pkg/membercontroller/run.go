@@ -3,7 +3,6 @@ package membercontroller
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -44,7 +43,6 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("creating the Kubernetes client: %w", err)
 	}
-	registerMetrics()
 	log := ctrl.Log.WithName(Component)
 	log.Info("Starting the member controller", "server", cfg.Host)
 	r := outage.Renewer{Component: Component, Probe: outage.Readyz(cs.Discovery().RESTClient()), Log: log}
@@ -90,16 +88,4 @@ func off(addr string) string {
 		return "0"
 	}
 	return addr
-}
-
-var registerOnce sync.Once
-
-// registerMetrics adds the controllers' metrics to controller-runtime's
-// registry, once per process: they read the current manager's cache.
-func registerMetrics() {
-	registerOnce.Do(func() {
-		exportstatus.RegisterMetrics(&current)
-		federatedpolicy.RegisterMetrics(&current)
-		entityexportstatus.RegisterMetrics(&current)
-	})
 }

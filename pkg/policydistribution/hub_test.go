@@ -7,20 +7,20 @@ import (
 	"slices"
 	"testing"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // endpointWith builds the full wire endpoint of name with one Allow rule
 // per TCP port.
 func endpointWith(name string, ports ...int32) *wire.Endpoint {
-	rules := policycompiler.EndpointRules{Endpoint: name, Hash: name}
+	rules := policyrules.EndpointRules{Endpoint: name, Hash: name}
 	for _, p := range ports {
 		rules.Hash += fmt.Sprintf(",%d", p)
-		rules.Rules = append(rules.Rules, policycompiler.CompiledRule{
-			Direction: policycompiler.DirectionIngress, Action: policycompiler.ActionAllow, Tier: "application",
-			Priority: policycompiler.Priority{Tier: 250, RuleIndex: p}, AnyPeer: true,
-			Ports: []policycompiler.Port{{Protocol: policycompiler.ProtocolTCP, Port: p, EndPort: p}},
+		rules.Rules = append(rules.Rules, policyrules.CompiledRule{
+			Direction: policyrules.DirectionIngress, Action: policyrules.ActionAllow, Tier: "application",
+			Priority: policyrules.Priority{Tier: 250, RuleIndex: p}, AnyPeer: true,
+			Ports: []policyrules.Port{{Protocol: policyrules.ProtocolTCP, Port: p, EndPort: p}},
 		})
 	}
 	ep := wire.NewEndpoint(rules, []netip.Addr{netip.MustParseAddr("10.0.0.1")})

@@ -65,7 +65,7 @@ func NewServer(hub *Hub, opts ServerOptions) *Server {
 		opts.WriteTimeout = 10 * time.Second
 	}
 	if opts.Metrics == nil {
-		opts.Metrics = NewMetrics(nil)
+		opts.Metrics = NewMetrics()
 	}
 	return &Server{hub: hub, opts: opts, agents: newAgentRegistry(opts.OnAgentChange)}
 }

@@ -1,7 +1,6 @@
 package policyview
 
 import (
-	"context"
 	"net"
 	"strings"
 	"sync"
@@ -26,7 +25,7 @@ func TestReadBoundsEachMember(t *testing.T) {
 	}
 	timeout := 500 * time.Millisecond
 	start := time.Now()
-	snaps := Read(context.Background(), clusters, ReadOptions{Timeout: timeout})
+	snaps := Read(t.Context(), clusters, ReadOptions{Timeout: timeout})
 	if took := time.Since(start); took > 3*timeout {
 		t.Errorf("Read took %s: members are not read concurrently within %s each", took, timeout)
 	}

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"net"
 	"net/http"
 	"net/netip"
@@ -43,7 +42,7 @@ func TestDNSReadyNeedsTheDNSPort(t *testing.T) {
 	p := ClusterPlan{Name: "member-1", DNS: DNSPlan{
 		Addr: netip.MustParseAddr("127.0.0.1"), Port: dnsPort, ReadyPort: readyL.Addr().(*net.TCPAddr).Port,
 	}}
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := dnsReady(ctx, p); err == nil || !strings.Contains(err.Error(), "does not answer DNS yet") {
 		t.Fatalf("/ready answers but nothing serves DNS: got %v, want 'does not answer DNS yet'", err)
 	}

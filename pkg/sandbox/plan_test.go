@@ -147,7 +147,7 @@ func TestProcessesUnder(t *testing.T) {
 	dir := t.TempDir()
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
-		t.Skipf("no sleep binary: %v", err)
+		t.Fatalf("no sleep binary (coreutils): %v", err)
 	}
 	raw, err := os.ReadFile(sleep)
 	if err != nil {

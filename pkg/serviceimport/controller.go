@@ -33,7 +33,6 @@ type Controller struct {
 // (MemberClusters in registryNamespace): a source cluster missing from the
 // manager's view is withdrawn only once it is gone from the registry.
 func New(registry client.Reader, registryNamespace string) *Controller {
-	registerMetrics()
 	return &Controller{registry: registry, registryNamespace: registryNamespace, UnreachableHoldDown: 5 * time.Second,
 		Options: leaderloop.Options{Workers: 8, Resync: time.Minute, Period: time.Second, WriteQPS: 200, WriteBurst: 400}}
 }

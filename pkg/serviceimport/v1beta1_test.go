@@ -28,6 +28,7 @@ import (
 // leadBoth runs a leader for member-1 and one for member-2, each reading
 // both: every export gets its Conflict condition from its member's leader.
 func leadBoth(t *testing.T) (a, b client.Client) {
+	t.Helper()
 	a, b = clusters.Client(t, "member-1"), clusters.Client(t, "member-2")
 	ca, cb := leadertest.Cluster(t, clusters, "member-1", true), leadertest.Cluster(t, clusters, "member-2", true)
 	view := leadertest.NewView(
@@ -121,6 +122,7 @@ func TestV1beta1ImportAndConflicts(t *testing.T) {
 
 // checkImports checks what a member imported of each name of the test.
 func checkImports(t *testing.T, c client.Client, id, ns string) error {
+	t.Helper()
 	imp, svc, _ := readImport(t, c, ns, "ports")
 	if imp == nil || portNames(imp) != "http,admin" || svc == nil || len(svc.Spec.Ports) != 2 {
 		return fmt.Errorf("ports: import %v derived %v, want the union http,admin", imp != nil && portNames(imp) != "", svc != nil)
@@ -192,6 +194,7 @@ func addressTypes(sl []discoveryv1.EndpointSlice) string {
 
 // totalWrites sums every write the leaders made, of every kind and verb.
 func totalWrites(t *testing.T) float64 {
+	t.Helper()
 	ch := make(chan prometheus.Metric, 1000)
 	writes.Collect(ch)
 	close(ch)

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // largeView makes one endpoint with n compiled rules, as a busy VM might
@@ -20,7 +20,7 @@ func largeView(n int) *wire.View {
 		name     string
 		priority int32
 	}{{"securityops", 100}, {"application", 250}, {"baseline", 253}}
-	actions := []policycompiler.Action{allow, drop, reject, allow, pass}
+	actions := []policyrules.Action{allow, drop, reject, allow, pass}
 	var rules []wire.Rule
 	for i := range n {
 		tier := tiers[i*len(tiers)/n]
@@ -63,9 +63,10 @@ func BenchmarkNFTablesApply10kRules(b *testing.B) {
 }
 
 func benchmarkApply(b *testing.B, n int) {
+	b.Helper()
 	requireRoot(b)
-	netnstest.ReapOrphans("apvb-")
-	ns, err := netnstest.Create(fmt.Sprintf("apvb-%d", os.Getpid()))
+	netns.ReapOrphans("apvb-")
+	ns, err := netns.Create(fmt.Sprintf("apvb-%d", os.Getpid()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func benchmarkApply(b *testing.B, n int) {
 // nftBaseline measures nft(8) replacing the table the agent wrote with
 // itself (the same rules, in one transaction): the baseline of the
 // agent's apply, in the same run.
-func nftBaseline(ns *netnstest.NS, runs int) (time.Duration, error) {
+func nftBaseline(ns *netns.NS, runs int) (time.Duration, error) {
 	listing, err := ns.Output("nft", "list", "table", "inet", DefaultTable)
 	if err != nil {
 		return 0, err

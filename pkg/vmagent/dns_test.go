@@ -52,7 +52,7 @@ func startDNSAgent(t *testing.T, opts consumer.Options, state, resolvConf string
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = a.Run(ctx) }()
 	stop := func() { cancel(); <-done }

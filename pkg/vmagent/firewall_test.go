@@ -5,19 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 const (
-	in  = policycompiler.DirectionIngress
-	out = policycompiler.DirectionEgress
+	in  = policyrules.DirectionIngress
+	out = policyrules.DirectionEgress
 
-	allow  = policycompiler.ActionAllow
-	drop   = policycompiler.ActionDrop
-	reject = policycompiler.ActionReject
-	pass   = policycompiler.ActionPass
+	allow  = policyrules.ActionAllow
+	drop   = policyrules.ActionDrop
+	reject = policyrules.ActionReject
+	pass   = policyrules.ActionPass
 )
 
 var serverAddresses = []string{"10.77.1.2", "10.77.2.2", "fd77:1::2", "fd77:2::2"}
@@ -64,7 +64,7 @@ func TestNFTablesEnforcesReferenceSemantics(t *testing.T) {
 	}
 	var probes []probe
 	for _, from := range []struct {
-		ns               *netnstest.NS
+		ns               *netns.NS
 		egress           *wire.View
 		v4, v6, to4, to6 string
 	}{
@@ -73,11 +73,11 @@ func TestNFTablesEnforcesReferenceSemantics(t *testing.T) {
 	} {
 		for _, port := range []int32{8001, 8002, 8003, 8004, 8005, 8006, 8007, 8008, 8101} {
 			probes = append(probes,
-				probe{from: from.ns, egress: from.egress, fromAddr: from.v4, proto: policycompiler.ProtocolTCP, to: from.to4, port: port},
-				probe{from: from.ns, egress: from.egress, fromAddr: from.v6, proto: policycompiler.ProtocolTCP, to: from.to6, port: port})
+				probe{from: from.ns, egress: from.egress, fromAddr: from.v4, proto: policyrules.ProtocolTCP, to: from.to4, port: port},
+				probe{from: from.ns, egress: from.egress, fromAddr: from.v6, proto: policyrules.ProtocolTCP, to: from.to6, port: port})
 		}
 		for _, port := range []int32{9003, 9004, 9102} {
-			probes = append(probes, probe{from: from.ns, egress: from.egress, fromAddr: from.v4, proto: policycompiler.ProtocolUDP, to: from.to4, port: port})
+			probes = append(probes, probe{from: from.ns, egress: from.egress, fromAddr: from.v4, proto: policyrules.ProtocolUDP, to: from.to4, port: port})
 		}
 	}
 	runProbes(t, probes, server)
@@ -96,21 +96,21 @@ func TestNFTablesUpdateKeepsEstablishedConnections(t *testing.T) {
 		t.Fatalf("allowed connection: %v", err)
 	}
 	defer func() { _ = conn.Close() }()
-	if err := netnstest.Exchange(conn, "before", time.Second); err != nil {
+	if err := netns.Exchange(conn, "before", time.Second); err != nil {
 		t.Fatal(err)
 	}
 	// The update denies new connections to the port.
 	apply(t, l.server, viewOf("ns/server", serverAddresses, rule(in, "application", 250, drop, tcp(8001, 8001))))
-	if got, err := netnstest.ProbeTCP(l.client1, "10.77.1.2:8001", 500*time.Millisecond); err != nil || got != netnstest.Dropped {
+	if got, err := netns.ProbeTCP(t.Context(), l.client1, "10.77.1.2:8001", 500*time.Millisecond); err != nil || got != netns.Dropped {
 		t.Fatalf("new connection after the update: %q, %v; want dropped", got, err)
 	}
-	if err := netnstest.Exchange(conn, "after", time.Second); err != nil {
+	if err := netns.Exchange(conn, "after", time.Second); err != nil {
 		t.Fatalf("established connection after the update: %v", err)
 	}
 	if err := (&NFTables{NetNSFd: l.server.Fd()}).Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := netnstest.ProbeTCP(l.client1, "10.77.1.2:8001", time.Second); err != nil || got != netnstest.Connected {
+	if got, err := netns.ProbeTCP(t.Context(), l.client1, "10.77.1.2:8001", time.Second); err != nil || got != netns.Connected {
 		t.Fatalf("after removing the table: %q, %v; want connected", got, err)
 	}
 }

@@ -5,15 +5,14 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"os/exec"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
-	"antreaplus.io/antreaplus/pkg/vmagent/netnstest"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // lab is a server namespace linked to two client namespaces, each on its
@@ -22,8 +21,8 @@ import (
 //	client1 10.77.1.1 fd77:1::1 ---- 10.77.1.2 fd77:1::2 server
 //	client2 10.77.2.1 fd77:2::1 ---- 10.77.2.2 fd77:2::2 server
 type lab struct {
-	server, client1, client2 *netnstest.NS
-	echo                     *netnstest.Echo
+	server, client1, client2 *netns.NS
+	echo                     *netns.Echo
 }
 
 // cannotRun ends a test that this machine cannot run: under make test
@@ -40,35 +39,30 @@ func cannotRun(t testing.TB, format string, args ...any) {
 
 func requireRoot(t testing.TB) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		cannotRun(t, "needs root to create network namespaces and program nftables (make test runs as root in CI)")
-	}
-	for _, prog := range []string{"nft", "ip"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			cannotRun(t, "%s is missing: make test installs it (hack/ensure-packages.sh nftables iproute2)", prog)
-		}
+	if err := netns.Check("nft"); err != nil {
+		cannotRun(t, "cannot play VMs in network namespaces (make test runs as root and installs ip and nft): %v", err)
 	}
 }
 
 func newLab(t testing.TB) *lab {
 	t.Helper()
 	requireRoot(t)
-	netnstest.ReapOrphans("apvt-")
+	netns.ReapOrphans("apvt-")
 	prefix := fmt.Sprintf("apvt-%d-", os.Getpid())
-	l := &lab{echo: &netnstest.Echo{}}
+	l := &lab{echo: &netns.Echo{}}
 	var err error
 	for _, p := range []struct {
-		ns   **netnstest.NS
+		ns   **netns.NS
 		name string
 	}{{&l.server, "s"}, {&l.client1, "c1"}, {&l.client2, "c2"}} {
-		if *p.ns, err = netnstest.Create(prefix + p.name); err != nil {
+		if *p.ns, err = netns.Create(prefix + p.name); err != nil {
 			t.Fatal(err)
 		}
 		ns := *p.ns
 		t.Cleanup(func() { _ = ns.Delete() })
 	}
 	t.Cleanup(l.echo.Close)
-	for i, c := range []*netnstest.NS{l.client1, l.client2} {
+	for i, c := range []*netns.NS{l.client1, l.client2} {
 		n := i + 1
 		dev := "to-c" + strconv.Itoa(n)
 		steps := []func() error{
@@ -105,7 +99,7 @@ func (l *lab) serveUDP(t testing.TB, ports ...int) {
 	}
 }
 
-func apply(t testing.TB, ns *netnstest.NS, view *wire.View) ApplyResult {
+func apply(t testing.TB, ns *netns.NS, view *wire.View) ApplyResult {
 	t.Helper()
 	res, err := (&NFTables{NetNSFd: ns.Fd()}).Apply(view)
 	if err != nil {
@@ -118,9 +112,9 @@ func apply(t testing.TB, ns *netnstest.NS, view *wire.View) ApplyResult {
 
 type ruleOpt func(*wire.Rule)
 
-func rule(dir policycompiler.Direction, tier string, tierPriority int32, action policycompiler.Action, opts ...ruleOpt) wire.Rule {
+func rule(dir policyrules.Direction, tier string, tierPriority int32, action policyrules.Action, opts ...ruleOpt) wire.Rule {
 	r := wire.Rule{Direction: dir, Action: action, Tier: tier, TierPriority: tierPriority, AnyPeer: true,
-		Policy: wire.PolicyRef{Kind: string(policycompiler.KindClusterNetworkPolicy), Name: "test"}}
+		Policy: wire.PolicyRef{Kind: string(policyrules.KindClusterNetworkPolicy), Name: "test"}}
 	for _, o := range opts {
 		o(&r)
 	}
@@ -138,19 +132,19 @@ func peers(cidrs ...string) ruleOpt {
 
 func tcp(first, last int32) ruleOpt {
 	return func(r *wire.Rule) {
-		r.Ports = append(r.Ports, wire.Port{Protocol: policycompiler.ProtocolTCP, Port: first, EndPort: last})
+		r.Ports = append(r.Ports, wire.Port{Protocol: policyrules.ProtocolTCP, Port: first, EndPort: last})
 	}
 }
 
 func udp(port int32) ruleOpt {
 	return func(r *wire.Rule) {
-		r.Ports = append(r.Ports, wire.Port{Protocol: policycompiler.ProtocolUDP, Port: port, EndPort: port})
+		r.Ports = append(r.Ports, wire.Port{Protocol: policyrules.ProtocolUDP, Port: port, EndPort: port})
 	}
 }
 
 func icmp(typ int32) ruleOpt {
 	return func(r *wire.Rule) {
-		r.Ports = append(r.Ports, wire.Port{Protocol: policycompiler.ProtocolICMP, ICMPType: typ, ICMPCode: policycompiler.AnyType})
+		r.Ports = append(r.Ports, wire.Port{Protocol: policyrules.ProtocolICMP, ICMPType: typ, ICMPCode: policyrules.AnyType})
 	}
 }
 
@@ -171,36 +165,36 @@ func viewOf(name string, addresses []string, rules ...wire.Rule) *wire.View {
 }
 
 type probe struct {
-	from     *netnstest.NS
+	from     *netns.NS
 	fromAddr string
 	// egress are the rules in force on the client, if any.
 	egress *wire.View
-	proto  policycompiler.Protocol
+	proto  policyrules.Protocol
 	to     string
 	port   int32
 }
 
 // expected decides a probe with the reference semantics: the client's
 // egress rules, then the server's ingress rules.
-func expected(p probe, server *wire.View) netnstest.Outcome {
+func expected(p probe, server *wire.View) netns.Outcome {
 	to := netip.MustParseAddr(p.to)
 	from := netip.MustParseAddr(p.fromAddr)
-	out := policycompiler.Packet{Direction: policycompiler.DirectionEgress, Peer: to, Protocol: p.proto, Port: p.port}
-	in := policycompiler.Packet{Direction: policycompiler.DirectionIngress, Peer: from, Protocol: p.proto, Port: p.port}
-	decision := policycompiler.Decision{Action: policycompiler.ActionAllow}
+	out := policyrules.Packet{Direction: policyrules.DirectionEgress, Peer: to, Protocol: p.proto, Port: p.port}
+	in := policyrules.Packet{Direction: policyrules.DirectionIngress, Peer: from, Protocol: p.proto, Port: p.port}
+	decision := policyrules.Decision{Action: policyrules.ActionAllow}
 	if ep := endpointOf(p.egress); ep != nil {
-		decision = policycompiler.Evaluate(ep.CompiledRules(), out)
+		decision = policyrules.Evaluate(ep.CompiledRules(), out)
 	}
-	if ep := endpointOf(server); decision.Action == policycompiler.ActionAllow && ep != nil {
-		decision = policycompiler.Evaluate(ep.CompiledRules(), in)
+	if ep := endpointOf(server); decision.Action == policyrules.ActionAllow && ep != nil {
+		decision = policyrules.Evaluate(ep.CompiledRules(), in)
 	}
 	switch decision.Action {
-	case policycompiler.ActionDrop:
-		return netnstest.Dropped
-	case policycompiler.ActionReject:
-		return netnstest.Refused
+	case policyrules.ActionDrop:
+		return netns.Dropped
+	case policyrules.ActionReject:
+		return netns.Refused
 	}
-	return netnstest.Connected
+	return netns.Connected
 }
 
 func endpointOf(v *wire.View) *wire.Endpoint {
@@ -222,12 +216,12 @@ func runProbes(t *testing.T, probes []probe, server *wire.View) {
 	for i, p := range probes {
 		wg.Go(func() {
 			addr := net.JoinHostPort(p.to, strconv.Itoa(int(p.port)))
-			var got netnstest.Outcome
+			var got netns.Outcome
 			var err error
-			if p.proto == policycompiler.ProtocolUDP {
-				got, err = netnstest.ProbeUDP(p.from, addr, 700*time.Millisecond)
+			if p.proto == policyrules.ProtocolUDP {
+				got, err = netns.ProbeUDP(t.Context(), p.from, addr, 700*time.Millisecond)
 			} else {
-				got, err = netnstest.ProbeTCP(p.from, addr, 700*time.Millisecond)
+				got, err = netns.ProbeTCP(t.Context(), p.from, addr, 700*time.Millisecond)
 			}
 			want := expected(p, server)
 			if err != nil || got != want {

@@ -9,8 +9,8 @@ import (
 	"github.com/google/nftables/expr"
 	"golang.org/x/sys/unix"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // family is an IP version as nftables' meta nfproto spells it.
@@ -26,7 +26,7 @@ const (
 // for every protocol).
 type match struct {
 	family   family
-	protocol policycompiler.Protocol
+	protocol policyrules.Protocol
 	exprs    []expr.Any
 }
 
@@ -170,7 +170,7 @@ func lastAddr(p netip.Prefix) netip.Addr {
 // and ICMPv6 for IPv6; IGMP exists for IPv4 only.
 func portMatches(p wire.Port, f family) []match {
 	switch p.Protocol {
-	case policycompiler.ProtocolICMP:
+	case policyrules.ProtocolICMP:
 		var out []match
 		for _, fam := range familiesOf(f) {
 			proto := byte(unix.IPPROTO_ICMP)
@@ -183,7 +183,7 @@ func portMatches(p wire.Port, f family) []match {
 			out = append(out, match{family: fam, protocol: p.Protocol, exprs: exprs})
 		}
 		return out
-	case policycompiler.ProtocolIGMP:
+	case policyrules.ProtocolIGMP:
 		if f == ipv6 {
 			return nil
 		}
@@ -196,9 +196,9 @@ func portMatches(p wire.Port, f family) []match {
 		}
 		return []match{{family: ipv4, protocol: p.Protocol, exprs: exprs}}
 	}
-	proto := map[policycompiler.Protocol]byte{
-		policycompiler.ProtocolTCP: unix.IPPROTO_TCP, policycompiler.ProtocolUDP: unix.IPPROTO_UDP,
-		policycompiler.ProtocolSCTP: unix.IPPROTO_SCTP,
+	proto := map[policyrules.Protocol]byte{
+		policyrules.ProtocolTCP: unix.IPPROTO_TCP, policyrules.ProtocolUDP: unix.IPPROTO_UDP,
+		policyrules.ProtocolSCTP: unix.IPPROTO_SCTP,
 	}[p.Protocol]
 	if proto == 0 {
 		return nil
@@ -239,7 +239,7 @@ func l4proto(proto byte) []expr.Any {
 // transportByte compares one byte of the transport header (an ICMP or
 // IGMP type or code) unless v is AnyType.
 func transportByte(offset uint32, v int32) []expr.Any {
-	if v == policycompiler.AnyType || v < 0 || v > 255 {
+	if v == policyrules.AnyType || v < 0 || v > 255 {
 		return nil
 	}
 	return []expr.Any{

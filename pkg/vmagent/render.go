@@ -10,8 +10,8 @@ import (
 	"github.com/google/nftables/userdata"
 	"golang.org/x/sys/unix"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // builder queues, on one nftables.Conn, the messages that replace the
@@ -51,7 +51,7 @@ func (b *builder) fail(err error) {
 //	  baseline rules
 //
 // A packet that no rule decides falls back to the base chain's policy,
-// accept: policycompiler.DefaultAction.
+// accept: policyrules.DefaultAction.
 func (b *builder) render(view *wire.View) {
 	// Adding the table first makes the deletion valid when it does not
 	// exist yet; the kernel applies all three in one transaction.
@@ -76,7 +76,7 @@ func (b *builder) render(view *wire.View) {
 		}
 		var ingress, egress []wire.Rule
 		for _, r := range ep.RuleList() {
-			if r.Direction == policycompiler.DirectionIngress {
+			if r.Direction == policyrules.DirectionIngress {
 				ingress = append(ingress, r)
 			} else {
 				egress = append(egress, r)
@@ -186,7 +186,7 @@ func (b *builder) rule(chain *nftables.Chain, r *wire.Rule, peer addressField, b
 // traffic of protocol ("" for every protocol). A Reject answers TCP with a
 // reset and everything else with ICMP administratively prohibited, so a
 // Reject of every protocol becomes two rules.
-func verdicts(r *wire.Rule, protocol policycompiler.Protocol, baseline string) [][]expr.Any {
+func verdicts(r *wire.Rule, protocol policyrules.Protocol, baseline string) [][]expr.Any {
 	var tail []expr.Any
 	if r.EnableLogging {
 		prefix := "antreaplus " + string(r.Action) + " " + r.LogLabel + ": "
@@ -198,11 +198,11 @@ func verdicts(r *wire.Rule, protocol policycompiler.Protocol, baseline string) [
 	tail = append(tail, &expr.Counter{})
 	end := func(v expr.Any) []expr.Any { return append(append([]expr.Any{}, tail...), v) }
 	switch r.Action {
-	case policycompiler.ActionAllow:
+	case policyrules.ActionAllow:
 		return [][]expr.Any{end(&expr.Verdict{Kind: expr.VerdictAccept})}
-	case policycompiler.ActionDrop:
+	case policyrules.ActionDrop:
 		return [][]expr.Any{end(&expr.Verdict{Kind: expr.VerdictDrop})}
-	case policycompiler.ActionPass:
+	case policyrules.ActionPass:
 		if baseline == "" {
 			return [][]expr.Any{end(&expr.Verdict{Kind: expr.VerdictAccept})}
 		}
@@ -212,7 +212,7 @@ func verdicts(r *wire.Rule, protocol policycompiler.Protocol, baseline string) [
 	reset := &expr.Reject{Type: unix.NFT_REJECT_TCP_RST}
 	prohibited := &expr.Reject{Type: unix.NFT_REJECT_ICMPX_UNREACH, Code: unix.NFT_REJECT_ICMPX_ADMIN_PROHIBITED}
 	switch protocol {
-	case policycompiler.ProtocolTCP:
+	case policyrules.ProtocolTCP:
 		return [][]expr.Any{end(reset)}
 	case "":
 		return [][]expr.Any{append(l4proto(unix.IPPROTO_TCP), end(reset)...), end(prohibited)}

@@ -8,7 +8,9 @@ import (
 
 func TestDataDriven(t *testing.T) {
 	Walk(t, "testdata", func(t *testing.T, file string) {
+		t.Helper()
 		RunTest(t, file, func(t *testing.T, d *TestData) []string {
+			t.Helper()
 			switch d.Cmd {
 			case "echo":
 				return d.Input

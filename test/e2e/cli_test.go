@@ -53,6 +53,7 @@ func newCLI(t *testing.T) *cli {
 
 // in returns the CLI reporting to a subtest.
 func (c *cli) in(t *testing.T) *cli {
+	t.Helper()
 	cc := *c
 	cc.t = t
 	return &cc

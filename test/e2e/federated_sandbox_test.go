@@ -21,7 +21,7 @@ import (
 // member runs a member controller and a DNS server; a Service exported as a
 // NodePort from member-1 and as a LoadBalancer from member-2 resolves, by
 // DNS, in member-3.
-func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) {
+func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) { //nolint:thelper // the body of a subtest, not a helper: failures report their own lines
 	c.mustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
 
 	var status sandboxStatus

@@ -51,13 +51,8 @@ func TestSandboxVMAgents(t *testing.T) {
 	if os.Getenv(framework.RequireEnv) == "1" {
 		cannot = t.Fatalf
 	}
-	if os.Geteuid() != 0 {
-		cannot("sandbox up --vm-agents needs root: it creates network namespaces and programs nftables")
-	}
-	for _, prog := range []string{"ip", "nft"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			cannot("%s is missing: run hack/ensure-packages.sh nftables iproute2", prog)
-		}
+	if err := sandbox.VMAgentsSupported(); err != nil {
+		cannot("sandbox up %v", err)
 	}
 	c := newCLI(t)
 	base, err := sandbox.FreeBase(2)

@@ -25,7 +25,7 @@ const vmFederationID = "e2e-vms"
 // (UDP, the resolver file's first nameserver). Neither is told a server:
 // each reads the VM's /etc/resolv.conf, which its agent pointed at its
 // forwarder, with nobody configuring the VM by hand.
-func testVMsResolveFederatedNames(t *testing.T, c *cli, vms []sandbox.AgentVM) {
+func testVMsResolveFederatedNames(t *testing.T, c *cli, vms []sandbox.AgentVM) { //nolint:thelper // the body of a subtest, not a helper: failures report their own lines
 	for _, m := range []string{"member-1", "member-2"} {
 		c.kubectl("--context", m, "create", "namespace", "shop")
 	}

@@ -120,10 +120,10 @@ func (c *Clusters) Namespace(t testing.TB, cluster string) string {
 	t.Helper()
 	cl := c.Client(t, cluster)
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "test-"}}
-	if err := cl.Create(context.Background(), ns); err != nil {
+	if err := cl.Create(t.Context(), ns); err != nil {
 		t.Fatalf("creating namespace in %s: %v", cluster, err)
 	}
-	t.Cleanup(func() { _ = cl.Delete(context.Background(), ns) })
+	t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(t.Context()), ns) })
 	return ns.Name
 }
 

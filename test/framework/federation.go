@@ -46,7 +46,8 @@ func (c *Clusters) Federate(ctx context.Context, id string, n int, managerArgs .
 func (f *Federation) Lease(t testing.TB, member string) (string, int32) {
 	t.Helper()
 	cs := kubernetes.NewForConfigOrDie(f.c.Config(t, member))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// Clean-ups wait for leaders too, after t.Context() is cancelled.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Second)
 	defer cancel()
 	l, err := cs.CoordinationV1().Leases(names.Namespace).Get(ctx, names.LeaderLease, metav1.GetOptions{})
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestMembershipIdentityIsImmutable(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	cl := clusters.Client(t, "member-1")
 	m := &federationv1alpha1.ClusterMembership{
 		ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
@@ -21,7 +21,7 @@ func TestMembershipIdentityIsImmutable(t *testing.T) {
 	if err := cl.Create(ctx, m); err != nil {
 		t.Fatalf("creating membership: %v", err)
 	}
-	t.Cleanup(func() { _ = cl.Delete(ctx, m) })
+	t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(ctx), m) })
 
 	tests := []struct {
 		name   string

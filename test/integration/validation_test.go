@@ -66,10 +66,10 @@ func create(t *testing.T, cl client.Client, ns string, obj *unstructured.Unstruc
 	if namespaced {
 		obj.SetNamespace(ns)
 	}
-	if err := cl.Create(context.Background(), obj); err != nil {
+	if err := cl.Create(t.Context(), obj); err != nil {
 		return err
 	}
-	t.Cleanup(func() { _ = cl.Delete(context.Background(), obj) })
+	t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(t.Context()), obj) })
 	return nil
 }
 

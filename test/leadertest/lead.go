@@ -34,7 +34,7 @@ func Cluster(t *testing.T, clusters *framework.Clusters, name string, start bool
 		t.Fatal(err)
 	}
 	if start {
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -59,7 +59,7 @@ func Lead(t *testing.T, c manager.LeaderController, id string, led cluster.Clust
 			t.Errorf("Run: %v", err)
 		}
 	})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"errors"
 	"net/http/httptest"
 	"strings"
@@ -48,7 +47,7 @@ func TestAssumeRole(t *testing.T) {
 	f := roleFixture(t, 0)
 	p := f.provider(t, withRole(externalID))
 	for range 3 {
-		snap, err := p.Inventory(context.Background(), region)
+		snap, err := p.Inventory(t.Context(), region)
 		if err != nil || len(snap.VMs) != 2 {
 			t.Fatalf("with the role: %v (%d VMs)", err, len(snap.VMs))
 		}
@@ -79,7 +78,7 @@ func TestAssumeRoleRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f.emu.ResetCalls()
-			_, err := f.provider(t, tc.change).Inventory(context.Background(), region)
+			_, err := f.provider(t, tc.change).Inventory(t.Context(), region)
 			var roleErr *aws.AssumeRoleError
 			if !errors.Is(err, provider.ErrAuthentication) || !errors.As(err, &roleErr) {
 				t.Fatalf("error %v; want ErrAuthentication from an AssumeRoleError", err)
@@ -104,7 +103,7 @@ func TestAssumedRoleCredentialsRefreshed(t *testing.T) {
 	f := roleFixture(t, lifetime)
 	p := f.provider(t, withRole(externalID))
 	poll := func() error {
-		_, err := p.Inventory(context.Background(), region)
+		_, err := p.Inventory(t.Context(), region)
 		return err
 	}
 	if err := poll(); err != nil {

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ func BenchmarkInventory10kVMs(b *testing.B) {
 			f.emu.ResetCalls()
 			b.ResetTimer()
 			for b.Loop() {
-				snap, err := p.Inventory(context.Background(), region)
+				snap, err := p.Inventory(b.Context(), region)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -65,20 +64,20 @@ func BenchmarkSyncSecurityGroups1kVMs(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		// A fresh VPC state each round: delete what the last round made.
-		if _, err := f.provider(b, nil).SyncSecurityGroups(context.Background(), region, provider.SecurityGroupSpec{VPCID: f.vpcs[0], Prefix: "antreaplus-"}); err != nil {
+		if _, err := f.provider(b, nil).SyncSecurityGroups(b.Context(), region, provider.SecurityGroupSpec{VPCID: f.vpcs[0], Prefix: "antreaplus-"}); err != nil {
 			b.Fatal(err)
 		}
 		p := f.provider(b, nil)
 		b.StartTimer()
 		start := time.Now()
-		cold, err := p.SyncSecurityGroups(context.Background(), region, spec)
+		cold, err := p.SyncSecurityGroups(b.Context(), region, spec)
 		if err != nil || len(cold.Unrealized) > 0 {
 			b.Fatalf("%v %+v", err, cold.Unrealized)
 		}
 		coldTime := time.Since(start)
 		f.emu.ResetCalls()
 		start = time.Now()
-		resync, err := p.SyncSecurityGroups(context.Background(), region, spec)
+		resync, err := p.SyncSecurityGroups(b.Context(), region, spec)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -22,7 +22,7 @@ func TestThrottlingIsRetried(t *testing.T) {
 			// At HTTP 400 only the RequestLimitExceeded code makes the
 			// call retryable.
 			f.emu.InjectFault(awsemu.Fault{Action: "DescribeInstances", Times: 3, Code: "RequestLimitExceeded", Message: "Request limit exceeded.", Status: status})
-			snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+			snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 			if err != nil {
 				t.Fatalf("3 throttled calls then success: %v", err)
 			}
@@ -39,7 +39,7 @@ func TestThrottlingIsRetried(t *testing.T) {
 func TestThrottlingOutlastsRetries(t *testing.T) {
 	f := newFixture(t, 1)
 	f.emu.Throttle("DescribeInstances", -1)
-	_, err := f.provider(t, func(o *aws.Options) { o.MaxAttempts = 4 }).Inventory(context.Background(), region)
+	_, err := f.provider(t, func(o *aws.Options) { o.MaxAttempts = 4 }).Inventory(t.Context(), region)
 	if !errors.Is(err, provider.ErrThrottled) || !strings.Contains(err.Error(), "RequestLimitExceeded") {
 		t.Fatalf("error = %v; want ErrThrottled with the cloud's code", err)
 	}
@@ -48,7 +48,7 @@ func TestThrottlingOutlastsRetries(t *testing.T) {
 	}
 	// Throttling over: the next poll succeeds.
 	f.emu.ClearFaults()
-	if _, err := f.provider(t, nil).Inventory(context.Background(), region); err != nil {
+	if _, err := f.provider(t, nil).Inventory(t.Context(), region); err != nil {
 		t.Errorf("after throttling: %v", err)
 	}
 }
@@ -62,7 +62,7 @@ func TestBadCredentials(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f.emu.ResetCalls()
 			p := f.provider(t, func(o *aws.Options) { o.AccessKeyID, o.SecretAccessKey = tc.keyID, tc.secret })
-			_, err := p.Inventory(context.Background(), region)
+			_, err := p.Inventory(t.Context(), region)
 			if !errors.Is(err, provider.ErrAuthentication) || errors.Is(err, provider.ErrRegionUnavailable) {
 				t.Fatalf("error = %v; want ErrAuthentication", err)
 			}
@@ -79,7 +79,7 @@ func TestBadCredentials(t *testing.T) {
 		p := f.provider(t, nil)
 		f.emu.FailAuth(-1)
 		defer f.emu.ClearFaults()
-		if _, err := p.Inventory(context.Background(), region); !errors.Is(err, provider.ErrAuthentication) {
+		if _, err := p.Inventory(t.Context(), region); !errors.Is(err, provider.ErrAuthentication) {
 			t.Fatalf("error = %v; want ErrAuthentication", err)
 		}
 	})
@@ -98,7 +98,7 @@ func TestSessionToken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = p.Inventory(context.Background(), region)
+		_, err = p.Inventory(t.Context(), region)
 		if (err == nil) != tc.ok {
 			t.Errorf("session token %q: error %v; want ok=%v", tc.token, err, tc.ok)
 		}
@@ -109,7 +109,7 @@ func TestUnknownRegion(t *testing.T) {
 	f := newFixture(t, 1)
 	p := f.provider(t, nil)
 	for _, r := range []string{"mars-north-1", "US East", ""} {
-		_, err := p.Inventory(context.Background(), r)
+		_, err := p.Inventory(t.Context(), r)
 		if !errors.Is(err, provider.ErrRegionUnavailable) || errors.Is(err, provider.ErrAuthentication) {
 			t.Errorf("region %q: error %v; want only ErrRegionUnavailable", r, err)
 		}
@@ -122,7 +122,7 @@ func TestUnknownRegion(t *testing.T) {
 func TestContextCancellation(t *testing.T) {
 	f := newFixture(t, 1)
 	f.addVMs(t, 20, awsemu.InstanceSpec{})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	f.emu.OnCall(func(action string) {
 		if action == "DescribeInstances" {
@@ -144,7 +144,7 @@ func TestThrottlingOnOneDescribeCancelsNothingElse(t *testing.T) {
 	f := newFixture(t, 2)
 	f.addVMs(t, 4, awsemu.InstanceSpec{})
 	f.emu.Throttle("", 2) // whichever describes come first
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil || len(snap.VMs) != 4 || len(snap.VPCs) != 2 {
 		t.Fatalf("snapshot %+v, %v; want 4 VMs in 2 VPCs after retries", snap, err)
 	}

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -18,7 +17,7 @@ func TestInventory1500VMsAcrossPages(t *testing.T) {
 			vms := f.addVMs(t, 1500, awsemu.InstanceSpec{Tags: map[string]string{"env": "prod"}})
 			p := f.provider(t, func(o *aws.Options) { o.PageSize = pageSize })
 
-			snap, err := p.Inventory(context.Background(), region)
+			snap, err := p.Inventory(t.Context(), region)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +55,7 @@ func TestInventoryShape(t *testing.T) {
 	if err := f.emu.SetTags(region, vm.NICs[1], map[string]string{"role": "backend"}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +91,7 @@ func TestInventoryFollowsChanges(t *testing.T) {
 	f := newFixture(t, 1)
 	vms := f.addVMs(t, 3, awsemu.InstanceSpec{})
 	p := f.provider(t, nil)
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := f.emu.SetPrivateIP(region, vms[0].ID, "10.0.99.99"); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +133,7 @@ func TestVMTerminatedBetweenPages(t *testing.T) {
 			}
 		}
 	})
-	snap, err := p.Inventory(context.Background(), region)
+	snap, err := p.Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +153,7 @@ func TestVMTerminatedBetweenPages(t *testing.T) {
 	if vm, _ := snap.VM(vms[2].ID); len(vm.NICs) != 1 {
 		t.Errorf("VM terminated after it was read lost its NIC: %+v", vm)
 	}
-	snap, err = p.Inventory(context.Background(), region)
+	snap, err = p.Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +169,7 @@ func TestEventualConsistency(t *testing.T) {
 	fresh := f.addVMs(t, 1, awsemu.InstanceSpec{Name: "fresh"})[0]
 	p := f.provider(t, nil)
 	for poll := 1; poll <= 3; poll++ {
-		snap, err := p.Inventory(context.Background(), region)
+		snap, err := p.Inventory(t.Context(), region)
 		if err != nil {
 			t.Fatal(err)
 		}

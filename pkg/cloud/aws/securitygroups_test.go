@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -49,7 +48,7 @@ func (f *fixture) ec2Client() *ec2.Client {
 
 func (f *fixture) groupByName(t *testing.T, name string) *types.SecurityGroup {
 	t.Helper()
-	out, err := f.ec2Client().DescribeSecurityGroups(context.Background(), &ec2.DescribeSecurityGroupsInput{
+	out, err := f.ec2Client().DescribeSecurityGroups(t.Context(), &ec2.DescribeSecurityGroupsInput{
 		Filters: []types.Filter{{Name: awssdk.String("group-name"), Values: []string{name}}},
 	})
 	if err != nil {
@@ -77,7 +76,7 @@ func TestSyncSecurityGroupsFromScratchThenNothing(t *testing.T) {
 	vms := f.addVMs(t, 3, awsemu.InstanceSpec{})
 	p := f.provider(t, nil)
 	spec := webAndLB(vms, f.vpcs[0])
-	ctx := context.Background()
+	ctx := t.Context()
 
 	res, err := p.SyncSecurityGroups(ctx, region, spec)
 	if err != nil {
@@ -128,7 +127,7 @@ func TestSyncSecurityGroupsCorrectsDrift(t *testing.T) {
 	vms := f.addVMs(t, 2, awsemu.InstanceSpec{})
 	p := f.provider(t, nil)
 	spec := webAndLB(vms, f.vpcs[0])
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := p.SyncSecurityGroups(ctx, region, spec); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +171,7 @@ func TestSyncSecurityGroupsRemovesStale(t *testing.T) {
 	f := newFixture(t, 1)
 	vms := f.addVMs(t, 2, awsemu.InstanceSpec{})
 	p := f.provider(t, nil)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := p.SyncSecurityGroups(ctx, region, webAndLB(vms, f.vpcs[0])); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +199,7 @@ func TestSyncSecurityGroupsReportsWhatTheCloudRefuses(t *testing.T) {
 	vpc, _ := emu.AddVPC(awsemu.VPCSpec{Region: region})
 	f.vpcs = []string{vpc}
 	vms := f.addVMs(t, 2, awsemu.InstanceSpec{})
-	res, err := f.provider(t, nil).SyncSecurityGroups(context.Background(), region, webAndLB(vms, vpc))
+	res, err := f.provider(t, nil).SyncSecurityGroups(t.Context(), region, webAndLB(vms, vpc))
 	if err != nil {
 		t.Fatalf("a refused call is not a failed sync: %v", err)
 	}
@@ -217,7 +216,7 @@ func TestSyncSecurityGroupsStopsOnCloudFailure(t *testing.T) {
 	f := newFixture(t, 1)
 	vms := f.addVMs(t, 2, awsemu.InstanceSpec{})
 	f.emu.Throttle("CreateSecurityGroup", -1)
-	_, err := f.provider(t, func(o *aws.Options) { o.MaxAttempts = 2 }).SyncSecurityGroups(context.Background(), region, webAndLB(vms, f.vpcs[0]))
+	_, err := f.provider(t, func(o *aws.Options) { o.MaxAttempts = 2 }).SyncSecurityGroups(t.Context(), region, webAndLB(vms, f.vpcs[0]))
 	if !errors.Is(err, provider.ErrThrottled) {
 		t.Fatalf("error = %v; want ErrThrottled", err)
 	}

@@ -27,7 +27,7 @@ func TestLoadBalancersFollowTheCloud(t *testing.T) {
 	p := f.provider(t, nil)
 	inventory := func() *provider.Snapshot {
 		t.Helper()
-		snap, err := p.Inventory(context.Background(), region)
+		snap, err := p.Inventory(t.Context(), region)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestServicesAcrossPages(t *testing.T) {
 		}
 	}
 	p := f.provider(t, func(o *aws.Options) { o.PageSize = 10; o.Resolver = f.emu })
-	snap, err := p.Inventory(context.Background(), region)
+	snap, err := p.Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestDBInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := f.provider(t, func(o *aws.Options) { o.Resolver = f.emu })
-	snap, err := p.Inventory(context.Background(), region)
+	snap, err := p.Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestDBInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap, err = p.Inventory(context.Background(), region); err != nil {
+	if snap, err = p.Inventory(t.Context(), region); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := service(t, snap, db.ARN); !slices.Equal(got.PrivateIPs, []string{moved.PrivateIP}) || moved.PrivateIP == db.PrivateIP {
@@ -159,7 +159,7 @@ func TestDBInstances(t *testing.T) {
 	}
 	// A name that does not resolve leaves the service without addresses.
 	unresolved := f.provider(t, func(o *aws.Options) { o.Resolver = noHosts{} })
-	if snap, err = unresolved.Inventory(context.Background(), region); err != nil {
+	if snap, err = unresolved.Inventory(t.Context(), region); err != nil {
 		t.Fatal(err)
 	}
 	if got, ok := service(t, snap, db.ARN); !ok || len(got.PrivateIPs) != 0 || got.DNSName != db.Address {
@@ -168,7 +168,7 @@ func TestDBInstances(t *testing.T) {
 	if err := f.emu.DeleteDBInstance(region, "orders"); err != nil {
 		t.Fatal(err)
 	}
-	if snap, err = p.Inventory(context.Background(), region); err != nil || len(snap.Services) != 0 {
+	if snap, err = p.Inventory(t.Context(), region); err != nil || len(snap.Services) != 0 {
 		t.Fatalf("after deletion: %+v, %v", snap.Services, err)
 	}
 }
@@ -190,7 +190,7 @@ func TestServicesThrottled(t *testing.T) {
 			// Three throttled calls are retried within one Inventory.
 			f.emu.ResetCalls()
 			f.emu.Throttle(action, 3)
-			snap, err := p.Inventory(context.Background(), region)
+			snap, err := p.Inventory(t.Context(), region)
 			if err != nil || len(snap.Services) != 1 {
 				t.Fatalf("throttled 3 times: %v (services %d)", err, len(snap.Services))
 			}
@@ -200,7 +200,7 @@ func TestServicesThrottled(t *testing.T) {
 			// Throttled beyond every attempt: ErrThrottled, no snapshot.
 			f.emu.Throttle(action, -1)
 			defer f.emu.ClearFaults()
-			if snap, err := p.Inventory(context.Background(), region); !errors.Is(err, provider.ErrThrottled) || snap != nil ||
+			if snap, err := p.Inventory(t.Context(), region); !errors.Is(err, provider.ErrThrottled) || snap != nil ||
 				!strings.Contains(err.Error(), "Throttling") {
 				t.Fatalf("error %v; want ErrThrottled with the cloud's Throttling code", err)
 			}

@@ -1,7 +1,6 @@
 package aws_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -35,7 +34,7 @@ func TestBufferedBodiesKeepConnectionsSound(t *testing.T) {
 		HTTPClient:       aws.NewHTTPClient(),
 	})
 	for n := range 300 {
-		if _, err := c.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{}); err != nil {
+		if _, err := c.DescribeInstances(t.Context(), &ec2.DescribeInstancesInput{}); err != nil {
 			t.Fatalf("call %d: %v", n, err)
 		}
 	}

@@ -1,7 +1,6 @@
 package azure_test
 
 import (
-	"context"
 	"testing"
 
 	"antreaplus.io/antreaplus/test/infrastructure/azureemu"
@@ -15,13 +14,13 @@ func BenchmarkInventory10kVMs(b *testing.B) {
 	f := newFixture(b, 10, azureemu.Options{})
 	f.addVMs(b, 10000, azureemu.VMSpec{Tags: map[string]string{"env": "prod"}})
 	p := f.provider(b, nil)
-	if _, err := p.Inventory(context.Background(), region); err != nil { // token, locations
+	if _, err := p.Inventory(b.Context(), region); err != nil { // token, locations
 		b.Fatal(err)
 	}
 	f.emu.ResetCalls()
 	b.ResetTimer()
 	for b.Loop() {
-		snap, err := p.Inventory(context.Background(), region)
+		snap, err := p.Inventory(b.Context(), region)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,7 +17,7 @@ func TestThrottlingIsRetried(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
 	f.addVMs(t, 5, azureemu.VMSpec{})
 	f.emu.Throttle("VirtualMachines.ListAll", 3, 5*time.Millisecond)
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatalf("3 throttled calls then success: %v", err)
 	}
@@ -32,7 +32,7 @@ func TestThrottlingIsRetried(t *testing.T) {
 func TestThrottlingOutlastsRetries(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
 	f.emu.Throttle("VirtualMachines.ListAll", -1, 2*time.Millisecond)
-	_, err := f.provider(t, func(o *azure.Options) { o.MaxRetries = 2 }).Inventory(context.Background(), region)
+	_, err := f.provider(t, func(o *azure.Options) { o.MaxRetries = 2 }).Inventory(t.Context(), region)
 	if !errors.Is(err, provider.ErrThrottled) || !strings.Contains(err.Error(), "TooManyRequests") {
 		t.Fatalf("error = %v; want ErrThrottled with the cloud's code", err)
 	}
@@ -45,7 +45,7 @@ func TestRetryAfterBeyondTheCapIsNotWaitedFor(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
 	f.emu.Throttle("VirtualMachines.ListAll", 1, time.Hour)
 	start := time.Now()
-	_, err := f.provider(t, nil).Inventory(context.Background(), region)
+	_, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if !errors.Is(err, provider.ErrThrottled) || time.Since(start) > 5*time.Second {
 		t.Fatalf("error = %v after %s; want ErrThrottled at once", err, time.Since(start))
 	}
@@ -65,7 +65,7 @@ func TestBadCredentials(t *testing.T) {
 		{"token not issued here", func(o *azure.Options) { o.Credential = azure.StaticToken("forged") }, "InvalidAuthenticationToken"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := f.provider(t, tc.change).Inventory(context.Background(), region)
+			_, err := f.provider(t, tc.change).Inventory(t.Context(), region)
 			if !errors.Is(err, provider.ErrAuthentication) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error = %v; want ErrAuthentication with %s", err, tc.want)
 			}
@@ -76,11 +76,11 @@ func TestBadCredentials(t *testing.T) {
 	}
 	t.Run("token revoked mid-life", func(t *testing.T) {
 		p := f.provider(t, nil)
-		if _, err := p.Inventory(context.Background(), region); err != nil {
+		if _, err := p.Inventory(t.Context(), region); err != nil {
 			t.Fatal(err)
 		}
 		f.emu.RevokeTokens()
-		if _, err := p.Inventory(context.Background(), region); !errors.Is(err, provider.ErrAuthentication) {
+		if _, err := p.Inventory(t.Context(), region); !errors.Is(err, provider.ErrAuthentication) {
 			t.Fatalf("error = %v; want ErrAuthentication", err)
 		}
 	})
@@ -89,7 +89,7 @@ func TestBadCredentials(t *testing.T) {
 func TestStaticTokenCredential(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{StaticTokens: []string{"static-token"}})
 	f.addVMs(t, 2, azureemu.VMSpec{})
-	snap, err := f.provider(t, func(o *azure.Options) { o.Credential = azure.StaticToken("static-token") }).Inventory(context.Background(), region)
+	snap, err := f.provider(t, func(o *azure.Options) { o.Credential = azure.StaticToken("static-token") }).Inventory(t.Context(), region)
 	if err != nil || len(snap.VMs) != 2 {
 		t.Fatalf("%v, %v", snap, err)
 	}
@@ -101,21 +101,21 @@ func TestStaticTokenCredential(t *testing.T) {
 func TestUnknownRegion(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
 	p := f.provider(t, nil)
-	_, err := p.Inventory(context.Background(), "marsnorth")
+	_, err := p.Inventory(t.Context(), "marsnorth")
 	if !errors.Is(err, provider.ErrRegionUnavailable) {
 		t.Fatalf("error = %v; want ErrRegionUnavailable", err)
 	}
 	if f.emu.Calls("VirtualMachines.ListAll") != 0 {
 		t.Error("listed VMs for a location that does not exist")
 	}
-	if _, err := p.Inventory(context.Background(), "East US"); err != nil {
+	if _, err := p.Inventory(t.Context(), "East US"); err != nil {
 		t.Errorf("display-style name of a real location: %v", err)
 	}
 }
 
 func TestContextCancellation(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	f.emu.OnCall(func(op string) {
 		if op == "VirtualMachines.ListAll" {
@@ -149,7 +149,7 @@ func TestSyncSecurityGroupsBadInput(t *testing.T) {
 		{VPCID: f.vnets[0]},
 		{VPCID: "vnet-0", Prefix: "antreaplus-"},
 	} {
-		if _, err := p.SyncSecurityGroups(context.Background(), region, spec); err == nil {
+		if _, err := p.SyncSecurityGroups(t.Context(), region, spec); err == nil {
 			t.Errorf("spec %+v: no error", spec)
 		}
 	}

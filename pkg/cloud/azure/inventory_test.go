@@ -1,7 +1,6 @@
 package azure_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 func TestInventory1500VMsAcrossPages(t *testing.T) {
 	f := newFixture(t, 3, azureemu.Options{PageSize: 100})
 	vms := f.addVMs(t, 1500, azureemu.VMSpec{Tags: map[string]string{"env": "prod"}})
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +51,7 @@ func TestInventoryShape(t *testing.T) {
 	if err := f.emu.SetTags(web.NICs[1], map[string]string{"role": "backend"}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +90,7 @@ func TestInventoryFollowsChanges(t *testing.T) {
 	if err := f.emu.DeleteVM(vms[2].ID); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := p.Inventory(context.Background(), region)
+	snap, err := p.Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,7 @@ func TestVMDeletedBetweenPages(t *testing.T) {
 			}
 		}
 	})
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +148,7 @@ func TestEventualConsistency(t *testing.T) {
 	fresh := f.addVMs(t, 1, azureemu.VMSpec{Name: "fresh"})[0]
 	p := f.provider(t, nil)
 	for poll := 1; poll <= 3; poll++ {
-		snap, err := p.Inventory(context.Background(), region)
+		snap, err := p.Inventory(t.Context(), region)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +170,7 @@ func TestManyRegionsOneSubscription(t *testing.T) {
 	}
 	p := f.provider(t, nil)
 	for r, want := range map[string]int{"eastus": 2, "westeurope": 1, "westus2": 0} {
-		snap, err := p.Inventory(context.Background(), r)
+		snap, err := p.Inventory(t.Context(), r)
 		if err != nil || len(snap.VMs) != want {
 			t.Errorf("%s: %v VMs, %v; want %d", r, len(snap.VMs), err, want)
 		}
@@ -192,7 +191,7 @@ func TestInventoryInternalLoadBalancers(t *testing.T) {
 	if _, _, err := f.emu.AddLoadBalancer(azureemu.LoadBalancerSpec{VNetID: west, Name: "elsewhere"}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := f.provider(t, nil).Inventory(context.Background(), region)
+	snap, err := f.provider(t, nil).Inventory(t.Context(), region)
 	if err != nil {
 		t.Fatal(err)
 	}

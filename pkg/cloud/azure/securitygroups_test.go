@@ -1,7 +1,6 @@
 package azure_test
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -47,7 +46,7 @@ func writesOf(emu *azureemu.Server) int {
 
 func syncOK(t *testing.T, p *azure.Provider, spec provider.SecurityGroupSpec) provider.SyncResult {
 	t.Helper()
-	res, err := p.SyncSecurityGroups(context.Background(), region, spec)
+	res, err := p.SyncSecurityGroups(t.Context(), region, spec)
 	if err != nil || len(res.Unrealized) > 0 {
 		t.Fatalf("sync: %+v, %v", res, err)
 	}
@@ -125,7 +124,7 @@ func TestSyncSecurityGroups(t *testing.T) {
 
 	// Drift: a rule added by hand and the NSG detached are reverted.
 	hand := handClient(t, f)
-	got, err := hand.Get(context.Background(), "rg-eastus", lastSegment(nsg), nil)
+	got, err := hand.Get(t.Context(), "rg-eastus", lastSegment(nsg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,9 +133,9 @@ func TestSyncSecurityGroups(t *testing.T) {
 			Access: to.Ptr(armnetwork.SecurityRuleAccessAllow), Direction: to.Ptr(armnetwork.SecurityRuleDirectionInbound),
 			Priority: to.Ptr[int32](200), SourceAddressPrefix: to.Ptr("*"), SourcePortRange: to.Ptr("*"),
 			DestinationAddressPrefix: to.Ptr("*"), DestinationPortRange: to.Ptr("22")}})
-	poller, err := hand.BeginCreateOrUpdate(context.Background(), "rg-eastus", lastSegment(nsg), got.SecurityGroup, nil)
+	poller, err := hand.BeginCreateOrUpdate(t.Context(), "rg-eastus", lastSegment(nsg), got.SecurityGroup, nil)
 	if err == nil {
-		_, err = poller.PollUntilDone(context.Background(), nil)
+		_, err = poller.PollUntilDone(t.Context(), nil)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +185,7 @@ func TestSyncSecurityGroupsRefused(t *testing.T) {
 	}
 	spec := webSpec(f.vnets[0], vms[0].NICs[0], 80)
 	spec.Attachments[vms[1].NICs[0]] = []string{webGroup}
-	res, err := f.provider(t, nil).SyncSecurityGroups(context.Background(), region, spec)
+	res, err := f.provider(t, nil).SyncSecurityGroups(t.Context(), region, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +209,7 @@ func TestSyncSecurityGroupsThrottled(t *testing.T) {
 	f := newFixture(t, 1, azureemu.Options{})
 	vm := f.addVMs(t, 1, azureemu.VMSpec{})[0]
 	f.emu.Throttle("ApplicationSecurityGroups.CreateOrUpdate", -1, time.Millisecond)
-	_, err := f.provider(t, func(o *azure.Options) { o.MaxRetries = 1 }).SyncSecurityGroups(context.Background(), region, webSpec(f.vnets[0], vm.NICs[0], 80))
+	_, err := f.provider(t, func(o *azure.Options) { o.MaxRetries = 1 }).SyncSecurityGroups(t.Context(), region, webSpec(f.vnets[0], vm.NICs[0], 80))
 	if !errors.Is(err, provider.ErrThrottled) {
 		t.Fatalf("error = %v; want ErrThrottled", err)
 	}

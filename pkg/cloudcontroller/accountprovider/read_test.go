@@ -1,7 +1,6 @@
 package accountprovider
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -70,7 +69,7 @@ func TestRead(t *testing.T) {
 			if tc.secret != nil {
 				b = b.WithObjects(tc.secret)
 			}
-			cfg, err := Read(context.Background(), b.Build(), tc.account, tc.opts)
+			cfg, err := Read(t.Context(), b.Build(), tc.account, tc.opts)
 			var cerr *ConfigError
 			switch {
 			case tc.reason == "" && err != nil:
@@ -94,7 +93,7 @@ func TestEnsureRebuildsOnlyOnChange(t *testing.T) {
 		t.Helper()
 		cl := fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(
 			secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secret})).Build()
-		cfg, err := Read(context.Background(), cl, awsAccount(), Options{})
+		cfg, err := Read(t.Context(), cl, awsAccount(), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,14 +127,14 @@ func TestReadAzure(t *testing.T) {
 	}
 	data := map[string]string{"subscriptionID": "sub", "tenantID": "tenant", "clientID": "app"}
 	cl := fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(secretOf("tenant-a", "creds", data)).Build()
-	_, err := Read(context.Background(), cl, acct, Options{})
+	_, err := Read(t.Context(), cl, acct, Options{})
 	var cerr *ConfigError
 	if !errors.As(err, &cerr) || cerr.Reason != cloudv1alpha1.AccountReasonSecretKeyMissing || !strings.Contains(cerr.Message, `"clientSecret"`) {
 		t.Fatalf("error %v; want SecretKeyMissing naming clientSecret", err)
 	}
 	data["clientSecret"] = secretValue
 	cl = fake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(secretOf("tenant-a", "creds", data)).Build()
-	cfg, err := Read(context.Background(), cl, acct, Options{})
+	cfg, err := Read(t.Context(), cl, acct, Options{})
 	if err != nil || cfg.Azure.ClientSecret != secretValue || strings.Contains(cfg.String(), secretValue) {
 		t.Fatalf("config %s, error %v", cfg, err)
 	}
@@ -149,7 +148,7 @@ func TestReadAssumeRole(t *testing.T) {
 		secretOf("tenant-a", "creds", map[string]string{"accessKeyID": "AKIAEXAMPLE", "secretAccessKey": secretValue})).Build()
 	read := func(externalID string) Config {
 		t.Helper()
-		cfg, err := Read(context.Background(), cl, awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) {
+		cfg, err := Read(t.Context(), cl, awsAccount(func(c *cloudv1alpha1.AWSAccountConfig) {
 			c.Credentials.AssumeRole = &cloudv1alpha1.AWSAssumeRole{RoleARN: "arn:aws:iam::123456789012:role/x", ExternalID: externalID, SessionName: "me"}
 		}), Options{})
 		if err != nil {

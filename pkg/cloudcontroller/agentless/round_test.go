@@ -18,9 +18,9 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/externalentity"
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 var account = types.NamespacedName{Namespace: "t", Name: "aws"}
@@ -103,11 +103,11 @@ func TestRound(t *testing.T) {
 		entity("nic-eni-1", map[string]string{externalentity.LabelKind: externalentity.KindVirtualMachine, externalentity.LabelNetworkInterface: "eni-1"}),
 		entity("svc-db", map[string]string{externalentity.LabelKind: externalentity.KindCloudNativeService}),
 	).Build()
-	policy := wire.PolicyRef{Kind: string(policycompiler.KindNetworkPolicy), Namespace: "t", Name: "web"}
+	policy := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "t", Name: "web"}
 	rules := []wire.Rule{
-		{Direction: policycompiler.DirectionIngress, Action: policycompiler.ActionAllow, Policy: policy, Name: "http",
-			Peers: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, Ports: []wire.Port{{Protocol: policycompiler.ProtocolTCP, Port: 80}}},
-		{Direction: policycompiler.DirectionIngress, Action: policycompiler.ActionDrop, Policy: policy, Name: "deny", AnyPeer: true},
+		{Direction: policyrules.DirectionIngress, Action: policyrules.ActionAllow, Policy: policy, Name: "http",
+			Peers: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, Ports: []wire.Port{{Protocol: policyrules.ProtocolTCP, Port: 80}}},
+		{Direction: policyrules.DirectionIngress, Action: policyrules.ActionDrop, Policy: policy, Name: "deny", AnyPeer: true},
 	}
 	cloud := &fakeProvider{unrealized: []provider.Unrealized{{Object: "antreaplus-t.nic-eni-1", Reason: "61 ingress rules exceed the quota of 60"}}}
 	cons := &fakeConsumer{}

@@ -87,7 +87,7 @@ func New(opts Options) *Syncer {
 		opts.Concurrency = 4
 	}
 	if opts.Metrics == nil {
-		opts.Metrics = NewMetrics(nil)
+		opts.Metrics = NewMetrics()
 	}
 	return &Syncer{opts: opts, synced: map[sgtranslate.Location]bool{}, wake: make(chan struct{}, 1)}
 }

@@ -1,7 +1,6 @@
 package apiwrites
 
 import (
-	"context"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -14,7 +13,7 @@ import (
 func TestCountsWritesNotReads(t *testing.T) {
 	counter := NewCounter()
 	cl := counter.Wrap(fake.NewClientBuilder().WithScheme(scheme.Scheme).WithStatusSubresource(&corev1.Namespace{}).Build())
-	ctx := context.Background()
+	ctx := t.Context()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a"}}
 	if err := cl.Create(ctx, ns); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package inventorysync
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -40,7 +39,7 @@ func newFixture(t *testing.T, withSelector bool) *fixture {
 func (f *fixture) poll(t *testing.T) (int64, time.Duration) {
 	t.Helper()
 	before := f.counter.Total()
-	res, err := f.r.Reconcile(context.Background(), f.key)
+	res, err := f.r.Reconcile(t.Context(), f.key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func newClient(t *testing.T, counter *apiwrites.Counter, objs ...client.Object) 
 // imported lists what is stored.
 func imported(t *testing.T, c client.Client) (vms []cloudv1alpha1.VirtualMachine, nics []cloudv1alpha1.NetworkInterface, svcs []cloudv1alpha1.CloudNativeService) {
 	t.Helper()
-	o, err := ListImported(context.Background(), c, "tenant-a", nil)
+	o, err := ListImported(t.Context(), c, "tenant-a", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func BenchmarkServeDNS(b *testing.B) {
 		}
 	}{{"federation", ours}, {"file", stock}} {
 		b.Run(h.name, func(b *testing.B) {
-			ctx, w := context.Background(), &test.ResponseWriter{}
+			ctx, w := b.Context(), &test.ResponseWriter{}
 			rng := rand.New(rand.NewPCG(1, 2))
 			b.ReportAllocs()
 			for b.Loop() {

@@ -1,7 +1,6 @@
 package fedplugin
 
 import (
-	"context"
 	"testing"
 
 	"github.com/coredns/coredns/plugin/pkg/dnstest"
@@ -25,7 +24,7 @@ func run(t *testing.T, f *Federation, cases []test.Case) {
 	for _, tc := range cases {
 		t.Run(dns.TypeToString[tc.Qtype]+" "+tc.Qname, func(t *testing.T) {
 			w := dnstest.NewRecorder(&test.ResponseWriter{})
-			rcode, err := f.ServeDNS(context.Background(), w, tc.Msg())
+			rcode, err := f.ServeDNS(t.Context(), w, tc.Msg())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package fedplugin
 
 import (
-	"context"
 	"net"
 	"testing"
 
@@ -124,7 +123,7 @@ func runFrom(t *testing.T, f *Federation, client string, cases []test.Case) {
 	for _, tc := range cases {
 		t.Run(dns.TypeToString[tc.Qtype]+" "+tc.Qname, func(t *testing.T) {
 			w := dnstest.NewRecorder(&fromWriter{addr: &net.UDPAddr{IP: net.ParseIP(client), Port: 40000}})
-			if _, err := f.ServeDNS(context.Background(), w, tc.Msg()); err != nil {
+			if _, err := f.ServeDNS(t.Context(), w, tc.Msg()); err != nil {
 				t.Fatal(err)
 			}
 			if w.Msg == nil {

@@ -50,6 +50,7 @@ func Setup(c *caddy.Controller) error {
 	f := New(watcherSource{w})
 	f.Zones, f.ReverseZones, f.Clusterset, f.ClusterID, f.TTL, f.Fall = opts.zones, opts.reverse, opts.clusterset, opts.clusterID, opts.ttl, opts.fall
 
+	c.OnStartup(func() error { return registerMetrics(dnsserver.GetConfig(c)) })
 	c.OnStartup(func() error {
 		w.Start()
 		if !w.WaitSynced(opts.startupTimeout) {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/coredns/coredns/plugin/kubernetes/object"
-	"github.com/prometheus/client_golang/prometheus"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -132,8 +131,6 @@ func (w *Watcher) FederationID() string { return w.current().membership.federati
 
 // Start runs the informers, and replaces them after outages, until Stop.
 func (w *Watcher) Start() {
-	// CoreDNS serves Prometheus's default registry.
-	_ = outage.RegisterMetrics(prometheus.DefaultRegisterer)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	w.mu.Lock()

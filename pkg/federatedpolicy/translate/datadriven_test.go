@@ -25,12 +25,17 @@ import (
 //	                          derived objects
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, file string) {
+		t.Helper()
 		w := newWorld()
-		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) []string { return runDataCase(t, w, d) })
+		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) []string {
+			t.Helper()
+			return runDataCase(t, w, d)
+		})
 	})
 }
 
 func runDataCase(t *testing.T, w *world, d *datadriven.TestData) []string {
+	t.Helper()
 	switch d.Cmd {
 	case "member":
 		w.member = Member{ClusterID: d.CmdArgs[0], Labels: map[string]string{}}

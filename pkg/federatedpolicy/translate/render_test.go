@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // renderResult writes a translation for testdata: the derived policy's
@@ -115,7 +116,7 @@ func compileFor(t *testing.T, w *world, endpoint string) []string {
 	return out
 }
 
-func formatCompiled(r *policycompiler.CompiledRule) string {
+func formatCompiled(r *policyrules.CompiledRule) string {
 	peers := "any"
 	if !r.AnyPeer {
 		var ps []string

@@ -12,8 +12,7 @@
 //
 // # Usage
 //
-//	plan := assignment.Compute(members, aliveSupervisors)
-//	rank := plan.Rank(member, me) // 0: I should lead it; 1: first stand-in; ...
+// See ExampleCompute: a plan, the ranks and the load of each supervisor.
 package assignment
 
 import (

@@ -10,8 +10,7 @@
 //
 // # Usage
 //
-//	v := health.Assess(views, time.Now(), grace, memberCreated)
-//	if v.Unreachable { ... mark it, from v.LastSeen ... }
+// See ExampleAssess.
 package health
 
 import "time"

@@ -94,7 +94,7 @@ func TestRun(t *testing.T) {
 		"flaky":  {errors.New("boom"), fmt.Errorf("write: %w", errors.New("again"))},
 		"fenced": {fmt.Errorf("create: %w", ErrFenced)},
 	})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- h.loop.Run(ctx, h.hooks(func(context.Context) error { return nil })) }()
 
@@ -135,7 +135,7 @@ func TestRun(t *testing.T) {
 func TestRunStartFails(t *testing.T) {
 	h := newHarness(map[string][]error{"ok": nil})
 	boom := errors.New("boom")
-	if err := h.loop.Run(context.Background(), h.hooks(func(context.Context) error { return boom })); !errors.Is(err, boom) {
+	if err := h.loop.Run(t.Context(), h.hooks(func(context.Context) error { return boom })); !errors.Is(err, boom) {
 		t.Fatalf("Run: %v, want %v", err, boom)
 	}
 	if !h.loop.Queue.ShuttingDown() || h.enqueues != 0 {

@@ -69,7 +69,7 @@ func TestMemberCacheRenewedAfterOutage(t *testing.T) {
 // address.
 func federate(t *testing.T) *framework.TCPProxy {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	sup := membership.Cluster{Name: supervisor, Config: clusters.Config(t, supervisor)}
 	if err := membership.Create(ctx, io.Discard, "fed", []membership.Cluster{sup}, membership.CreateOptions{}); err != nil {
@@ -100,12 +100,14 @@ func runManager(t *testing.T) *Manager {
 	if err != nil {
 		t.Fatal(err)
 	}
-	RegisterMetrics()
+	if err := RegisterMetrics(metrics.Registry); err != nil {
+		t.Fatal(err)
+	}
 	m := New(opts, supervisor, mgr.GetClient(), cfg)
 	if err := m.SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
 	t.Cleanup(func() {
@@ -136,7 +138,7 @@ func (idle) Run(ctx context.Context, _ Member) error {
 func export(t *testing.T, c client.Client, ns, name string) {
 	t.Helper()
 	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	if err := c.Create(context.Background(), exp); err != nil {
+	if err := c.Create(t.Context(), exp); err != nil {
 		t.Fatalf("creating ServiceExport %s/%s: %v", ns, name, err)
 	}
 }
@@ -152,7 +154,7 @@ func seen(t *testing.T, m *Manager, ns, name string, timeout time.Duration) {
 			return fmt.Errorf("no session of %s", member)
 		}
 		cl, _ := s.currentMember()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		exp := &mcsv1beta1.ServiceExport{}
 		return cl.GetCache().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, exp)
@@ -161,5 +163,6 @@ func seen(t *testing.T, m *Manager, ns, name string, timeout time.Duration) {
 
 // renewals reads antreaplus_outage_renewals_total of a component.
 func renewals(t *testing.T, component string) float64 {
+	t.Helper()
 	return framework.CounterValue(t, metrics.Registry, "antreaplus_outage_renewals_total", "component", component)
 }

@@ -57,6 +57,7 @@ func TestMergeStatus(t *testing.T) {
 		name:  "fresh join, no manager: members listed, not ready, no leader",
 		views: []registryView{view("ctx-1", "s1", s1URL, s1, entry("m3", m3URL))},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			if st.FederationID != "acme" || len(st.Members) != 2 || len(st.Supervisors) != 1 {
 				t.Fatalf("status = %+v", st)
 			}
@@ -75,6 +76,7 @@ func TestMergeStatus(t *testing.T) {
 			view("ctx-2", "s2", s2URL, s1, s2, entry("m3", m3URL, probed("s2", -time.Second, true), led("s2"), ready)),
 		},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			m := member(st, "m3")
 			if !m.Ready || !m.Reachable || m.Leader != "s2" || m.ReportedBy != "s2" || m.LeaseSource != LeaseFromRegistry {
 				t.Errorf("m3 = %+v", m)
@@ -91,6 +93,7 @@ func TestMergeStatus(t *testing.T) {
 			},
 			condition(federationv1alpha1.MemberCredentialsValid, metav1.ConditionFalse, "Unauthorized")))},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			for _, want := range []string{"m3: unreachable from s1: dial tcp: refused", "m3: unreachable from every supervisor since",
 				"m3: credentials refused (Unauthorized", "m3: no supervisor leads it"} {
 				if !hasProblem(st, want) {
@@ -106,6 +109,7 @@ func TestMergeStatus(t *testing.T) {
 			view("ctx-3", "s3", "https://127.0.0.1:6449", s1, s2),
 		},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			if !hasProblem(st, "m3: the registries disagree: ctx-1 has server "+m3URL) {
 				t.Errorf("no disagreement in %v", st.Problems)
 			}
@@ -117,6 +121,7 @@ func TestMergeStatus(t *testing.T) {
 		name:  "a supervisor does not answer",
 		views: []registryView{view("ctx-1", "s1", s1URL, s1, s2), deadView("ctx-2", s2URL)},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			if !hasProblem(st, "supervisor ctx-2 did not answer (connection refused)") || st.Supervisors[1].Reachable {
 				t.Errorf("problems = %v, supervisors = %+v", st.Problems, st.Supervisors)
 			}
@@ -128,6 +133,7 @@ func TestMergeStatus(t *testing.T) {
 		name:  "the registry names a supervisor that was not queried",
 		views: []registryView{view("ctx-1", "s1", s1URL, s1, s2)},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			if !hasProblem(st, "names supervisor s2 at "+s2URL+", but it was not queried: no kubeconfig context points at that server") {
 				t.Errorf("problems = %v", st.Problems)
 			}
@@ -137,6 +143,7 @@ func TestMergeStatus(t *testing.T) {
 		views:  []registryView{view("ctx-1", "s1", s1URL, s1, entry("m3", m3URL, led("old")))},
 		leases: map[string]leaseView{"m3": {read: true, holder: "s1", renewTime: &renewed, duration: 10 * time.Second}},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			m := member(st, "m3")
 			if m.Leader != "s1" || m.LeaseHolder != "s1" || m.LeaseSource != LeaseFromMember || !m.LeaseRenewTime.Equal(&renewed) {
 				t.Errorf("m3 = %+v", m)
@@ -150,6 +157,7 @@ func TestMergeStatus(t *testing.T) {
 		views:  []registryView{view("ctx-1", "s1", s1URL, s1, entry("m3", m3URL, led("s1")))},
 		leases: map[string]leaseView{"m3": {read: true, holder: "s1", renewTime: &stale, duration: 10 * time.Second}},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			if m := member(st, "m3"); m.Leader != "" || m.LeaseHolder != "s1" {
 				t.Errorf("m3 = %+v", m)
 			}
@@ -161,6 +169,7 @@ func TestMergeStatus(t *testing.T) {
 		name:  "supervisors of different federations",
 		views: []registryView{view("ctx-1", "s1", s1URL, s1), func() registryView { v := view("ctx-2", "s2", s2URL); v.supervisor.FederationID = "other"; return v }()},
 		check: func(t *testing.T, st *FederationStatus) {
+			t.Helper()
 			if st.FederationID != "acme" || !hasProblem(st, "supervisor ctx-2 belongs to federation other, not acme") {
 				t.Errorf("federation %q, problems = %v", st.FederationID, st.Problems)
 			}

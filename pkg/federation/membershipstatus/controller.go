@@ -6,7 +6,7 @@
 //
 // # Usage
 //
-//	opts.LeaderControllers = append(opts.LeaderControllers, membershipstatus.New(30*time.Second))
+// See ExampleNew.
 package membershipstatus
 
 import (

@@ -87,7 +87,7 @@ func (r *registry) Get(_ context.Context, key client.ObjectKey, obj client.Objec
 }
 
 func TestRegistry(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	c := &clock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	reg := &registry{members: map[string]map[string]string{"member-2": {"region": "eu"}}}
 	tr := newTracker(reg, c)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
@@ -45,16 +44,16 @@ type Options struct {
 	// DNSServer is the member's DNS server as VMs reach it, host:port,
 	// which agents forward federation names to (empty: none).
 	DNSServer string
-	// Registry receives the metrics (nil: none).
-	Registry prometheus.Registerer
 }
 
 // ControlPlane is the running distribution: its hub (the Go API for a
-// consumer in the same process) and its server.
+// consumer in the same process), its server, and their metrics
+// (RegisterMetrics registers them).
 type ControlPlane struct {
-	Hub    *policydistribution.Hub
-	Server *policydistribution.Server
-	Tokens *policydistribution.Tokens
+	Hub     *policydistribution.Hub
+	Server  *policydistribution.Server
+	Tokens  *policydistribution.Tokens
+	Metrics *policydistribution.Metrics
 }
 
 // CacheOptions restricts the manager's Secret informer to token Secrets:
@@ -72,7 +71,7 @@ func CacheOptions() cache.Options {
 // writer.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, error) {
 	log := mgr.GetLogger().WithName("policy-distribution")
-	metrics := policydistribution.NewMetrics(opts.Registry)
+	metrics := policydistribution.NewMetrics()
 	hub := policydistribution.NewHub()
 	tokens := policydistribution.NewTokens(opts.Namespace)
 	if err := agenttoken.FeedTokens(ctx, mgr.GetCache(), tokens); err != nil {
@@ -90,9 +89,6 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 	})
 	status.Agents = server
 	policies.Reports = server
-	if opts.Registry != nil {
-		policydistribution.RegisterAgentsBehind(opts.Registry, server)
-	}
 	if err := status.SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the agent status reconciler: %w", err)
 	}
@@ -112,7 +108,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 			return nil, err
 		}
 	}
-	return &ControlPlane{Hub: hub, Server: server, Tokens: tokens}, nil
+	return &ControlPlane{Hub: hub, Server: server, Tokens: tokens, Metrics: metrics}, nil
 }
 
 // ensureAgentless creates the agentless consumer's token, retrying until

@@ -78,7 +78,7 @@ func Listen(opts Options, routes Routes) (*Forwarder, error) {
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.Metrics == nil {
-		opts.Metrics = NewMetrics(nil)
+		opts.Metrics = NewMetrics()
 	}
 	pc, l, err := listenBoth(opts.Listen)
 	if err != nil {

@@ -1,7 +1,6 @@
 package dns
 
 import (
-	"context"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -121,7 +120,7 @@ func create(t *testing.T, objs ...client.Object) {
 	t.Helper()
 	c := clusters.Client(t, member)
 	for _, o := range objs {
-		if err := c.Create(context.Background(), o); err != nil {
+		if err := c.Create(t.Context(), o); err != nil {
 			t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
 		}
 	}
@@ -129,7 +128,7 @@ func create(t *testing.T, objs ...client.Object) {
 
 func update(t *testing.T, o client.Object) {
 	t.Helper()
-	if err := clusters.Client(t, member).Update(context.Background(), o); err != nil {
+	if err := clusters.Client(t, member).Update(t.Context(), o); err != nil {
 		t.Fatalf("updating %T %s: %v", o, o.GetName(), err)
 	}
 }
@@ -138,7 +137,7 @@ func remove(t *testing.T, objs ...client.Object) {
 	t.Helper()
 	c := clusters.Client(t, member)
 	for _, o := range objs {
-		if err := c.Delete(context.Background(), o); err != nil {
+		if err := c.Delete(t.Context(), o); err != nil {
 			t.Fatalf("deleting %T %s: %v", o, o.GetName(), err)
 		}
 	}

@@ -1,7 +1,6 @@
 package dns
 
 import (
-	"context"
 	"testing"
 
 	"github.com/miekg/dns"
@@ -22,7 +21,7 @@ func ensureMembership(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
 		Spec:       federationv1alpha1.ClusterMembershipSpec{ClusterID: member, FederationID: federationID},
 	}
-	if err := clusters.Client(t, member).Create(context.Background(), cm); err != nil && !apierrors.IsAlreadyExists(err) {
+	if err := clusters.Client(t, member).Create(t.Context(), cm); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatalf("creating the ClusterMembership: %v", err)
 	}
 }

@@ -82,7 +82,7 @@ func TestPreferClose(t *testing.T) {
 	// Without the preference: every ready endpoint, for every client.
 	si := &mcsv1beta1.ServiceImport{}
 	c := clusters.Client(t, member)
-	if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "far"}, si); err != nil {
+	if err := c.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "far"}, si); err != nil {
 		t.Fatal(err)
 	}
 	si.Spec.TrafficDistribution = nil
@@ -106,9 +106,9 @@ func createNodes(t *testing.T) {
 		if i == 0 {
 			n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: onNodeA.String()}}
 		}
-		if err := c.Create(context.Background(), n); err != nil {
+		if err := c.Create(t.Context(), n); err != nil {
 			t.Fatalf("creating Node %s: %v", n.Name, err)
 		}
-		t.Cleanup(func() { _ = c.Delete(context.Background(), n) })
+		t.Cleanup(func() { _ = c.Delete(context.WithoutCancel(t.Context()), n) })
 	}
 }

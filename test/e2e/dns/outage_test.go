@@ -1,7 +1,6 @@
 package dns
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,13 +100,14 @@ func apiServerPid(t *testing.T) int {
 
 // apiAnswers lists Namespaces with a one-second deadline.
 func apiAnswers(t *testing.T) error {
+	t.Helper()
 	cfg := clusters.Config(t, member)
 	cfg.Timeout = time.Second
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.CoreV1().Namespaces().List(context.Background(), metav1.ListOptions{Limit: 1}); err != nil {
+	if _, err := cs.CoreV1().Namespaces().List(t.Context(), metav1.ListOptions{Limit: 1}); err != nil {
 		return fmt.Errorf("listing namespaces: %w", err)
 	}
 	return nil

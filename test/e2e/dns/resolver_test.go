@@ -1,7 +1,6 @@
 package dns
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
@@ -45,7 +44,7 @@ func TestDocumentedCorefile(t *testing.T) {
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80}}}}
 	create(t, local, serviceImport(ns, "web", withIPs("10.96.210.10"), withPorts(servicePort("http", 80))))
 	apiService := &corev1.Service{}
-	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "default", Name: "kubernetes"}, apiService); err != nil {
+	if err := c.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "kubernetes"}, apiService); err != nil {
 		t.Fatal(err)
 	}
 

@@ -29,7 +29,7 @@ type write struct {
 
 func startAudit(t *testing.T, members []string) *writeAudit {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	a := &writeAudit{writes: map[string][]write{}, cancel: cancel}
 	for _, m := range members {
 		cl, err := client.NewWithWatch(clusters.Config(t, m), client.Options{Scheme: clusters.Client(t, m).Scheme()})

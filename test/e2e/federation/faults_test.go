@@ -26,7 +26,7 @@ import (
 func registryEntry(t *testing.T, supervisor, member string) *federationv1alpha1.MemberCluster {
 	t.Helper()
 	mc := &federationv1alpha1.MemberCluster{}
-	if err := clusters.Client(t, supervisor).Get(context.Background(), client.ObjectKey{Namespace: names.Namespace, Name: member}, mc); err != nil {
+	if err := clusters.Client(t, supervisor).Get(t.Context(), client.ObjectKey{Namespace: names.Namespace, Name: member}, mc); err != nil {
 		t.Fatalf("reading %s's registry entry of %s: %v", supervisor, member, err)
 	}
 	return mc
@@ -106,7 +106,7 @@ func TestMemberAPIServerOutage(t *testing.T) {
 	}
 	// Down for a minute, then back: led again and ready.
 	time.Sleep(time.Until(down.Add(time.Minute)))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	if _, err := clusters.Sandbox.Up(ctx, nClusters); err != nil {
 		t.Fatalf("restarting %s: %v", victimMember, err)
@@ -194,7 +194,7 @@ func TestRevokedCredentials(t *testing.T) {
 	// Deleting the member's token Secret revokes the token every supervisor uses.
 	member := clusters.Client(t, victimMember)
 	tok := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: names.TokenSecret}}
-	if err := member.Delete(context.Background(), tok); err != nil {
+	if err := member.Delete(t.Context(), tok); err != nil {
 		t.Fatal(err)
 	}
 	framework.Eventually(t, 30*time.Second, func() error {
@@ -212,7 +212,7 @@ func TestRevokedCredentials(t *testing.T) {
 	for _, s := range f.Supervisors {
 		sups = append(sups, membership.Cluster{Name: s, Config: clusters.Config(t, s)})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	if _, err := membership.Join(ctx, os.Stderr, membership.Cluster{Name: victimMember, Config: clusters.Config(t, victimMember)}, victimMember, sups, membership.JoinOptions{}); err != nil {
 		t.Fatalf("joining %s again: %v", victimMember, err)
@@ -233,7 +233,7 @@ func TestRegistryEntryAtDeadAddress(t *testing.T) {
 	f := federation(t)
 	pids := managerPids(f)
 	f.WaitAllLed(t, 30*time.Second)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, s := range f.Supervisors {
 		cl := clusters.Client(t, s)
 		// Valid-looking credentials (a real CA), but nothing listens at the address.
@@ -249,7 +249,7 @@ func TestRegistryEntryAtDeadAddress(t *testing.T) {
 			if err := cl.Create(ctx, o); err != nil {
 				t.Fatalf("%s: %v", s, err)
 			}
-			t.Cleanup(func() { _ = cl.Delete(context.Background(), o) })
+			t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(t.Context()), o) })
 		}
 	}
 	framework.Eventually(t, 45*time.Second, func() error {

@@ -36,7 +36,7 @@ var (
 func federation(t *testing.T) *framework.Federation {
 	t.Helper()
 	fedOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 		defer cancel()
 		fed, fedErr = clusters.Federate(ctx, "e2e", nSupervisors, managerArgs...)
 	})

@@ -16,6 +16,7 @@ import (
 // the cloud controller writes it into the VM's security group, read here
 // through the EC2 API.
 func testAgentless(t *testing.T) {
+	t.Parallel()
 	const name = "web-1-from-azure"
 	c := ec2Client(t)
 	eni := primaryInterface(t, instanceNamed(t, c, "prod-web-1"))

@@ -21,7 +21,7 @@ func exportVMService(t *testing.T, name, vmName string) {
 	create(t, "member-1", svc, slice)
 	exportFlat(t, name)
 	t.Cleanup(func() {
-		_, _ = sbx.run(context.Background(), "service", "unexport", name, "-n", ns, "--context", "member-1")
+		_, _ = sbx.run(context.WithoutCancel(t.Context()), "service", "unexport", name, "-n", ns, "--context", "member-1")
 	})
 }
 
@@ -31,6 +31,7 @@ func exportFlat(t *testing.T, name string) {
 }
 
 func testEgress(t *testing.T) {
+	t.Parallel()
 	const name = "build-3-egress"
 	exportVMService(t, "vm-echo", "dev-build-3")
 	from := "azure-dev-build-3"

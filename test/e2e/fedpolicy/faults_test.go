@@ -39,6 +39,7 @@ type watchImports struct {
 }
 
 func watchKept(t testing.TB, cluster, source string, keep []string) *watchImports {
+	t.Helper()
 	w := &watchImports{stop: make(chan struct{})}
 	w.done.Go(func() {
 		for {

@@ -11,22 +11,12 @@ import (
 // supervisor, a VM of member-1 terminated in its cloud.
 func TestFederatedPolicies(t *testing.T) {
 	federation(t)
-	t.Run("policies", func(t *testing.T) {
-		for _, c := range []struct {
-			name string
-			run  func(*testing.T)
-		}{
-			{"ingress", testIngress},     // to azure-dev-build-2, from dev-build-1 (whose address changes) and 3
-			{"egress", testEgress},       // from azure-dev-build-3 to dev-build-3 (federated Service) and 2
-			{"refusals", testRefusals},   // azure-dev-build-1
-			{"tenancy", testTenancy},     // the Namespace other; probes dev-build-2 -> 3, azure-dev-build-2 -> dev-build-2
-			{"agentless", testAgentless}, // prod-web-1, an AWS VM without agent
-		} {
-			t.Run(c.name, func(t *testing.T) {
-				t.Parallel()
-				c.run(t)
-			})
-		}
+	t.Run("policies", func(t *testing.T) { // each calls t.Parallel
+		t.Run("ingress", testIngress)     // to azure-dev-build-2, from dev-build-1 (whose address changes) and 3
+		t.Run("egress", testEgress)       // from azure-dev-build-3 to dev-build-3 (federated Service) and 2
+		t.Run("refusals", testRefusals)   // azure-dev-build-1
+		t.Run("tenancy", testTenancy)     // the Namespace other; probes dev-build-2 -> 3, azure-dev-build-2 -> dev-build-2
+		t.Run("agentless", testAgentless) // prod-web-1, an AWS VM without agent
 	})
 	t.Run("failover", testFailover)
 	t.Run("unreachable", testUnreachable)

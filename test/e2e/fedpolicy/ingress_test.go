@@ -16,6 +16,9 @@ import (
 	"antreaplus.io/antreaplus/test/framework"
 )
 
+// ingressTarget is what ingressPolicy guards.
+const ingressTarget = "azure-dev-build-2:8080"
+
 // ingressPolicy, in member-2, lets only AWS's dev-build-1 (exported by
 // member-1) reach azure-dev-build-2 on TCP 8080.
 func ingressPolicy(name string) *policyv1alpha1.FederatedNetworkPolicy {
@@ -24,18 +27,18 @@ func ingressPolicy(name string) *policyv1alpha1.FederatedNetworkPolicy {
 }
 
 func testIngress(t *testing.T) {
+	t.Parallel()
 	const name = "build-2-from-aws"
-	target := "azure-dev-build-2:8080"
-	waitProbe(t, "dev-build-1", target, connected, 10*time.Second)
-	expectProbe(t, "dev-build-3", target, connected)
+	waitProbe(t, "dev-build-1", ingressTarget, connected, 10*time.Second)
+	expectProbe(t, "dev-build-3", ingressTarget, connected)
 
 	create(t, "member-2", ingressPolicy(name))
 	waitFNP(t, "member-2", ns, name, 30*time.Second, allOf(realized, resolved("member-1"),
 		func(p *policyv1alpha1.FederatedNetworkPolicy) error {
 			return conditionIs(p, policyv1alpha1.ConditionRemotePeersResolved, metav1.ConditionTrue, "Resolved")
 		}))
-	waitProbe(t, "dev-build-3", target, dropped, 30*time.Second)
-	expectProbe(t, "dev-build-1", target, connected)
+	waitProbe(t, "dev-build-3", ingressTarget, dropped, 30*time.Second)
+	expectProbe(t, "dev-build-1", ingressTarget, connected)
 
 	// The remote VM's addresses are ipBlocks of the derived Group, which
 	// the agent of azure-dev-build-2 enforces.
@@ -52,14 +55,14 @@ func testIngress(t *testing.T) {
 		t.Errorf("policy status %s: phase %s, derived %s, enforcement points %+v; want Realized, fnp-%s, %s realized", name, d.Phase, d.DerivedPolicy, d.EnforcementPoints, name, point)
 	}
 
-	t.Run("address change", func(t *testing.T) { testAddressChange(t, target) })
+	t.Run("address change", testAddressChange)
 }
 
 // testAddressChange gives dev-build-1 a second address in its cloud, with
 // EC2's AssignPrivateIpAddresses, and takes it back: the RemoteEntity in
 // member-2 follows, and so does the agent of azure-dev-build-2, whose
 // policy lets dev-build-1 in, from every address it has and none other.
-func testAddressChange(t *testing.T, target string) {
+func testAddressChange(t *testing.T) {
 	src := vm(t, "dev-build-1")
 	const newIP = "10.20.0.51"
 	subnet := netip.MustParsePrefix(src.CIDR()).Masked().String()
@@ -71,7 +74,7 @@ func testAddressChange(t *testing.T, target string) {
 		ipCmd(t, "-n", src.NetNS, "addr", "del", fmt.Sprintf("%s/%d", newIP, src.PrefixLen), "dev", "eth0")
 	})
 	ipCmd(t, "-n", src.NetNS, "route", "replace", subnet, "dev", "eth0", "proto", "kernel", "scope", "link", "src", newIP)
-	waitProbe(t, "dev-build-1", target, dropped, 10*time.Second)
+	waitProbe(t, "dev-build-1", ingressTarget, dropped, 10*time.Second)
 
 	c := ec2Client(t)
 	eni := primaryInterface(t, instanceNamed(t, c, "dev-build-1"))
@@ -83,7 +86,7 @@ func testAddressChange(t *testing.T, target string) {
 		_, _ = c.UnassignPrivateIpAddresses(bg, &ec2.UnassignPrivateIpAddressesInput{NetworkInterfaceId: aws.String(eni), PrivateIpAddresses: []string{newIP}})
 	})
 	waitEndpoint(t, newIP, true)
-	waitProbe(t, "dev-build-1", target, connected, 30*time.Second)
+	waitProbe(t, "dev-build-1", ingressTarget, connected, 30*time.Second)
 	t.Logf("%s assigned in the cloud: allowed by the agent of the other member after %s", newIP, time.Since(start).Round(100*time.Millisecond))
 
 	start = time.Now()
@@ -97,7 +100,7 @@ func testAddressChange(t *testing.T, target string) {
 		}
 		return nil
 	})
-	waitProbe(t, "dev-build-1", target, dropped, 30*time.Second)
+	waitProbe(t, "dev-build-1", ingressTarget, dropped, 30*time.Second)
 	t.Logf("%s unassigned in the cloud: dropped by the agent of the other member after %s", newIP, time.Since(start).Round(100*time.Millisecond))
 }
 

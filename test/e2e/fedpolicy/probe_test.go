@@ -1,28 +1,27 @@
 package fedpolicy
 
 import (
-	"context"
 	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/sandbox"
+	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
 // Outcomes of a probe: connected (allowed) or dropped (a Drop rule).
 const (
-	connected = sandbox.ProbeConnected
-	dropped   = sandbox.ProbeDropped
+	connected = netns.Connected
+	dropped   = netns.Dropped
 )
 
 // probeTimeout is how long a probe waits for an answer before it calls
 // the connection dropped: on one bridge an allowed connection answers in a
 // millisecond, but a loaded machine may be slow to schedule the listener,
 // so a probe that should connect waits longer.
-func probeTimeout(want sandbox.ProbeOutcome) time.Duration {
+func probeTimeout(want netns.Outcome) time.Duration {
 	if want == connected {
 		return 3 * time.Second
 	}
@@ -31,9 +30,9 @@ func probeTimeout(want sandbox.ProbeOutcome) time.Duration {
 
 // probe opens a real TCP connection from a VM's namespace to "VM:port"
 // or "IP:port" and says what became of it.
-func probe(t testing.TB, from, to string, want sandbox.ProbeOutcome) sandbox.ProbeOutcome {
+func probe(t testing.TB, from, to string, want netns.Outcome) netns.Outcome {
 	t.Helper()
-	res, err := sbx.sb.Probe(context.Background(), from, to, probeTimeout(want))
+	res, err := sbx.sb.Probe(t.Context(), from, to, probeTimeout(want))
 	if err != nil {
 		t.Fatalf("probe %s -> %s: %v", from, to, err)
 	}
@@ -41,7 +40,7 @@ func probe(t testing.TB, from, to string, want sandbox.ProbeOutcome) sandbox.Pro
 }
 
 // expectProbe checks a probe's outcome now.
-func expectProbe(t testing.TB, from, to string, want sandbox.ProbeOutcome) {
+func expectProbe(t testing.TB, from, to string, want netns.Outcome) {
 	t.Helper()
 	if got := probe(t, from, to, want); got != want {
 		t.Fatalf("%s -> %s: %s, want %s\n%s", from, to, got, want, rulesOf(t, from, to))
@@ -50,10 +49,10 @@ func expectProbe(t testing.TB, from, to string, want sandbox.ProbeOutcome) {
 }
 
 // waitProbe waits until a probe has the outcome wanted, within timeout.
-func waitProbe(t testing.TB, from, to string, want sandbox.ProbeOutcome, timeout time.Duration) {
+func waitProbe(t testing.TB, from, to string, want netns.Outcome, timeout time.Duration) {
 	t.Helper()
 	start := time.Now()
-	var got sandbox.ProbeOutcome
+	var got netns.Outcome
 	deadline := start.Add(timeout)
 	for {
 		if got = probe(t, from, to, want); got == want {
@@ -104,7 +103,7 @@ func waitRules(t testing.TB, name string, timeout time.Duration, check func(rule
 // ipCmd runs ip(8), failing the test when it fails.
 func ipCmd(t testing.TB, args ...string) {
 	t.Helper()
-	if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-		t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+	if _, err := netns.IP(args...); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 // policy never sees, and what a federated policy waits for. Every policy
 // applies to azure-dev-build-1, one after the other.
 func testRefusals(t *testing.T) {
+	t.Parallel()
 	t.Run("remote Pods", testRemotePodsRefused)
 	t.Run("Antrea policy", testAntreaPolicyIgnoresClusterSet)
 	t.Run("awaited Service", testAwaitedService)

@@ -3,7 +3,6 @@ package fedpolicy
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -99,13 +98,8 @@ func run(m *testing.M) int {
 
 // preflight says why the package cannot run here, if it cannot.
 func preflight() error {
-	if os.Geteuid() != 0 {
-		return errors.New("it needs root: the agented VMs are network namespaces whose agents program nftables (run it with sudo)")
-	}
-	for _, prog := range []string{"ip", "nft"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			return fmt.Errorf("%s is missing: run hack/ensure-packages.sh nftables iproute2", prog)
-		}
+	if err := sandbox.VMAgentsSupported(); err != nil {
+		return err
 	}
 	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	if missing := tools.Missing(toolchain.SandboxTools()...); len(missing) > 0 {
@@ -209,7 +203,8 @@ func (e *env) run(ctx context.Context, args ...string) (string, error) {
 // antreaplus runs the CLI and fails the test when it fails.
 func antreaplus(t testing.TB, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// (It also runs from cleanups, when t.Context() is already cancelled.)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Minute)
 	defer cancel()
 	start := time.Now()
 	out, err := sbx.run(ctx, args...)

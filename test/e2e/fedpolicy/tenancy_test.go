@@ -20,6 +20,7 @@ import (
 // members, never applies to the VMs of cloud-demo; its ClusterSet peer
 // does not see cloud-demo's RemoteEntities either.
 func testTenancy(t *testing.T) {
+	t.Parallel()
 	const name = "deny-everything"
 	for _, cluster := range []string{"member-1", "member-2"} {
 		create(t, cluster, federatedPolicy(otherNS, name, appliedToEveryEntity(),

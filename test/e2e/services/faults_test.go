@@ -87,9 +87,11 @@ var restartOnce sync.Mutex
 
 // restartCluster starts whatever sandbox component is down and waits until every member is led.
 func restartCluster(t *testing.T, f *framework.Federation) {
+	t.Helper()
 	restartOnce.Lock()
 	defer restartOnce.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Also a clean-up, which runs after t.Context() is cancelled.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Minute)
 	defer cancel()
 	if _, err := clusters.Sandbox.Up(ctx, nClusters); err != nil {
 		t.Fatalf("restarting the sandbox's clusters: %v", err)
@@ -108,7 +110,7 @@ type deletions struct {
 
 func watchDeletions(t *testing.T, ns string) *deletions {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	d := &deletions{cancel: cancel}
 	for _, c := range clusters.Names {
 		wc, err := client.NewWithWatch(clusters.Config(t, c), client.Options{Scheme: cl(t, c).Scheme()})
@@ -151,6 +153,7 @@ func (d *deletions) seen() []string {
 
 // snapshot records each member's import of a name: UIDs and endpoints.
 func snapshot(t *testing.T, ns, name string) map[string]string {
+	t.Helper()
 	out := map[string]string{}
 	for _, c := range clusters.Names {
 		i := readImport(t, c, ns, name)

@@ -44,7 +44,7 @@ var (
 func federation(t testing.TB) *framework.Federation {
 	t.Helper()
 	fedOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 		defer cancel()
 		if fed, fedErr = clusters.Federate(ctx, "services-e2e", nSupervisors, managerArgs...); fedErr != nil {
 			return
@@ -65,6 +65,7 @@ func federation(t testing.TB) *framework.Federation {
 // dumpLogsOnFailure prints the end of every manager's and member
 // controller's log when the test fails: the sandbox directory goes with the run.
 func dumpLogsOnFailure(t testing.TB) {
+	t.Helper()
 	t.Cleanup(func() {
 		if !t.Failed() {
 			return

@@ -1,7 +1,6 @@
 package awsemu_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -64,7 +63,7 @@ func TestDescribeInstancesPagingAndFilters(t *testing.T) {
 		})
 	}
 
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err = c.DescribeInstances(ctx, &ec2.DescribeInstancesInput{Filters: []types.Filter{{Name: aws.String("colour"), Values: []string{"x"}}}})
 	wantCode(t, err, "InvalidParameterValue")
 	_, err = c.DescribeInstances(ctx, &ec2.DescribeInstancesInput{MaxResults: aws.Int32(3)})
@@ -85,7 +84,7 @@ func TestDescribeInstancesShape(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, err := c.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{InstanceIds: []string{vm.ID}})
+	out, err := c.DescribeInstances(t.Context(), &ec2.DescribeInstancesInput{InstanceIds: []string{vm.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +118,7 @@ func TestDescribeInstancesShape(t *testing.T) {
 		t.Errorf("primary interface = %+v", n0)
 	}
 
-	enis, err := c.DescribeNetworkInterfaces(context.Background(), &ec2.DescribeNetworkInterfacesInput{
+	enis, err := c.DescribeNetworkInterfaces(t.Context(), &ec2.DescribeNetworkInterfacesInput{
 		Filters: []types.Filter{{Name: aws.String("attachment.instance-id"), Values: []string{vm.ID}}},
 	})
 	if err != nil {
@@ -132,14 +131,14 @@ func TestDescribeInstancesShape(t *testing.T) {
 		t.Errorf("interface tags = %+v", tags)
 	}
 
-	vpcs, err := c.DescribeVpcs(context.Background(), &ec2.DescribeVpcsInput{Filters: []types.Filter{{Name: aws.String("tag:team"), Values: []string{"net"}}}})
+	vpcs, err := c.DescribeVpcs(t.Context(), &ec2.DescribeVpcsInput{Filters: []types.Filter{{Name: aws.String("tag:team"), Values: []string{"net"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(vpcs.Vpcs) != 1 || aws.ToString(vpcs.Vpcs[0].CidrBlock) != "10.9.0.0/16" {
 		t.Errorf("vpcs = %+v", vpcs.Vpcs)
 	}
-	regions, err := c.DescribeRegions(context.Background(), &ec2.DescribeRegionsInput{})
+	regions, err := c.DescribeRegions(t.Context(), &ec2.DescribeRegionsInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +154,7 @@ func TestTerminateAndChangeBetweenPolls(t *testing.T) {
 	if err := emu.SetPrivateIP(testRegion, vm.ID, "10.0.200.7"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := c.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{})
+	out, err := c.DescribeInstances(t.Context(), &ec2.DescribeInstancesInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +164,7 @@ func TestTerminateAndChangeBetweenPolls(t *testing.T) {
 	if err := emu.Terminate(testRegion, vm.ID); err != nil {
 		t.Fatal(err)
 	}
-	out, err = c.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{})
+	out, err = c.DescribeInstances(t.Context(), &ec2.DescribeInstancesInput{})
 	if err != nil {
 		t.Fatal(err)
 	}

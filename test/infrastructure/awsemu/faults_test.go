@@ -2,7 +2,6 @@ package awsemu_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -29,7 +28,7 @@ func TestAuthentication(t *testing.T) {
 	}})
 	srv := httptest.NewServer(emu)
 	defer srv.Close()
-	ctx := context.Background()
+	ctx := t.Context()
 
 	for _, tc := range []struct {
 		name, keyID, secret, token, code string
@@ -85,7 +84,7 @@ func signedRequest(t *testing.T, url, body string) *http.Request {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
 	sum := sha256.Sum256([]byte(body))
 	creds := aws.Credentials{AccessKeyID: testKeyID, SecretAccessKey: testSecret}
-	if err := v4.NewSigner().SignHTTP(context.Background(), creds, req, hex.EncodeToString(sum[:]), "ec2", testRegion, time.Now()); err != nil {
+	if err := v4.NewSigner().SignHTTP(t.Context(), creds, req, hex.EncodeToString(sum[:]), "ec2", testRegion, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return req
@@ -126,7 +125,7 @@ func TestRawProtocolErrors(t *testing.T) {
 
 func TestThrottleAndCounters(t *testing.T) {
 	emu, c := newEmulator(t, awsemu.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	emu.Throttle("DescribeInstances", 2)
 	for n := range 2 {
 		_, err := c.DescribeInstances(ctx, &ec2.DescribeInstancesInput{})
@@ -182,7 +181,7 @@ func TestEventualConsistency(t *testing.T) {
 			t.Errorf("describe %d saw %v; want %v", call, ids, want)
 		}
 	}
-	enis, err := c.DescribeNetworkInterfaces(context.Background(), &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: fresh.NICs})
+	enis, err := c.DescribeNetworkInterfaces(t.Context(), &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: fresh.NICs})
 	if err != nil || len(enis.NetworkInterfaces) != 1 {
 		t.Errorf("interface of the now visible instance: %v, %v", enis, err)
 	}

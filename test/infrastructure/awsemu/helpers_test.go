@@ -1,7 +1,6 @@
 package awsemu_test
 
 import (
-	"context"
 	"errors"
 	"net/http/httptest"
 	"testing"
@@ -90,7 +89,7 @@ func allInstances(t *testing.T, c *ec2.Client, in *ec2.DescribeInstancesInput) (
 	var ids []string
 	p := ec2.NewDescribeInstancesPaginator(c, in)
 	for p.HasMorePages() {
-		out, err := p.NextPage(context.Background())
+		out, err := p.NextPage(t.Context())
 		if err != nil {
 			return ids, err
 		}

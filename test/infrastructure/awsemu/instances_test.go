@@ -1,7 +1,6 @@
 package awsemu_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // privateIPs are the private addresses of an interface, primary first.
 func privateIPs(t *testing.T, c *ec2.Client, eni string) []string {
 	t.Helper()
-	out, err := c.DescribeNetworkInterfaces(context.Background(), &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: []string{eni}})
+	out, err := c.DescribeNetworkInterfaces(t.Context(), &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: []string{eni}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +27,7 @@ func privateIPs(t *testing.T, c *ec2.Client, eni string) []string {
 
 func TestTerminateInstances(t *testing.T) {
 	emu, c := newEmulator(t, awsemu.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc := mustVPC(t, emu, awsemu.VPCSpec{})
 	vm := mustInstance(t, emu, awsemu.InstanceSpec{VPCID: vpc})
 
@@ -58,7 +57,7 @@ func TestTerminateInstances(t *testing.T) {
 
 func TestAssignAndUnassignPrivateIPs(t *testing.T) {
 	emu, c := newEmulator(t, awsemu.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc := mustVPC(t, emu, awsemu.VPCSpec{CIDR: "10.20.0.0/16"})
 	vm := mustInstance(t, emu, awsemu.InstanceSpec{VPCID: vpc})
 	other := mustInstance(t, emu, awsemu.InstanceSpec{VPCID: vpc})

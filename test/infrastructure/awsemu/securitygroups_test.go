@@ -1,7 +1,6 @@
 package awsemu_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -18,7 +17,7 @@ func tcpFrom(cidr string, port int32) types.IpPermission {
 
 func describeGroup(t *testing.T, c *ec2.Client, id string) types.SecurityGroup {
 	t.Helper()
-	out, err := c.DescribeSecurityGroups(context.Background(), &ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}})
+	out, err := c.DescribeSecurityGroups(t.Context(), &ec2.DescribeSecurityGroupsInput{GroupIds: []string{id}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +26,7 @@ func describeGroup(t *testing.T, c *ec2.Client, id string) types.SecurityGroup {
 
 func TestSecurityGroupLifecycle(t *testing.T) {
 	emu, c := newEmulator(t, awsemu.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc := mustVPC(t, emu, awsemu.VPCSpec{})
 	vm := mustInstance(t, emu, awsemu.InstanceSpec{VPCID: vpc})
 
@@ -129,7 +128,7 @@ func TestSecurityGroupLifecycle(t *testing.T) {
 
 func TestSecurityGroupQuotas(t *testing.T) {
 	emu, c := newEmulator(t, awsemu.Options{Quotas: awsemu.Quotas{RulesPerGroup: 5, GroupsPerInterface: 2, GroupsPerVPC: 3}})
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc := mustVPC(t, emu, awsemu.VPCSpec{})
 	vm := mustInstance(t, emu, awsemu.InstanceSpec{VPCID: vpc})
 	var groups []string
@@ -173,7 +172,7 @@ func TestSecurityGroupQuotas(t *testing.T) {
 
 func TestCreateAndDeleteTags(t *testing.T) {
 	emu, c := newEmulator(t, awsemu.Options{})
-	ctx := context.Background()
+	ctx := t.Context()
 	vpc := mustVPC(t, emu, awsemu.VPCSpec{})
 	vm := mustInstance(t, emu, awsemu.InstanceSpec{VPCID: vpc, Name: "a"})
 	_, err := c.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{vm.ID, vpc}, Tags: []types.Tag{{Key: aws.String("env"), Value: aws.String("prod")}}})

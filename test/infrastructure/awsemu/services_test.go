@@ -55,7 +55,7 @@ func TestAssumeRoleSessions(t *testing.T) {
 	srv := httptest.NewServer(emu)
 	t.Cleanup(srv.Close)
 	base := clientsFor(srv.URL, credentials.NewStaticCredentialsProvider(testKeyID, testSecret, ""))
-	ctx := context.Background()
+	ctx := t.Context()
 
 	for _, ext := range []string{"", "ext-2"} {
 		_, err := base.sts.AssumeRole(ctx, &sts.AssumeRoleInput{RoleArn: aws.String(testRole), RoleSessionName: aws.String("s1"), ExternalId: aws.String(ext)})
@@ -107,9 +107,9 @@ func TestQueryServiceFaults(t *testing.T) {
 	wrong := clientsFor(srv.URL, credentials.NewStaticCredentialsProvider(testKeyID, "wrong", ""))
 	_, e2, _ = wrong.call()
 	wantCode(t, e2, "SignatureDoesNotMatch")
-	_, err := c.elb.DescribeLoadBalancers(context.Background(), &elb.DescribeLoadBalancersInput{PageSize: aws.Int32(401)})
+	_, err := c.elb.DescribeLoadBalancers(t.Context(), &elb.DescribeLoadBalancersInput{PageSize: aws.Int32(401)})
 	wantCode(t, err, "ValidationError")
-	_, err = c.rds.DescribeDBInstances(context.Background(), &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String("nope")})
+	_, err = c.rds.DescribeDBInstances(t.Context(), &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String("nope")})
 	wantCode(t, err, "DBInstanceNotFound")
 }
 
@@ -121,7 +121,7 @@ func TestLoadBalancerInterfaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	// As on AWS, the interfaces are found by their description.
-	out, err := ec2c.DescribeNetworkInterfaces(context.Background(), &ec2.DescribeNetworkInterfacesInput{
+	out, err := ec2c.DescribeNetworkInterfaces(t.Context(), &ec2.DescribeNetworkInterfacesInput{
 		Filters: []ec2types.Filter{{Name: aws.String("description"), Values: []string{"ELB app/web/*"}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -15,10 +15,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
 // AgentlessNode is the agentless externalNode of test servers.
@@ -51,7 +51,7 @@ func New(t testing.TB, opts ...func(*policydistribution.ServerOptions)) *Server 
 
 func (s *Server) start(addr string) {
 	s.Hub = policydistribution.NewHub()
-	s.Metrics = policydistribution.NewMetrics(nil)
+	s.Metrics = policydistribution.NewMetrics()
 	o := policydistribution.ServerOptions{
 		Authenticator: s.Tokens, AgentlessNode: AgentlessNode, Heartbeat: 100 * time.Millisecond,
 		Metrics: s.Metrics, CheckAgent: s.check,
@@ -153,12 +153,12 @@ func (s *Server) ClientOptions(token string) consumer.Options {
 // DropPorts is the update of an endpoint at address on node whose rules
 // drop TCP traffic to each port, in order.
 func DropPorts(endpoint, node, address string, ports ...int32) policydistribution.Update {
-	rules := policycompiler.EndpointRules{Endpoint: endpoint, ExternalNode: node, Hash: fmt.Sprint(ports)}
+	rules := policyrules.EndpointRules{Endpoint: endpoint, ExternalNode: node, Hash: fmt.Sprint(ports)}
 	for _, p := range ports {
-		rules.Rules = append(rules.Rules, policycompiler.CompiledRule{Direction: policycompiler.DirectionIngress,
-			Action: policycompiler.ActionDrop, Tier: "application", AnyPeer: true,
-			Priority: policycompiler.Priority{Tier: 250, RuleIndex: p},
-			Ports:    []policycompiler.Port{{Protocol: policycompiler.ProtocolTCP, Port: p, EndPort: p}}})
+		rules.Rules = append(rules.Rules, policyrules.CompiledRule{Direction: policyrules.DirectionIngress,
+			Action: policyrules.ActionDrop, Tier: "application", AnyPeer: true,
+			Priority: policyrules.Priority{Tier: 250, RuleIndex: p},
+			Ports:    []policyrules.Port{{Protocol: policyrules.ProtocolTCP, Port: p, EndPort: p}}})
 	}
 	ep := wire.NewEndpoint(rules, []netip.Addr{netip.MustParseAddr(address)})
 	return policydistribution.Update{Endpoint: endpoint, Node: node, Rules: &ep}

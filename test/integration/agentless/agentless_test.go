@@ -1,7 +1,6 @@
 package agentless
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ import (
 )
 
 func TestAgentlessEnforcement(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	c := newCloud(t)
 	web, db := c.addVM(t, "web-0"), c.addVM(t, "db-0")
 	kube := clusters.Client(t, "member-1")
@@ -154,7 +153,7 @@ func TestAgentlessEnforcement(t *testing.T) {
 func create(t *testing.T, c client.Client, objs ...client.Object) {
 	t.Helper()
 	for _, o := range objs {
-		if err := c.Create(context.Background(), o); err != nil {
+		if err := c.Create(t.Context(), o); err != nil {
 			t.Fatalf("creating %T %s: %v", o, o.GetName(), err)
 		}
 	}
@@ -166,7 +165,7 @@ func wantStatus(t *testing.T, c client.Client, p *antreav1beta1.NetworkPolicy, p
 	t.Helper()
 	got := &antreav1beta1.NetworkPolicy{}
 	eventually(t, func() error {
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(p), got); err != nil {
+		if err := c.Get(t.Context(), client.ObjectKeyFromObject(p), got); err != nil {
 			return err
 		}
 		st := got.Status

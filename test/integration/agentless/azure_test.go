@@ -1,7 +1,6 @@
 package agentless
 
 import (
-	"context"
 	"crypto/x509"
 	"fmt"
 	"net/http/httptest"
@@ -115,7 +114,7 @@ func (c *azureCloud) writes() int {
 }
 
 func TestAgentlessEnforcementAzure(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	c := newAzureCloud(t)
 	web := c.addVM(t, "web-0")
 	kube := clusters.Client(t, "member-1")

@@ -148,7 +148,7 @@ func (c *cloud) wantGroup(t *testing.T, nic string, ingress ...string) managedGr
 	slices.Sort(ingress)
 	var got managedGroup
 	eventually(t, func() error {
-		groups, err := c.managedGroups(context.Background(), nic)
+		groups, err := c.managedGroups(t.Context(), nic)
 		if err != nil {
 			return err
 		}

@@ -157,7 +157,7 @@ func newManager(t *testing.T, cacheOpts cache.Options) ctrl.Manager {
 // run sets mgr up and runs it until the test ends.
 func run(t *testing.T, mgr ctrl.Manager, setup func(ctx context.Context) error) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	if err := setup(ctx); err != nil {
 		cancel()
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package cloud
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -23,7 +22,7 @@ func noSecretsShown(t *testing.T, c client.Client, ns string, secrets ...string)
 	var sels cloudv1alpha1.CloudEntitySelectorList
 	var events corev1.EventList
 	for _, l := range []client.ObjectList{&accts, &sels, &events} {
-		if err := c.List(context.Background(), l, client.InNamespace(ns)); err != nil {
+		if err := c.List(t.Context(), l, client.InNamespace(ns)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -45,11 +44,11 @@ func noSecretsShown(t *testing.T, c client.Client, ns string, secrets ...string)
 func updateSecret(t *testing.T, c client.Client, ns, name string, data map[string]string) {
 	t.Helper()
 	s := &corev1.Secret{}
-	if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, s); err != nil {
+	if err := c.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: name}, s); err != nil {
 		t.Fatal(err)
 	}
 	s.Data, s.StringData = nil, data
-	if err := c.Update(context.Background(), s); err != nil {
+	if err := c.Update(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
 }

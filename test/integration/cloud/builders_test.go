@@ -1,7 +1,6 @@
 package cloud
 
 import (
-	"context"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -92,7 +91,7 @@ func vmsNamed(names ...string) selectorMod {
 func create(t *testing.T, c client.Client, objs ...client.Object) {
 	t.Helper()
 	for _, o := range objs {
-		if err := c.Create(context.Background(), o); err != nil {
+		if err := c.Create(t.Context(), o); err != nil {
 			t.Fatalf("creating %T %s/%s: %v", o, o.GetNamespace(), o.GetName(), err)
 		}
 	}

@@ -71,7 +71,7 @@ func startController(t *testing.T, o controllerOptions, namespaces ...string) *c
 	if o.opts != nil {
 		o.opts(&opts)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	if err := cloudcontroller.SetupWithManager(ctx, mgr, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -96,4 +96,7 @@ func (c *controller) Stop() {
 }
 
 // client is an admin client of the test cluster.
-func kube(t *testing.T) client.Client { return clusters.Client(t, "member-1") }
+func kube(t *testing.T) client.Client {
+	t.Helper()
+	return clusters.Client(t, "member-1")
+}

@@ -1,7 +1,6 @@
 package cloud
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -35,7 +34,7 @@ func TestInventoryFollowsTheCloud(t *testing.T) {
 	}
 	// The counts follow the imported objects (counted again when they change).
 	framework.Eventually(t, timeout, func() error {
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(sel), sel); err != nil {
+		if err := c.Get(t.Context(), client.ObjectKeyFromObject(sel), sel); err != nil {
 			return err
 		}
 		if sel.Status.VirtualMachines != 5 || sel.Status.NetworkInterfaces != 5 {

@@ -1,7 +1,6 @@
 package cloud
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -41,7 +40,7 @@ func waitCondition(t *testing.T, c client.Client, o client.Object, typ string, s
 	t.Helper()
 	var got metav1.Condition
 	framework.Eventually(t, timeout, func() error {
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(o), o); err != nil {
+		if err := c.Get(t.Context(), client.ObjectKeyFromObject(o), o); err != nil {
 			return err
 		}
 		cond := meta.FindStatusCondition(conditions(o), typ)
@@ -57,7 +56,7 @@ func waitCondition(t *testing.T, c client.Client, o client.Object, typ string, s
 // imported lists every imported object of ns.
 func imported(t *testing.T, c client.Client, ns string) inventory.Objects {
 	t.Helper()
-	o, err := inventorysync.ListImported(context.Background(), c, ns, nil)
+	o, err := inventorysync.ListImported(t.Context(), c, ns, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +70,7 @@ func entities(t *testing.T, c client.Client, ns string, labels ...string) []antr
 	for i := 0; i+1 < len(labels); i += 2 {
 		match[labels[i]] = labels[i+1]
 	}
-	if err := c.List(context.Background(), &l, client.InNamespace(ns), match); err != nil {
+	if err := c.List(t.Context(), &l, client.InNamespace(ns), match); err != nil {
 		t.Fatal(err)
 	}
 	return l.Items
@@ -118,7 +117,7 @@ func waitEntity(t *testing.T, c client.Client, ns, name string, ok func(entity) 
 	t.Helper()
 	var e entity
 	framework.Eventually(t, timeout, func() error {
-		if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &e); err != nil {
+		if err := c.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: name}, &e); err != nil {
 			return err
 		}
 		if !ok(e) {

@@ -2,7 +2,6 @@ package federation
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ func antreaplus(t *testing.T, args ...string) (stdout, stderr string, err error)
 	root := cmd.NewRoot(&out, &errOut)
 	root.SetArgs(append(args, "--kubeconfig", clusters.Sandbox.KubeconfigPath()))
 	start := time.Now()
-	err = root.ExecuteContext(context.Background())
+	err = root.ExecuteContext(t.Context())
 	t.Logf("antreaplus %s (%s)\n%s%s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond), errOut.String(), out.String())
 	return out.String(), errOut.String(), err
 }

@@ -40,7 +40,7 @@ func all(t *testing.T) []membership.Cluster {
 
 func testContext(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -58,7 +58,8 @@ func (w logWriter) Write(p []byte) (int, error) {
 func reset(t *testing.T) {
 	t.Helper()
 	leaveAll := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		// Also a clean-up, which runs after t.Context() is cancelled.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), timeout)
 		defer cancel()
 		for _, c := range all(t) {
 			if err := membership.Leave(ctx, nil, c, all(t), true); err != nil {
@@ -101,7 +102,7 @@ func form(t *testing.T) {
 func registry(t *testing.T, supervisor string) map[string]federationv1alpha1.MemberCluster {
 	t.Helper()
 	list := &federationv1alpha1.MemberClusterList{}
-	if err := clusters.Client(t, supervisor).List(context.Background(), list, client.InNamespace(names.Namespace)); err != nil {
+	if err := clusters.Client(t, supervisor).List(t.Context(), list, client.InNamespace(names.Namespace)); err != nil {
 		t.Fatalf("listing the registry of %s: %v", supervisor, err)
 	}
 	out := map[string]federationv1alpha1.MemberCluster{}
@@ -114,7 +115,7 @@ func registry(t *testing.T, supervisor string) map[string]federationv1alpha1.Mem
 // identity returns a cluster's ClusterMembership, nil when it has none.
 func identity(t *testing.T, name string) *federationv1alpha1.ClusterMembership {
 	t.Helper()
-	m, err := membership.Identity(context.Background(), cl(t, name))
+	m, err := membership.Identity(t.Context(), cl(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func memberCredentials(t *testing.T, supervisor, clusterID string) *rest.Config 
 	}
 	s := &corev1.Secret{}
 	key := client.ObjectKey{Namespace: names.Namespace, Name: e.Spec.CredentialsSecretRef.Name}
-	if err := clusters.Client(t, supervisor).Get(context.Background(), key, s); err != nil {
+	if err := clusters.Client(t, supervisor).Get(t.Context(), key, s); err != nil {
 		t.Fatalf("reading the credentials of %s: %v", clusterID, err)
 	}
 	return &rest.Config{
@@ -167,7 +168,7 @@ func managedObjects(t *testing.T, name string) []string {
 	}
 	var out []string
 	for _, list := range lists {
-		if err := c.List(context.Background(), list, managed); err != nil {
+		if err := c.List(t.Context(), list, managed); err != nil {
 			t.Fatalf("listing %T in %s: %v", list, name, err)
 		}
 		items, _ := meta.ExtractList(list)
@@ -179,12 +180,13 @@ func managedObjects(t *testing.T, name string) []string {
 	return out
 }
 
-// namespaceGone waits until the federation namespace is deleted.
+// namespaceGone waits until the federation namespace is deleted; reset
+// calls it from a clean-up too, after t.Context() is cancelled.
 func namespaceGone(t *testing.T, name string) {
 	t.Helper()
 	c := clusters.Client(t, name)
 	framework.Eventually(t, time.Minute, func() error {
-		err := c.Get(context.Background(), client.ObjectKey{Name: names.Namespace}, &corev1.Namespace{})
+		err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKey{Name: names.Namespace}, &corev1.Namespace{})
 		if apierrors.IsNotFound(err) {
 			return nil
 		}

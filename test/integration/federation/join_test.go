@@ -2,7 +2,6 @@ package federation
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
@@ -40,7 +39,7 @@ func TestJoinGivesIdentityAndRegistersInEverySupervisor(t *testing.T) {
 		}
 		s := &corev1.Secret{}
 		key := client.ObjectKey{Namespace: names.Namespace, Name: names.MemberSecret(name)}
-		if err := clusters.Client(t, "member-1").Get(context.Background(), key, s); err != nil {
+		if err := clusters.Client(t, "member-1").Get(t.Context(), key, s); err != nil {
 			t.Fatalf("credential Secret of %s: %v", name, err)
 		}
 		if len(s.Data["token"]) == 0 || !bytes.Equal(s.Data["ca.crt"], clusters.Config(t, name).CAData) {

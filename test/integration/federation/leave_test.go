@@ -2,7 +2,6 @@ package federation
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -127,7 +126,7 @@ func writeImports(t *testing.T, leader client.Client, ns string) []client.Object
 		&corev1.Service{ObjectMeta: *meta.DeepCopy(), Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{port}}},
 	}
 	for _, o := range objs {
-		if err := leader.Create(context.Background(), o); err != nil {
+		if err := leader.Create(t.Context(), o); err != nil {
 			t.Fatalf("writing %T as the leader: %v", o, err)
 		}
 	}

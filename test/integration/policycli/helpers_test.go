@@ -30,7 +30,7 @@ func antreaplus(t *testing.T, kubeconfig string, args ...string) (stdout string,
 	root := cmd.NewRoot(&out, &errOut)
 	root.SetArgs(append(args, "--kubeconfig", kubeconfig))
 	start := time.Now()
-	err = root.ExecuteContext(context.Background())
+	err = root.ExecuteContext(t.Context())
 	t.Logf("antreaplus %s (%s): error %v\n%s%s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond), err, errOut.String(), out.String())
 	return out.String(), err
 }
@@ -66,11 +66,11 @@ func removeCRD(t *testing.T, cluster, name string) {
 	t.Helper()
 	cl := clusters.Client(t, cluster)
 	crd := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: name}}
-	if err := cl.Delete(context.Background(), crd); err != nil && !apierrors.IsNotFound(err) {
+	if err := cl.Delete(t.Context(), crd); err != nil && !apierrors.IsNotFound(err) {
 		t.Fatalf("deleting CRD %s from %s: %v", name, cluster, err)
 	}
 	framework.Eventually(t, time.Minute, func() error {
-		err := cl.Get(context.Background(), client.ObjectKeyFromObject(crd), crd)
+		err := cl.Get(t.Context(), client.ObjectKeyFromObject(crd), crd)
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
@@ -90,10 +90,10 @@ func join(t *testing.T, cluster, federationID, clusterID string) {
 // mustCreate creates obj and deletes it when the test ends.
 func mustCreate(t *testing.T, cl client.Client, obj client.Object) {
 	t.Helper()
-	if err := cl.Create(context.Background(), obj); err != nil {
+	if err := cl.Create(t.Context(), obj); err != nil {
 		t.Fatalf("creating %T %s: %v", obj, client.ObjectKeyFromObject(obj), err)
 	}
-	t.Cleanup(func() { _ = cl.Delete(context.Background(), obj) })
+	t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(t.Context()), obj) })
 }
 
 // spec is an Antrea policy spec: allow from every Pod of the Namespace to the web Pods.
