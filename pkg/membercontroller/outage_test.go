@@ -22,7 +22,15 @@ const member = "member-1"
 // outageLength is longer than client-go's first back-offs: without fresh
 // informers, a reflector may then wait tens of seconds before it watches
 // again.
-const outageLength = 15 * time.Second
+const (
+	outageLength = 15 * time.Second
+	// recovery bounds the time from the path's return to the new export's
+	// status: a probe (1 s), the old generation stopped, fresh caches synced.
+	// Under the race detector on two loaded cores it took over 5 s once;
+	// without a renewal, the reflectors' back-off after a 15 s outage keeps
+	// them away for about 10 s more (and the renewal is counted below).
+	recovery = 10 * time.Second
+)
 
 // TestFreshInformersAfterAnOutage cuts the member controller off from its
 // API server (a proxy refuses connections, as a dead server does), brings
@@ -46,7 +54,7 @@ func TestFreshInformersAfterAnOutage(t *testing.T) {
 	}
 	back := time.Now()
 	export(t, c, ns, "after")
-	waitValid(t, c, ns, "after", 5*time.Second)
+	waitValid(t, c, ns, "after", recovery)
 	t.Logf("after a %s outage, an export created once the path was back was Valid %s later", outageLength, time.Since(back).Round(100*time.Millisecond))
 	// The renewal is decided at the first probe after the path is back and
 	// counted once the old generation has stopped: an old informer whose
