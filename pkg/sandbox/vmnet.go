@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"net"
+	"os/exec"
 	"strings"
 
 	"antreaplus.io/antreaplus/internal/netns"
@@ -12,10 +13,15 @@ import (
 const vmBridge = "br0"
 
 // VMAgentsSupported fails, saying what to do, unless this process may
-// create network namespaces and run nftables: root, ip(8) and nft(8).
+// create network namespaces and run nftables: root, ip(8) and nft(8), and
+// setpriv(1) for the agents.
 func VMAgentsSupported() error {
 	if err := netns.Check("nft"); err != nil {
 		return fmt.Errorf("--vm-agents plays each agented VM in a network namespace with nftables: %w", err)
+	}
+	// The agents run under their unit's capability bounding set.
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		return fmt.Errorf("--vm-agents runs each VM agent with setpriv, which is missing: install util-linux: %w", err)
 	}
 	return nil
 }

@@ -76,9 +76,15 @@ func (s *Sandbox) ensureVM(base string, vm AgentVM, token []byte, opts VMAgentOp
 		steps = append(steps, vmStep{procs.dnsRelay, "relay of " + dns + " to the DNS server of " + vm.Cluster, opts.Helper,
 			[]string{"sandbox", "serve-tcp", "--netns", vm.NetNS, "--listen", dns, "--forward", dns}})
 	}
-	steps = append(steps, vmStep{procs.agent, "VM agent (" + vm.Cluster + "'s policy controller)", "ip", []string{"netns", "exec", vm.NetNS, opts.Agent, "--server", "https://" + policy,
-		"--token-file", tokenFile, "--ca-file", filepath.Join(s.PolicyCertDir(vm.Cluster), "ca.crt"),
-		"--state-file", filepath.Join(s.VMDir(), vm.Name+".state.json"), "--report-interval", "15s"}})
+	// The agent runs as the package's unit runs it (deploy/vm-agent), with
+	// an env file of the VM's.
+	agent, err := s.writeVMAgentEnv(vm, vmAgentFiles{server: "https://" + policy, token: tokenFile,
+		ca: filepath.Join(s.PolicyCertDir(vm.Cluster), "ca.crt"), state: filepath.Join(s.VMDir(), vm.Name+".state.json")}, opts.Agent)
+	if err != nil {
+		return fmt.Errorf("%s: %w", vm.Name, err)
+	}
+	steps = append(steps, vmStep{procs.agent, "VM agent (" + vm.Cluster + "'s policy controller)", "ip",
+		append([]string{"netns", "exec", vm.NetNS}, agent...)})
 	for _, step := range steps {
 		pid, started, err := step.p.start(step.bin, step.args...)
 		if err != nil {

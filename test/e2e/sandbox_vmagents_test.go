@@ -105,6 +105,9 @@ func TestSandboxVMAgents(t *testing.T) {
 	})
 
 	agents := vmAgentPids(t, c, vms)
+	t.Run("every agent runs as the package's unit runs it", func(t *testing.T) {
+		testAgentsRunAsPackaged(t, c.in(t), vms, agents)
+	})
 	t.Run("up restarts a dead agent and policy controller and keeps the others", func(t *testing.T) {
 		c := c.in(t)
 		_ = syscall.Kill(agents["dev-build-3"], syscall.SIGKILL)
