@@ -18,14 +18,20 @@ declare -A packages=(
   [kwok]="kwok=sigs.k8s.io/kwok/cmd/kwok kwokctl=sigs.k8s.io/kwok/cmd/kwokctl"
   [controller-gen]="controller-gen=sigs.k8s.io/controller-tools/cmd/controller-gen"
   [golangci-lint]="golangci-lint=github.com/golangci/golangci-lint/v2/cmd/golangci-lint"
+  [helm]="helm=helm.sh/helm/v3/cmd/helm"
 )
-order=(kubernetes kwok controller-gen golangci-lint)
+order=(kubernetes kwok controller-gen golangci-lint helm)
 
 # Link-time version stamps: kwokctl reads `kube-apiserver --version` to choose
 # the flags it passes, so the Kubernetes binaries must report their release.
+# Helm reports its release, and lints and renders charts for our Kubernetes
+# minor (its default is 1.20), as Helm's own Makefile stamps them.
 kube_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' "$repo/hack/tools/kubernetes/go.mod")
+kube_minor=$(echo "$kube_version" | cut -d. -f2)
+helm_version=$(awk '$1 == "require" && $2 == "helm.sh/helm/v3" {print $3}' "$repo/hack/tools/helm/go.mod")
 declare -A ldflags=(
-  [kubernetes]="-X k8s.io/component-base/version.gitVersion=$kube_version -X k8s.io/component-base/version.gitMajor=${kube_version:1:1} -X k8s.io/component-base/version.gitMinor=$(echo "$kube_version" | cut -d. -f2) -X k8s.io/component-base/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.gitVersion=$kube_version"
+  [kubernetes]="-X k8s.io/component-base/version.gitVersion=$kube_version -X k8s.io/component-base/version.gitMajor=${kube_version:1:1} -X k8s.io/component-base/version.gitMinor=$kube_minor -X k8s.io/component-base/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.gitVersion=$kube_version"
+  [helm]="-X helm.sh/helm/v3/internal/version.version=$helm_version -X helm.sh/helm/v3/internal/version.gitTreeState=clean -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$kube_minor -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$kube_minor"
 )
 
 log() { printf '[tools] %s\n' "$*" >&2; }

@@ -31,6 +31,13 @@ type Options struct {
 	Concurrency int
 }
 
+// The cloud controller's rights for ExternalEntities (chart:
+// files/rbac/cloud-controller.yaml), owned by their interface or service
+// with blockOwnerDeletion.
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=networkinterfaces;cloudnativeservices;virtualmachines,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=networkinterfaces/finalizers;cloudnativeservices/finalizers,verbs=update
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=externalentities,verbs=get;list;watch;create;update;delete
+
 // SetupWithManager registers the ExternalEntity controllers of interfaces
 // and of services with mgr.
 func SetupWithManager(mgr ctrl.Manager, opts Options) error {

@@ -29,6 +29,19 @@ import (
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
 
+// The member controller's rights for federated policies (chart:
+// files/rbac/member-controller.yaml): the policies and their status, the
+// derived Antrea policies and Groups (owned, with blockOwnerDeletion: the
+// finalizers right is what OwnerReferencesPermissionEnforcement asks), and
+// the inputs of a translation.
+// +kubebuilder:rbac:groups=policy.antreaplus.io,resources=federatednetworkpolicies,verbs=get;list;watch
+// +kubebuilder:rbac:groups=policy.antreaplus.io,resources=federatednetworkpolicies/status;federatednetworkpolicies/finalizers,verbs=update
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=networkpolicies;groups,verbs=get;list;watch;create;update;delete
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=remoteentities;clustermemberships,verbs=get;list;watch
+// +kubebuilder:rbac:groups=multicluster.x-k8s.io,resources=serviceimports,verbs=get;list;watch
+// +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
+
 // Reconciler translates FederatedNetworkPolicies into their derived Antrea
 // NetworkPolicies and Groups, and writes their status.
 type Reconciler struct {

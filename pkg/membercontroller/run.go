@@ -19,6 +19,12 @@ import (
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
 )
 
+// The member controller's leader election (--leader-elect): its Lease and
+// the events it records (chart: files/rbac/member-controller.yaml).
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=create,namespace=antreaplus-system
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,resourceNames=antreaplus-member-controller,verbs=get;update,namespace=antreaplus-system
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch,namespace=antreaplus-system
+
 // Component names the member controller in logs and in
 // antreaplus_outage_renewals_total.
 const Component = "member-controller"

@@ -13,6 +13,10 @@ import (
 // rewrite makes RunTest write the actual outputs back into the files.
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of the testdata files")
 
+// Rewriting tells whether the tests run with -rewrite, for golden files
+// in formats of their own (the chart's RBAC files): write, do not compare.
+func Rewriting() bool { return *rewrite }
+
 // TestData is one case of a testdata file.
 type TestData struct {
 	// Pos is "file:line" of the case's "----" line.

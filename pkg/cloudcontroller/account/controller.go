@@ -45,6 +45,13 @@ type Reconciler struct {
 	Recorder record.EventRecorder
 }
 
+// The cloud controller's rights for accounts (chart: files/rbac/cloud-controller.yaml):
+// their status, the Secrets they name (in any namespace), the events on them.
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=cloudprovideraccounts;cloudentityselectors,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=cloudprovideraccounts/status,verbs=patch
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+
 // SetupWithManager registers the reconciler with mgr; AddIndex must have
 // been called, and binding.AddIndex.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {

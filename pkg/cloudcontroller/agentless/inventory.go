@@ -15,6 +15,11 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 )
 
+// Agentless enforcement reads the interfaces and their ExternalEntities
+// (the cloud controller's rights: chart files/rbac/cloud-controller.yaml).
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=networkinterfaces,verbs=get;list;watch
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=externalentities,verbs=get;list;watch
+
 // inventory is what a round reads of the imported objects: every network
 // interface, by "namespace/name".
 type inventory struct {

@@ -41,6 +41,13 @@ type Reconciler struct {
 	Options
 }
 
+// The cloud controller's rights for the inventory (chart:
+// files/rbac/cloud-controller.yaml): the imported objects; a NetworkInterface
+// is owned by its VM with blockOwnerDeletion.
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=cloudprovideraccounts;cloudentityselectors,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines;networkinterfaces;cloudnativeservices,verbs=get;list;watch;create;update;delete
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines/finalizers,verbs=update
+
 // SetupWithManager registers the poll loop with mgr.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.Options = r.withDefaults()

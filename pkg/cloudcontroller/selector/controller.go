@@ -31,6 +31,12 @@ type Reconciler struct {
 	Status *pollstatus.Store
 }
 
+// The cloud controller's rights for selectors (chart: files/rbac/cloud-controller.yaml):
+// their status, and removing what a selector no longer imports.
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=cloudentityselectors;cloudprovideraccounts,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=cloudentityselectors/status,verbs=patch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines;networkinterfaces;cloudnativeservices,verbs=get;list;watch;delete;deletecollection
+
 // SetupWithManager registers the reconciler with mgr.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).

@@ -17,6 +17,10 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
+// The DNS server watches its cluster's ClusterMembership alone, by name
+// (chart: files/rbac/coredns.yaml).
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=clustermemberships,resourceNames=cluster.clusterset.k8s.io,verbs=list;watch
+
 // membershipResource is the ClusterMembership resource: one object per
 // cluster, named cluster.clusterset.k8s.io (KEP-2149).
 var membershipResource = federationv1alpha1.GroupVersion.WithResource("clustermemberships")

@@ -20,6 +20,12 @@ import (
 	"antreaplus.io/antreaplus/internal/outage"
 )
 
+// The DNS server's rights for the imports and the Nodes' places (chart:
+// files/rbac/coredns.yaml); Nodes are optional (locality).
+// +kubebuilder:rbac:groups=multicluster.x-k8s.io,resources=serviceimports,verbs=list;watch
+// +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=list;watch
+// +kubebuilder:rbac:groups="",resources=nodes,verbs=list;watch
+
 // WatcherOptions configure a Watcher.
 type WatcherOptions struct {
 	// FederationID, when set, is used as is and the ClusterMembership is not read.

@@ -23,6 +23,11 @@ import (
 	"antreaplus.io/antreaplus/pkg/entityexport"
 )
 
+// The member controller's rights for EntityExport status (chart: files/rbac/member-controller.yaml).
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=entityexports,verbs=get;list;watch
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=entityexports/status,verbs=update
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=externalentities,verbs=get;list;watch
+
 // Reconciler writes the status of EntityExports.
 type Reconciler struct {
 	client.Client

@@ -14,6 +14,9 @@ import (
 	"antreaplus.io/antreaplus/internal/names"
 )
 
+// The heartbeat Lease, read through the manager's cache.
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update,namespace=antreaplus-system
+
 // heartbeat renews this manager's Lease in its own supervisor every retry
 // period; the other supervisors read it to know this manager is alive.
 type heartbeat struct{ m *Manager }

@@ -19,6 +19,13 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
+// The federation manager's rights in its supervisor (chart: files/rbac/federation-manager.yaml):
+// the registry and the member credentials it names, in the registry's
+// namespace (its cache holds only that namespace). In members it acts with
+// the federation account (package membership's rbac.go).
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=memberclusters,verbs=get;list;watch,namespace=antreaplus-system
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch,namespace=antreaplus-system
+
 // registryReconciler keeps one session per MemberCluster, restarting it when
 // the member's address or credentials change.
 type registryReconciler struct {

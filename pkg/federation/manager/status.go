@@ -16,6 +16,9 @@ import (
 	"antreaplus.io/antreaplus/pkg/federation/health"
 )
 
+// The federation manager writes its registry's status.
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=memberclusters/status,verbs=update,namespace=antreaplus-system
+
 // statusLoop writes the registry status of every member each status period.
 type statusLoop struct{ m *Manager }
 

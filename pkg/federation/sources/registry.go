@@ -12,6 +12,10 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
+// The leader controllers read the supervisor's registry (the federation
+// manager's rights: chart files/rbac/federation-manager.yaml).
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=memberclusters,verbs=get,namespace=antreaplus-system
+
 // registryTTL is how long an answer of the registry is reused.
 const registryTTL = 5 * time.Second
 

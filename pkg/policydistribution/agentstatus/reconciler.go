@@ -54,6 +54,11 @@ type Reconciler struct {
 	changes chan event.TypedGenericEvent[client.Object]
 }
 
+// The policy controller writes what agents report to their VMs' status
+// (chart: files/rbac/policy-controller.yaml).
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines/status,verbs=update
+
 // SetupWithManager registers the reconciler.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.Grace <= 0 {

@@ -45,6 +45,14 @@ type Reconciler struct {
 	AgentlessNode string
 }
 
+// The policy controller's rights for agent tokens (chart:
+// files/rbac/policy-controller.yaml): the VMs, the token Secrets in their
+// namespaces (owned by the VM, with blockOwnerDeletion) and the agentless
+// consumer's in its own.
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=virtualmachines/finalizers,verbs=update
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;delete
+
 // SetupWithManager registers the reconciler.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
@@ -100,11 +108,18 @@ func agentSecret(vm *cloudv1alpha1.VirtualMachine, name string) *corev1.Secret {
 }
 
 // EnsureAgentless creates the agentless consumer's token Secret in
-// namespace, and the namespace, if they do not exist.
+// namespace, and the namespace, if they do not exist. The namespace is
+// created only when it is missing, which it never is for a controller
+// running in it: its ServiceAccount needs no right to create namespaces.
 func EnsureAgentless(ctx context.Context, c client.Client, namespace string) error {
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
-	if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("creating namespace %s: %w", namespace, err)
+	switch err := c.Get(ctx, client.ObjectKey{Name: namespace}, &corev1.Namespace{}); {
+	case apierrors.IsNotFound(err):
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
+		if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating namespace %s: %w", namespace, err)
+		}
+	case err != nil:
+		return fmt.Errorf("reading namespace %s: %w", namespace, err)
 	}
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: AgentlessSecretName, Namespace: namespace,

@@ -74,6 +74,11 @@ func New(opts Options) *Feeder {
 		enqueued: map[policyrules.PolicyRef]int64{}, compiled: map[policyrules.PolicyRef]int64{}}
 }
 
+// The policy controller reads what the compiler reads (chart:
+// files/rbac/policy-controller.yaml); Pods unless --without-pods.
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=tiers;clustergroups;groups;clusternetworkpolicies;networkpolicies;externalentities,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=namespaces;pods,verbs=get;list;watch
+
 // kinds are the objects the compiler reads.
 func (f *Feeder) kinds() []client.Object {
 	objs := []client.Object{

@@ -87,6 +87,11 @@ func (w *Writer) Start(ctx context.Context) error {
 	}
 }
 
+// The policy controller writes the status of Antrea policies (chart:
+// files/rbac/policy-controller.yaml).
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=networkpolicies;clusternetworkpolicies,verbs=get;list;watch
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=networkpolicies/status;clusternetworkpolicies/status,verbs=update
+
 // WriteAll computes the status of every policy and writes those that
 // changed.
 func (w *Writer) WriteAll(ctx context.Context) error {

@@ -23,6 +23,12 @@ import (
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
+// The member controller's rights for export status (chart: files/rbac/member-controller.yaml).
+// +kubebuilder:rbac:groups=multicluster.x-k8s.io,resources=serviceexports,verbs=get;list;watch
+// +kubebuilder:rbac:groups=multicluster.x-k8s.io,resources=serviceexports/status,verbs=update
+// +kubebuilder:rbac:groups="",resources=services;nodes,verbs=get;list;watch
+// +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=get;list;watch
+
 // Reconciler writes the Valid and Ready conditions of ServiceExports.
 type Reconciler struct {
 	client.Client
