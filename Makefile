@@ -14,7 +14,7 @@ help: ## Show this help.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: tools
-tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen and golangci-lint into the version-keyed cache.
+tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen, golangci-lint and Helm into the version-keyed cache.
 	@$(TOOLS)
 
 .PHONY: build
@@ -27,8 +27,21 @@ build-dev: ## Build the development tools the sandbox runs (the cloud emulator) 
 	@mkdir -p $(BIN)
 	go build -o $(BIN)/ ./test/infrastructure/cmd/...
 
+# make images: the registry the images are named in (<registry>/<program>:<version>)
+# and their tag (default: git describe --tags --always --dirty).
+IMAGE_REGISTRY ?= registry.antreaplus.io/antreaplus
+IMAGE_VERSION  ?=
+
+.PHONY: images
+images: ## Build the cluster programs' OCI images (linux/amd64, arm64; no container runtime) into _output/images.
+	go run ./hack/images -output _output/images -registry $(IMAGE_REGISTRY) $(if $(IMAGE_VERSION),-version $(IMAGE_VERSION))
+
+.PHONY: packages
+packages: ## Build the VM agent's .deb and tarball for linux/amd64 and arm64 into _output/packages.
+	go run ./hack/packages --out _output/packages
+
 .PHONY: generate
-generate: tools ## Generate deepcopy code and CRD manifests from api/.
+generate: tools ## Generate deepcopy code and CRD manifests from api/, and the chart's CRDs and RBAC.
 	@hack/generate.sh
 
 .PHONY: verify

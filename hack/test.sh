@@ -16,6 +16,8 @@ step() { printf '\n[test] %s (at %ds)\n' "$*" $((SECONDS - started)); }
 # installed here, by the make target, not by a test (they run in parallel).
 step "packages the VM tests need (nftables, iproute2)"
 hack/ensure-packages.sh nftables iproute2 || echo "[test] nftables or iproute2 could not be installed: the VM tests will fail and say why"
+# test/images reads the images hack/images builds with skopeo and umoci.
+hack/ensure-packages.sh skopeo umoci || echo "[test] skopeo or umoci could not be installed: test/images will fail and say why"
 
 step "verify: generated code and formatting"
 hack/verify.sh
@@ -58,7 +60,7 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # second go test: queued behind the clusters' packages, they would run last.
 heavy=(./test/e2e/services ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
   ./test/e2e ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns ./pkg/serviceimport
-  ./test/integration/policycli ./pkg/entityimport ./pkg/federatedpolicy
+  ./test/integration/policycli ./test/e2e/chart ./pkg/entityimport ./pkg/federatedpolicy
   ./pkg/membercontroller ./pkg/federation/manager)
 # The list above only orders the cluster packages (longest first); which
 # packages start clusters is decided by hack/packages.sh (their tests import

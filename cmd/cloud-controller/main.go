@@ -43,6 +43,17 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 )
 
+// The cloud controller's leader election (--leader-elect, its Lease in
+// --leader-election-namespace, which the chart sets to its own) and the
+// events it records there (chart: files/rbac/cloud-controller.yaml).
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=create,namespace=antreaplus-system
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,resourceNames=antreaplus-cloud-controller,verbs=get;update,namespace=antreaplus-system
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch,namespace=antreaplus-system
+
+// version is set at build time with -ldflags "-X main.version=..."; --version
+// prints it.
+var version = "v0.1.0-dev"
+
 type flags struct {
 	cmdutil.Common
 	qps                     float64
@@ -82,7 +93,7 @@ func main() {
 	fs.StringVar(&f.policyCAFile, "policy-ca-file", "", "CA certificates of the policy controller's serving certificate (default: the system's)")
 	fs.StringVar(&f.agentless.Prefix, "agentless-group-prefix", "antreaplus-", "name prefix of the security groups agentless enforcement manages; no other group is changed")
 	fs.DurationVar(&f.agentless.Interval, "agentless-resync-interval", time.Minute, "how often every VPC's security groups are synced again, correcting drift")
-	cmdutil.Parse(fs)
+	cmdutil.Parse(fs, version)
 	cmdutil.Run("cloud-controller", func(ctx context.Context) error { return run(ctx, f) })
 }
 

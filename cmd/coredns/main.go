@@ -19,7 +19,9 @@
 // (docs/dns.md).
 //
 // The flags are CoreDNS's own (-conf, -dns.port, -pidfile, -quiet, -plugins,
-// -version).
+// -version); -version prints CoreDNS's release and, where CoreDNS prints its
+// commit, "antreaplus <version>" (main.version, set at build time with
+// -ldflags "-X main.version=...").
 //
 //	coredns -conf /path/to/Corefile
 package main
@@ -47,6 +49,12 @@ import (
 	"antreaplus.io/antreaplus/pkg/dns/fedplugin"
 )
 
+// The DNS server's rights for the stock kubernetes plugin (cluster.local;
+// chart: files/rbac/coredns.yaml), as in Kubernetes's system:coredns but
+// without Pods, which it watches only with `pods verified`.
+// +kubebuilder:rbac:groups="",resources=services;namespaces,verbs=list;watch
+// +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=list;watch
+
 // directives is the plugin chain, in the order a query passes it (stock
 // CoreDNS's order, plugin.cfg). The federation plugin sits before cache:
 // its answers depend on the client (locality), which the cache does not
@@ -69,7 +77,11 @@ var directives = []string{
 	"forward",
 }
 
+// version is this build's version, set at build time.
+var version = "v0.1.0-dev"
+
 func main() {
+	coremain.GitCommit = "antreaplus " + version
 	plugin.Register(fedplugin.Name, fedplugin.Setup)
 	dnsserver.Directives = directives
 	coremain.Run()

@@ -27,6 +27,10 @@ import (
 	"antreaplus.io/antreaplus/pkg/serviceimport"
 )
 
+// version is set at build time with -ldflags "-X main.version=..."; --version
+// prints it.
+var version = "v0.1.0-dev"
+
 type flags struct {
 	cmdutil.Common
 	opts manager.Options
@@ -43,7 +47,7 @@ func main() {
 	fs.DurationVar(&f.opts.Election.HandoverHoldDown, "handover-hold-down", f.opts.Election.HandoverHoldDown, "how long a returning supervisor waits before taking back its members")
 	fs.DurationVar(&f.opts.UnreachableGrace, "unreachable-grace", f.opts.UnreachableGrace, "how long no supervisor may reach a member before it is marked unreachable")
 	fs.DurationVar(&f.opts.StatusPeriod, "status-period", f.opts.StatusPeriod, "how often the registry status is refreshed")
-	cmdutil.Parse(fs)
+	cmdutil.Parse(fs, version)
 	cmdutil.Run("federation-manager", func(ctx context.Context) error { return run(ctx, f) })
 }
 
@@ -96,6 +100,10 @@ func registerMetrics(reg prometheus.Registerer) error {
 	return errors.Join(manager.RegisterMetrics(reg), membershipstatus.RegisterMetrics(reg),
 		serviceimport.RegisterMetrics(reg), entityimport.RegisterMetrics(reg))
 }
+
+// The federation manager's rights in its supervisor (chart: files/rbac/federation-manager.yaml):
+// its identity.
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=clustermemberships,resourceNames=cluster.clusterset.k8s.io,verbs=get
 
 // waitForIdentity reads this cluster's ClusterMembership until it says the
 // cluster is a supervisor, logging what is missing meanwhile.

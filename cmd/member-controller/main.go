@@ -15,13 +15,17 @@ import (
 	"antreaplus.io/antreaplus/pkg/membercontroller"
 )
 
+// version is set at build time with -ldflags "-X main.version=..."; --version
+// prints it.
+var version = "v0.1.0-dev"
+
 func main() {
 	var c cmdutil.Common
 	var leaderElect bool
 	fs := cmdutil.NewFlagSet()
 	c.AddFlags(fs, "this member cluster")
 	fs.BoolVar(&leaderElect, "leader-elect", false, "elect one active replica through a Lease in "+names.Namespace+" (when several replicas run)")
-	cmdutil.Parse(fs)
+	cmdutil.Parse(fs, version)
 	cmdutil.Run(membercontroller.Component, func(ctx context.Context) error {
 		cfg, err := c.RESTConfig()
 		if err != nil {

@@ -32,6 +32,16 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
 )
 
+// The policy controller's leader election (--leader-elect): its Lease and
+// the events it records (chart: files/rbac/policy-controller.yaml).
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=create,namespace=antreaplus-system
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,resourceNames=antreaplus-policy-controller,verbs=get;update,namespace=antreaplus-system
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch,namespace=antreaplus-system
+
+// version is set at build time with -ldflags "-X main.version=..."; --version
+// prints it.
+var version = "v0.1.0-dev"
+
 type flags struct {
 	cmdutil.Common
 	namespace, listenAddress string
@@ -58,7 +68,7 @@ func main() {
 	fs.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "interval of Bookmark events on idle watch streams")
 	fs.BoolVar(&f.withoutPods, "without-pods", false, "do not watch Pods (rules selecting Pods as peers then match none)")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect one active replica through a Lease in --namespace")
-	cmdutil.Parse(fs)
+	cmdutil.Parse(fs, version)
 	cmdutil.Run("policy-controller", func(ctx context.Context) error { return run(ctx, f) })
 }
 

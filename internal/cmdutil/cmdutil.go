@@ -8,6 +8,7 @@ package cmdutil
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -50,11 +51,18 @@ func (c *Common) AddFlags(fs *flag.FlagSet, cluster string) {
 // -vmodule flags.
 var logConfig = textlogger.NewConfig()
 
-// Parse adds the logger's -v and -vmodule to fs and parses the command line.
-func Parse(fs *flag.FlagSet) {
+// Parse adds the logger's -v and -vmodule and -version to fs and parses the
+// command line; with -version it prints version (the program's main.version,
+// set at build time with -ldflags "-X main.version=...") and exits.
+func Parse(fs *flag.FlagSet, version string) {
 	fs.Var(logConfig.Verbosity(), "v", "log verbosity: 0 logs what an operator needs, 1-2 routine steps, 4 and above debugging detail")
 	fs.Var(logConfig.VModule(), "vmodule", "per-file verbosity, comma-separated pattern=N (e.g. session=4)")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	_ = fs.Parse(os.Args[1:]) // ExitOnError: a bad flag exits with the usage
+	if *showVersion {
+		fmt.Println(version)
+		os.Exit(0)
+	}
 }
 
 // RESTConfig loads the cluster's client configuration (restconfig.Load).

@@ -17,7 +17,8 @@ func ExampleRun() {
 		fs := cmdutil.NewFlagSet()
 		c.AddFlags(fs, "this member cluster")
 		fs.DurationVar(&resync, "resync", time.Minute, "how often everything is reconciled again") // the program's own flags
-		cmdutil.Parse(fs)
+		// The program's main.version, printed by -version.
+		cmdutil.Parse(fs, "v0.1.0-dev")
 		cmdutil.Run("example-controller", func(ctx context.Context) error {
 			cfg, err := c.RESTConfig()
 			if err != nil {
