@@ -49,9 +49,14 @@ rm -rf "$ANTREAPLUS_BIN_DIR" "$race"
 mkdir -p "$race"
 export GORACE="log_path=$race/report"
 version="test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# federation-manager is the other: its failover tests hold it to its
+# heartbeat and lease deadlines (seconds), and race-built managers, at
+# several times the CPU, missed them on two loaded cores (leaders moved
+# although alive, in two runs of three). Its concurrency is checked under
+# -race in process instead (pkg/federation/manager against real API servers).
 go build -race -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" \
-  $(go list ./cmd/... ./test/infrastructure/cmd/... | grep -v '/cmd/coredns$')
-go build -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/coredns
+  $(go list ./cmd/... ./test/infrastructure/cmd/... | grep -vE '/cmd/(coredns|federation-manager)$')
+go build -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/coredns ./cmd/federation-manager
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each
