@@ -1,25 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"os/exec"
-	"strconv"
 	"strings"
-	"time"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 
 	"antreaplus.io/antreaplus/hack/images/oci"
+	"antreaplus.io/antreaplus/hack/internal/gitmeta"
 )
 
-// gitInfo runs git with args in the current directory and returns its
-// output, trimmed.
+// gitInfo runs git in the current directory.
 func gitInfo(args ...string) (string, error) {
-	out, err := exec.Command("git", args...).Output()
-	if err != nil {
-		return "", fmt.Errorf("git %s (give the value as a flag outside a git checkout): %w", strings.Join(args, " "), err)
-	}
-	return strings.TrimSpace(string(out)), nil
+	return gitmeta.Git(context.Background(), "", args...)
 }
 
 // metadata is what the options say of the images, git filling in what they
@@ -37,17 +31,9 @@ func metadata(o options, git func(args ...string) (string, error)) (oci.Metadata
 			return m, err
 		}
 	}
-	epoch := o.epoch
-	if epoch == "" {
-		if epoch, err = git("log", "-1", "--format=%ct"); err != nil {
-			return m, err
-		}
+	if m.Created, err = gitmeta.CommitTime(o.epoch, git); err != nil {
+		return m, err
 	}
-	secs, err := strconv.ParseInt(epoch, 10, 64)
-	if err != nil {
-		return m, fmt.Errorf("the source date epoch %q is not a number of seconds: %w", epoch, err)
-	}
-	m.Created = time.Unix(secs, 0).UTC()
 	if !validTag(m.Version) {
 		return m, fmt.Errorf("version %q is not a valid image tag ([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})", m.Version)
 	}

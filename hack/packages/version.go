@@ -4,38 +4,22 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
+
+	"antreaplus.io/antreaplus/hack/internal/gitmeta"
 )
 
 // commitVersion is the package version (version when given, else from
 // git describe) and the time every file gets: SOURCE_DATE_EPOCH when set,
 // else the commit's.
 func commitVersion(ctx context.Context, repo, version string) (string, time.Time, error) {
-	git := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = repo
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("git %s: %w (set --version and SOURCE_DATE_EPOCH outside a git checkout)", strings.Join(args, " "), err)
-		}
-		return strings.TrimSpace(string(out)), nil
-	}
-	epoch := os.Getenv("SOURCE_DATE_EPOCH")
-	if epoch == "" {
-		var err error
-		if epoch, err = git("log", "-1", "--format=%ct"); err != nil {
-			return "", time.Time{}, err
-		}
-	}
-	secs, err := strconv.ParseInt(epoch, 10, 64)
+	git := func(args ...string) (string, error) { return gitmeta.Git(ctx, repo, args...) }
+	mtime, err := gitmeta.CommitTime(os.Getenv("SOURCE_DATE_EPOCH"), git)
 	if err != nil {
-		return "", time.Time{}, fmt.Errorf("the commit time %q: %w", epoch, err)
+		return "", time.Time{}, err
 	}
-	mtime := time.Unix(secs, 0).UTC()
 	if version == "" {
 		describe, err := git("describe", "--tags", "--long", "--always", "--dirty", "--match", "v[0-9]*")
 		if err != nil {
