@@ -12,18 +12,27 @@ import (
 const mcsGroup = "multicluster.x-k8s.io"
 
 var (
-	readVerbs  = []string{"get", "list", "watch"}
-	writeVerbs = []string{"get", "list", "watch", "create", "update", "patch", "delete"}
+	readVerbs = []string{"get", "list", "watch"}
+	// No patch: the leader writes with update (optimistic concurrency on
+	// resourceVersion), never with patch or apply.
+	writeVerbs = []string{"get", "list", "watch", "create", "update", "delete"}
 )
 
-// leaseRules let the federation account hold the member's leader Lease,
-// in names.Namespace only. No delete: a Lease outlives its holders.
+// leaseRules let the federation account hold the member's leader Lease and
+// read a supervisor's manager Lease (its heartbeat), in names.Namespace
+// only, by name: the member's own controllers' leader Leases are not the
+// federation's to touch. Create cannot be limited by name (the authorizer
+// is not told the name of an object to be created). No delete: a Lease
+// outlives its holders.
 func leaseRules() []rbacv1.PolicyRule {
-	return []rbacv1.PolicyRule{{
-		APIGroups: []string{"coordination.k8s.io"},
-		Resources: []string{"leases"},
-		Verbs:     []string{"get", "list", "watch", "create", "update", "patch"},
-	}}
+	leases := func(verbs []string, names ...string) rbacv1.PolicyRule {
+		return rbacv1.PolicyRule{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, ResourceNames: names, Verbs: verbs}
+	}
+	return []rbacv1.PolicyRule{
+		leases([]string{"create"}),
+		leases([]string{"get", "update"}, names.LeaderLease),
+		leases([]string{"get"}, names.ManagerLease),
+	}
 }
 
 // antreaGroup is the API group of Antrea's ExternalEntities.
@@ -37,14 +46,14 @@ func clusterRules() []rbacv1.PolicyRule {
 	return []rbacv1.PolicyRule{
 		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceexports"}, Verbs: readVerbs},
 		// The leader writes the Conflict condition of the member's exports.
-		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceexports/status"}, Verbs: []string{"get", "update", "patch"}},
-		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceimports/status"}, Verbs: []string{"get", "update", "patch"}},
+		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceexports/status"}, Verbs: []string{"update"}},
+		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceimports/status"}, Verbs: []string{"update"}},
 		{APIGroups: []string{mcsGroup}, Resources: []string{"serviceimports"}, Verbs: writeVerbs},
 		{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: writeVerbs},
 		{APIGroups: []string{""}, Resources: []string{"services"}, Verbs: writeVerbs},
 		{APIGroups: []string{""}, Resources: []string{"namespaces", "nodes"}, Verbs: readVerbs},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships"}, Verbs: readVerbs},
-		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships/status"}, Verbs: []string{"get", "update", "patch"}},
+		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships/status"}, Verbs: []string{"update"}},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"entityexports"}, Verbs: readVerbs},
 		{APIGroups: []string{antreaGroup}, Resources: []string{"externalentities"}, Verbs: readVerbs},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"remoteentities"}, Verbs: writeVerbs},
