@@ -10,14 +10,18 @@ import (
 	"antreaplus.io/antreaplus/internal/names"
 )
 
-// grants flattens rules to sorted "group/resource:verb" strings.
+// grants flattens rules to sorted "group/resource[names]:verb" strings.
 func grants(rules []rbacv1.PolicyRule) []string {
 	var out []string
 	for _, r := range rules {
 		for _, g := range r.APIGroups {
 			for _, res := range r.Resources {
 				for _, v := range r.Verbs {
-					out = append(out, g+"/"+res+":"+v)
+					name := ""
+					if len(r.ResourceNames) > 0 {
+						name = "[" + strings.Join(r.ResourceNames, ",") + "]"
+					}
+					out = append(out, g+"/"+res+name+":"+v)
 				}
 			}
 		}
@@ -35,7 +39,7 @@ func expand(groupResource string, verbs ...string) []string {
 }
 
 func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
-	all := []string{"get", "list", "watch", "create", "update", "patch", "delete"}
+	all := []string{"get", "list", "watch", "create", "update", "delete"}
 	read := []string{"get", "list", "watch"}
 	tests := []struct {
 		name  string
@@ -43,19 +47,21 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 		want  [][]string
 	}{
 		{name: "namespace role: the leader Lease", rules: leaseRules(), want: [][]string{
-			expand("coordination.k8s.io/leases", "get", "list", "watch", "create", "update", "patch"),
+			expand("coordination.k8s.io/leases", "create"),
+			expand("coordination.k8s.io/leases["+names.LeaderLease+"]", "get", "update"),
+			expand("coordination.k8s.io/leases["+names.ManagerLease+"]", "get"),
 		}},
 		{name: "cluster role: exports, imports, entities, membership status", rules: clusterRules(), want: [][]string{
 			expand("multicluster.x-k8s.io/serviceexports", read...),
-			expand("multicluster.x-k8s.io/serviceexports/status", "get", "update", "patch"),
+			expand("multicluster.x-k8s.io/serviceexports/status", "update"),
 			expand("multicluster.x-k8s.io/serviceimports", all...),
-			expand("multicluster.x-k8s.io/serviceimports/status", "get", "update", "patch"),
+			expand("multicluster.x-k8s.io/serviceimports/status", "update"),
 			expand("discovery.k8s.io/endpointslices", all...),
 			expand("/services", all...),
 			expand("/namespaces", read...),
 			expand("/nodes", read...),
 			expand("federation.antreaplus.io/clustermemberships", read...),
-			expand("federation.antreaplus.io/clustermemberships/status", "get", "update", "patch"),
+			expand("federation.antreaplus.io/clustermemberships/status", "update"),
 			expand("federation.antreaplus.io/entityexports", read...),
 			expand("crd.antrea.io/externalentities", read...),
 			expand("federation.antreaplus.io/remoteentities", all...),

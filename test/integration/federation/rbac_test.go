@@ -63,7 +63,9 @@ func TestFederationAccountIsLeastPrivilege(t *testing.T) {
 		member string
 		want   bool
 	}{
-		{"update the leader Lease", res("update", "coordination.k8s.io", "leases", names.Namespace), "member-2", true},
+		{"update the leader Lease", named(res("update", "coordination.k8s.io", "leases", names.Namespace), names.LeaderLease), "member-2", true},
+		{"update another Lease", named(res("update", "coordination.k8s.io", "leases", names.Namespace), "antreaplus-member-controller"), "member-2", false},
+		{"list Leases", res("list", "coordination.k8s.io", "leases", names.Namespace), "member-2", false},
 		{"delete the leader Lease", res("delete", "coordination.k8s.io", "leases", names.Namespace), "member-2", false},
 		{"Leases elsewhere", res("update", "coordination.k8s.io", "leases", "kube-system"), "member-2", false},
 		{"watch ServiceExports", res("watch", "multicluster.x-k8s.io", "serviceexports", ""), "member-2", true},
@@ -110,3 +112,9 @@ func res(verb, group, resource, namespace string) authorizationv1.ResourceAttrib
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// named limits resource attributes to one object.
+func named(a authorizationv1.ResourceAttributes, name string) authorizationv1.ResourceAttributes {
+	a.Name = name
+	return a
+}
