@@ -66,7 +66,7 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 heavy=(./test/e2e/services ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
   ./test/e2e ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns ./pkg/serviceimport
   ./test/integration/policycli ./test/e2e/chart ./pkg/entityimport ./pkg/federatedpolicy
-  ./pkg/membercontroller ./pkg/federation/manager ./test/e2e/rbac)
+  ./pkg/membercontroller ./pkg/federation/manager ./test/e2e/rbac ./pkg/install)
 # The list above only orders the cluster packages (longest first); which
 # packages start clusters is decided by hack/packages.sh (their tests import
 # test/framework), and a package missing from the list, or listed without

@@ -10,23 +10,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"antreaplus.io/antreaplus/pkg/federation/membership"
+	"antreaplus.io/antreaplus/pkg/install"
 )
 
 type createFlags struct {
 	supervisors []string
 	labels      []string
+	install     bool
 }
 
 func federationCreate(f *federationFlags, out, errOut io.Writer) *cobra.Command {
 	cf := &createFlags{}
 	c := &cobra.Command{
-		Use:   "create --federation-id ID --supervisor CONTEXT[=CLUSTER-ID] ...",
+		Use:   "create --federation-id ID --supervisor CONTEXT[=CLUSTER-ID] ... [--install]",
 		Short: "Make kubeconfig contexts the supervisors of a (new) federation",
 		Long: `create makes each named context a supervisor: it joins the federation as a member with
 supervisor=true and holds the registry of every member. A supervisor's cluster ID is its
 context name made a DNS label, or the one given as CONTEXT=CLUSTER-ID. Run it again with
 more --supervisor flags to add supervisors to the federation; their registries get every
-member the others know.`,
+member the others know. With --install, each named supervisor first gets AntreaPlus's
+supervisor components ('antreaplus install --role supervisor', or an upgrade adding the role
+to its release; nothing when it has it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -46,6 +50,13 @@ member the others know.`,
 			if err != nil {
 				return err
 			}
+			if cf.install {
+				for _, s := range supervisors {
+					if err := ensureInstalled(ctx, s, install.RoleSupervisor, errOut); err != nil {
+						return err
+					}
+				}
+			}
 			supervisors = withExisting(ctx, f, kc, supervisors, errOut)
 			opts := membership.CreateOptions{ClusterIDs: ids, Labels: labels}
 			if err := membership.Create(ctx, errOut, f.federationID, supervisors, opts); err != nil {
@@ -59,6 +70,7 @@ member the others know.`,
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "ID of the federation (a DNS subdomain)")
 	c.Flags().StringArrayVar(&cf.supervisors, "supervisor", nil, "context to make a supervisor, as CONTEXT or CONTEXT=CLUSTER-ID (repeatable)")
 	c.Flags().StringArrayVar(&cf.labels, "label", nil, "label key=value of the supervisors' registry entries (repeatable)")
+	c.Flags().BoolVar(&cf.install, "install", false, "install AntreaPlus's supervisor components in each named supervisor first")
 	return c
 }
 

@@ -7,23 +7,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"antreaplus.io/antreaplus/pkg/federation/membership"
+	"antreaplus.io/antreaplus/pkg/install"
 )
 
 type joinFlags struct {
 	context   string
 	clusterID string
 	labels    []string
+	install   bool
 }
 
 func federationJoin(f *federationFlags, out, errOut io.Writer) *cobra.Command {
 	jf := &joinFlags{}
 	c := &cobra.Command{
-		Use:   "join --context CONTEXT [--cluster-id ID] [--label key=value]...",
+		Use:   "join --context CONTEXT [--cluster-id ID] [--label key=value]... [--install]",
 		Short: "Join a cluster to the federation of the kubeconfig's supervisors",
 		Long: `join gives the cluster its identity (ClusterMembership), a least-privilege account for the
 supervisors (a ServiceAccount with a Role for its leader Lease and a ClusterRole to read
 exports and write imports; never cluster-admin), and registers it, with that account's
-credentials, in every supervisor. Joining again with the same ID renews the credentials.`,
+credentials, in every supervisor. Joining again with the same ID renews the credentials.
+With --install, the cluster first gets AntreaPlus's member components ('antreaplus install',
+or nothing when it has a release).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -50,6 +54,11 @@ credentials, in every supervisor. Joining again with the same ID renews the cred
 			if err := d.MissingError(); err != nil {
 				return fmt.Errorf("%w; the member must be registered in every supervisor, so nothing was changed", err)
 			}
+			if jf.install {
+				if err := ensureInstalled(ctx, member, install.RoleMember, errOut); err != nil {
+					return err
+				}
+			}
 			opts := membership.JoinOptions{FederationID: d.FederationID, Labels: labels}
 			id, err := membership.Join(ctx, errOut, member, jf.clusterID, d.Supervisors, opts)
 			if err != nil {
@@ -62,6 +71,7 @@ credentials, in every supervisor. Joining again with the same ID renews the cred
 	c.Flags().StringVar(&jf.context, "context", "", "kubeconfig context of the cluster to join")
 	c.Flags().StringVar(&jf.clusterID, "cluster-id", "", "cluster ID, unique in the federation (default: the ID it already has, else the context name made a DNS label)")
 	c.Flags().StringArrayVar(&jf.labels, "label", nil, "label key=value of the member's registry entry (repeatable)")
+	c.Flags().BoolVar(&jf.install, "install", false, "install AntreaPlus's member components in the cluster first")
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation to join (default: the only one whose supervisors the kubeconfig reaches)")
 	return c
 }

@@ -42,7 +42,6 @@
 //   - TestEveryAccountHasARow: every ServiceAccount the chart renders has
 //     rows and probes, and the chart binds roles to them alone.
 //
-// # Usage
-//
-//	ANTREAPLUS_TOOLS_DIR=$(hack/tools.sh dir) ANTREAPLUS_REQUIRE_CLUSTERS=1 go test ./test/e2e/rbac -v
+// Run it alone with ANTREAPLUS_TOOLS_DIR=$(hack/tools.sh dir)
+// ANTREAPLUS_REQUIRE_CLUSTERS=1 go test ./test/e2e/rbac -v.
 package rbac

@@ -1,0 +1,117 @@
+package install
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// crdEstablishTimeout bounds the wait for the API server to serve a CRD
+// it accepted (it takes well under a second).
+const crdEstablishTimeout = time.Minute
+
+// antreasOwn says whether an existing CRD is Antrea's (its manifests label
+// every CRD app=antrea): where Antrea runs, its crd.antrea.io CRDs, of its
+// own version, are kept, as Helm keeps CRDs it finds.
+func antreasOwn(have *unstructured.Unstructured) bool {
+	return have != nil && have.GetLabels()["app"] == "antrea"
+}
+
+// applyCRDs applies the chart's CRDs, keeping Antrea's, and waits until
+// the API server serves them.
+func (c *cluster) applyCRDs(ctx context.Context, crds []*unstructured.Unstructured, p *progress) error {
+	for _, crd := range crds {
+		have, err := c.get(ctx, crd)
+		if err != nil {
+			return err
+		}
+		if antreasOwn(have) {
+			p.note("kept (Antrea's)", crd)
+			continue
+		}
+		out, err := c.apply(ctx, crd)
+		if err != nil {
+			return err
+		}
+		p.applied(out, crd)
+	}
+	for _, crd := range crds {
+		var last string
+		err := wait.PollUntilContextTimeout(ctx, pollInterval/2, crdEstablishTimeout, true, func(ctx context.Context) (bool, error) {
+			have, err := c.get(ctx, crd)
+			if err != nil || have == nil {
+				last = fmt.Sprintf("not readable: %v", err)
+				return false, nil // retried until the timeout
+			}
+			ok, why := established(have)
+			last = why
+			return ok, nil
+		})
+		if err != nil {
+			return fmt.Errorf("%s was not established within %s (%s): look at its conditions with 'kubectl get crd %s -o yaml'",
+				ref(crd), crdEstablishTimeout, last, crd.GetName())
+		}
+	}
+	// The new kinds are served now: discover them again.
+	c.mapper.Reset()
+	return nil
+}
+
+// established says whether a CRD's Established condition is true, else
+// what its conditions say.
+func established(crd *unstructured.Unstructured) (bool, string) {
+	conditions, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+	why := "no Established condition yet"
+	for _, c := range conditions {
+		m, _ := c.(map[string]any)
+		switch {
+		case m["type"] == "Established" && m["status"] == "True":
+			return true, ""
+		case m["type"] == "Established":
+			why = fmt.Sprintf("Established %v: %v", m["status"], m["message"])
+		case m["type"] == "NamesAccepted" && m["status"] == "False":
+			return false, fmt.Sprintf("names not accepted: %v", m["message"])
+		}
+	}
+	return false, why
+}
+
+// retryAnnotation, set on a CRD whose deletion is stuck, makes the API
+// server's CRD finalizer try again at once.
+const retryAnnotation = "antreaplus.io/uninstall-retry"
+
+// stuckDeleting says whether a CRD being deleted is waiting for the API
+// server to retry deleting its instances: the finalizer could not list
+// them ("storage is (re)initializing" while the watch cache of a CRD
+// changed moments before starts again) and retries with a backoff that
+// grows, failure after failure, to minutes.
+func stuckDeleting(crd *unstructured.Unstructured) bool {
+	if crd.GetKind() != "CustomResourceDefinition" || crd.GetDeletionTimestamp() == nil {
+		return false
+	}
+	conditions, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+	for _, c := range conditions {
+		m, _ := c.(map[string]any)
+		if m["type"] == "Terminating" && m["reason"] == "InstanceDeletionFailed" {
+			return true
+		}
+	}
+	return false
+}
+
+// nudge annotates a CRD stuck in deletion: the finalizer requeues a CRD on
+// any change but to its own condition, so it retries now rather than after
+// its backoff. A failed nudge changes nothing: the finalizer retries anyway.
+func (c *cluster) nudge(ctx context.Context, crd *unstructured.Unstructured, now time.Time) {
+	ri, err := c.resource(crd.GroupVersionKind(), "")
+	if err != nil {
+		return
+	}
+	patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, retryAnnotation, now.UTC().Format(time.RFC3339Nano))
+	_, _ = ri.Patch(ctx, crd.GetName(), types.MergePatchType, []byte(patch), metav1.PatchOptions{FieldManager: ManagedBy})
+}
