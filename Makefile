@@ -20,7 +20,7 @@ tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen, golang
 .PHONY: build
 build: ## Build the product's programs (cmd/) into ./bin.
 	@mkdir -p $(BIN)
-	go build -o $(BIN)/ ./cmd/...
+	CGO_ENABLED=0 go build -o $(BIN)/ ./cmd/...
 
 .PHONY: build-dev
 build-dev: ## Build the development tools the sandbox runs (the cloud emulator) into ./bin.

@@ -20,6 +20,8 @@ say "and in every member a member controller and a DNS server (our CoreDNS build
 start=$SECONDS
 vm_agents=()
 [ "$(id -u)" = 0 ] && vm_agents=(--vm-agents)   # agented VMs as network namespaces: needs root
+# DEMO_AS_INSTALLED=1: the chart installed in every cluster, each component run as its Pod (needs root)
+[ "${DEMO_AS_INSTALLED:-}" = 1 ] && vm_agents+=(--as-installed)
 "$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${vm_agents[@]}"
 echo "(took $((SECONDS - start))s)"
 export KUBECONFIG=$("$antreaplus" sandbox kubeconfig)

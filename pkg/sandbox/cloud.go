@@ -121,6 +121,10 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	errs := make([]error, len(members))
 	var wg sync.WaitGroup
 	for i, m := range members {
+		if st.AsInstalled {
+			errs[i] = s.installCloudMember(ctx, st, opts, m)
+			continue
+		}
 		wg.Go(func() { errs[i] = s.startCloudMember(ctx, opts, m) })
 	}
 	wg.Wait()

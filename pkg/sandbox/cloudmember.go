@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	fednames "antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/install"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 )
@@ -57,6 +59,26 @@ func (s *Sandbox) startCloudMember(ctx context.Context, opts CloudOptions, m Clo
 	if started {
 		s.logf("%s: cloud controller running (pid %d, log %s)", m.Cluster, pid, ctl.logFile())
 	}
+	return s.applyAccounts(ctx, opts, m)
+}
+
+// installCloudMember upgrades a cloud member's release with the cloud
+// role (its cloud controller is a Pod RunInstalled plays) and applies its
+// clouds' accounts and selectors.
+func (s *Sandbox) installCloudMember(ctx context.Context, st *State, opts CloudOptions, m CloudMember) error {
+	for _, p := range st.Clusters {
+		if p.Name == m.Cluster {
+			roles := append(installedRoles(st, p.Name, st.Supervisors), install.RoleCloud)
+			if err := s.installRelease(ctx, p, slices.Compact(roles), true); err != nil {
+				return err
+			}
+		}
+	}
+	return s.applyAccounts(ctx, opts, m)
+}
+
+// applyAccounts applies a cloud member's clouds' accounts and selectors.
+func (s *Sandbox) applyAccounts(ctx context.Context, opts CloudOptions, m CloudMember) error {
 	tools, err := s.tools(ctx)
 	if err != nil {
 		return err
@@ -78,11 +100,7 @@ func (s *Sandbox) startCloudMember(ctx context.Context, opts CloudOptions, m Clo
 // agentless consumer's token, and returns the cloud controller's flags to
 // enforce agentless VMs' policies.
 func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, m CloudMember) ([]string, error) {
-	cfg, err := s.restConfig(m.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	_, cs, err := s.clientset(m.Cluster)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +193,11 @@ func (s *Sandbox) cloudServices(ctx context.Context, cloud *CloudState, cluster 
 	add("cloud-controller", strings.Join(m.Accounts, ", "), s.cloudController(cluster), func() bool {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		return getOK(ctx, "http://"+loopback(m.Ports.Health)+"/readyz") == nil
+		url := "http://" + loopback(m.Ports.Health) + "/readyz"
+		if probe := s.podReadiness(cluster, "cloud-controller"); probe != "" { // a Pod (as installed)
+			url = probe
+		}
+		return getOK(ctx, url) == nil
 	})
 	return append(out, s.vmServices(cluster)...)
 }

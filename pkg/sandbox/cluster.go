@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -37,6 +38,16 @@ func (s *Sandbox) clusterKubeconfig(name string) string {
 func (s *Sandbox) RESTConfig(name string) (*rest.Config, error) { return s.restConfig(name) }
 
 // restConfig returns an admin client configuration for one cluster.
+// clientset is the admin configuration and clientset of a cluster.
+func (s *Sandbox) clientset(name string) (*rest.Config, *kubernetes.Clientset, error) {
+	cfg, err := s.restConfig(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	return cfg, cs, err
+}
+
 func (s *Sandbox) restConfig(name string) (*rest.Config, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", s.clusterKubeconfig(name))
 	if err != nil {
@@ -144,13 +155,19 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 	return args
 }
 
-// kwokctlConfig carries what kwokctl takes only from a configuration file.
+// kwokctlConfig carries what kwokctl takes only from a configuration file:
+// the etcd peer port, and the kubernetes Service's ClusterIP (the first of
+// the Service range) among the API server certificate's names, as a real
+// cluster's has it: Pods of the as-installed sandbox dial it
+// (KUBERNETES_SERVICE_HOST).
 func kwokctlConfig(p ClusterPlan) []byte {
 	return []byte(fmt.Sprintf(`apiVersion: config.kwok.x-k8s.io/v1alpha1
 kind: KwokctlConfiguration
 options:
   etcdPeerPort: %d
-`, p.ComponentPorts.EtcdPeer))
+  kubeApiserverCertSANs:
+  - %s
+`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next()))
 }
 
 // kwokctl runs kwokctl with the sandbox's work directory; its output is kept

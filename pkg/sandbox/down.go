@@ -32,6 +32,9 @@ func (s *Sandbox) Down(ctx context.Context) error {
 		tools = toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	}
 	errs := []error{vmErr}
+	if err := s.stopPods(); err != nil {
+		errs = append(errs, err)
+	}
 	if err := s.stopMemberServices(); err != nil {
 		errs = append(errs, err)
 	}

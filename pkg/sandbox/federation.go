@@ -47,6 +47,15 @@ func (s *Sandbox) Federate(ctx context.Context, opts FederationOptions) error {
 		clusters = append(clusters, membership.Cluster{Name: p.Name, Config: cfg})
 	}
 	supervisors := clusters[:opts.Supervisors]
+	if st.AsInstalled {
+		// The chart first: the federation's accounts are the chart's.
+		for _, p := range st.Clusters {
+			_, cloud := st.Cloud.Member(p.Name)
+			if err := s.installRelease(ctx, p, installedRoles(st, p.Name, names(supervisors)), cloud); err != nil {
+				return err
+			}
+		}
+	}
 	s.logf("Forming federation %q with supervisors %v ...", opts.FederationID, names(supervisors))
 	if err := membership.Create(ctx, s.opts.Progress, opts.FederationID, supervisors, membership.CreateOptions{}); err != nil {
 		return fmt.Errorf("creating the federation: %w", err)
@@ -59,6 +68,9 @@ func (s *Sandbox) Federate(ctx context.Context, opts FederationOptions) error {
 	st.FederationID, st.Supervisors = opts.FederationID, names(supervisors)
 	if err := s.saveState(st); err != nil {
 		return err
+	}
+	if st.AsInstalled { // the managers are Pods: RunInstalled plays them
+		return nil
 	}
 	for _, sup := range supervisors {
 		if _, err := s.StartManager(sup.Name, opts.ManagerBinary, opts.ManagerArgs...); err != nil {

@@ -177,21 +177,7 @@ func readyEndpoint(ctx context.Context, p DNSPlan) error {
 }
 
 // getOK fails unless a GET of url answers 200 OK.
-func getOK(ctx context.Context, url string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s answered %s", url, resp.Status)
-	}
-	return nil
-}
+func getOK(ctx context.Context, url string) error { return getOKWith(ctx, http.DefaultClient, url) }
 
 // ServiceStatus is one local process the sandbox runs beside its clusters.
 type ServiceStatus struct {
@@ -230,6 +216,9 @@ func (s *Sandbox) Services(ctx context.Context) ([]ServiceStatus, error) {
 		add(processStatus(c.Name, "member-controller", "", s.memberController(c.Name), nil))
 		add(processStatus(c.Name, "dns", c.DNS.Endpoint(), s.dnsServer(c.Name), func() bool { return dnsReady(ctx, c) == nil }))
 		out = append(out, s.cloudServices(ctx, st.Cloud, c.Name)...)
+		if _, ok := st.Cloud.Member(c.Name); !ok { // as installed, every member runs one
+			add(processStatus(c.Name, "policy-controller", "", s.policyController(c.Name), nil))
+		}
 	}
 	return out, nil
 }

@@ -50,6 +50,9 @@ type State struct {
 	Supervisors []string `json:"supervisors,omitempty"`
 	// Cloud is set once the sandbox runs its local cloud.
 	Cloud *CloudState `json:"cloud,omitempty"`
+	// AsInstalled: the chart is installed in every cluster and the
+	// components run as its Pods (installed.go).
+	AsInstalled bool `json:"asInstalled,omitempty"`
 }
 
 // Sandbox is a set of local clusters living in one directory.
@@ -174,7 +177,7 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 
 	st := &State{Kubeconfig: s.KubeconfigPath(), Clusters: plans, StartedAt: start}
 	if prev, err := s.LoadState(); err == nil {
-		st.FederationID, st.Supervisors, st.Cloud = prev.FederationID, prev.Supervisors, prev.Cloud
+		st.FederationID, st.Supervisors, st.Cloud, st.AsInstalled = prev.FederationID, prev.Supervisors, prev.Cloud, prev.AsInstalled
 	}
 	if err := s.writeKubeconfig(plans); err != nil {
 		return nil, err

@@ -34,7 +34,8 @@ spec:
     from: [{ipBlock: {cidr: 0.0.0.0/0}}]
 `
 
-// TestSandboxVMAgents plays the local cloud's agented VMs of both clouds,
+// TestSandboxVMAgents installs the chart in a federation of two clusters
+// and runs every component as its Pod (--as-installed), and plays the local cloud's agented VMs of both clouds,
 // AWS imported into member-1 and Azure into member-2, in network
 // namespaces on one bridge with real VM agents, each connected to its
 // member's policy controller, in a federation whose members run DNS
@@ -59,9 +60,15 @@ func TestSandboxVMAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As installed: the chart in both clusters, each component run as its
+	// Pod (the direct way is covered by test/e2e/fedpolicy and make demo).
 	up := []string{"sandbox", "up", "--clusters", "2", "--supervisors", "1", "--federation-id", vmFederationID,
-		"--cloud", "--vm-agents", "--api-port-base=" + strconv.Itoa(base)}
+		"--cloud", "--vm-agents", "--as-installed", "--api-port-base=" + strconv.Itoa(base)}
 	c.mustRun(up...)
+
+	t.Run("every component runs as its Deployment's Pod", func(t *testing.T) {
+		testComponentsRunAsPods(t, c.in(t))
+	})
 
 	cloud := sandboxCloud(t, c)
 	vms := cloud.VMs

@@ -26,6 +26,7 @@ type sandboxFlags struct {
 	cloud        bool
 	placement    sandbox.CloudPlacement
 	vmAgents     bool
+	asInstalled  bool
 	apiPortBase  int
 	nodes        int
 	output       string
@@ -49,6 +50,8 @@ and Multi-Cluster Services CRDs. One kubeconfig holds a context per cluster.`,
 		sandboxKubeconfig(f, out),
 		sandboxProbe(f, out),
 		sandboxServeTCP(),
+		sandboxPodExec(),
+		sandboxRelay(),
 	)
 	return c
 }
@@ -75,10 +78,30 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 					return err
 				}
 			}
+			if f.asInstalled {
+				if err := sandbox.AsInstalledSupported(); err != nil {
+					return err
+				}
+			}
 			sb := f.sandbox(errOut)
-			st, err := sb.Up(ctx, f.clusters)
+			if _, err := sb.Up(ctx, f.clusters); err != nil {
+				return err
+			}
+			if err := sb.SetAsInstalled(f.asInstalled); err != nil {
+				return err
+			}
+			st, err := sb.LoadState()
 			if err != nil {
 				return err
+			}
+			helper, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			if st.AsInstalled && f.supervisors == 0 {
+				if err := sb.InstallAll(ctx); err != nil {
+					return err
+				}
 			}
 			if f.supervisors > 0 {
 				bin, err := sb.FindBinary(ctx, "federation-manager")
@@ -90,16 +113,26 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				}); err != nil {
 					return err
 				}
-				if f.memberSvcs {
+				if f.memberSvcs && !st.AsInstalled {
 					if err := startMemberServices(ctx, sb); err != nil {
 						return err
 					}
 				}
 				defer fmt.Fprintf(out, "\nFederation %q: see it with 'antreaplus federation status'.\n", f.federationID)
 			}
+			if st.AsInstalled {
+				if err := sb.RunInstalled(ctx, helper); err != nil {
+					return err
+				}
+			}
 			if f.cloud {
 				if err := startCloud(ctx, sb, f.placement); err != nil {
 					return err
+				}
+				if st.AsInstalled { // the cloud members' cloud controllers
+					if err := sb.RunInstalled(ctx, helper); err != nil {
+						return err
+					}
 				}
 				defer printCloud(out, sb)
 			}
@@ -128,6 +161,7 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().StringVar(&f.placement.Azure, "azure-cluster", "", "cluster the emulator's Azure account is imported into (default: --cloud-cluster, else member-2, or member-1 in a one-cluster sandbox)")
 	c.Flags().StringVar(&f.placement.Cluster, "cloud-cluster", "", "import both clouds into this cluster (default: AWS into member-1, Azure into member-2); a re-run keeps them where they are")
 	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented VM of both clouds in a network namespace on one bridge with its private IP, a TCP listener on 8080 and a VM agent connected to its member's policy controller, enforcing its policies with nftables (needs root)")
+	c.Flags().BoolVar(&f.asInstalled, "as-installed", false, "install the chart in every cluster (as 'antreaplus install' does) and run each component as its Pod: the rendered Deployment's args, volumes, service account token and security context, in the Pod's own network and mount namespaces (needs root); recorded: later runs go on this way")
 	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
 }

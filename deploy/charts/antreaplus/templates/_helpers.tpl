@@ -128,6 +128,8 @@ PodDisruptionBudget (replicas > 1) and NetworkPolicy.
 {{- $root := .root }}
 {{- $name := printf "antreaplus-%s" .component }}
 {{- $v := .values }}
+{{- $volumes := concat (.volumes | default list) ($v.extraVolumes | default list) }}
+{{- $volumeMounts := concat (.volumeMounts | default list) ($v.extraVolumeMounts | default list) }}
 {{- $labels := include "antreaplus.labels" (dict "root" $root "component" .component) }}
 {{- $selector := include "antreaplus.selectorLabels" (dict "root" $root "component" .component) }}
 ---
@@ -191,11 +193,11 @@ spec:
             {{- toYaml $v.resources | nindent 12 }}
           securityContext:
             {{- toYaml $root.Values.securityContext | nindent 12 }}
-          {{- with .volumeMounts }}
+          {{- with $volumeMounts }}
           volumeMounts:
             {{- toYaml . | nindent 12 }}
           {{- end }}
-      {{- with .volumes }}
+      {{- with $volumes }}
       volumes:
         {{- toYaml . | nindent 8 }}
       {{- end }}
