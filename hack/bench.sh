@@ -29,6 +29,10 @@ make -s build >/dev/null  # the sandbox runs bin/federation-manager, bin/member-
 PATH="$repo/bin:$PATH" go run ./test/bench/servicesbench -members "${BENCH_MEMBERS:-3,10}" -services 100 -json "$out/services.json"
 
 echo
+echo "[bench] antreaplus install vs helm install of the same chart (one real cluster; ${BENCH_INSTALL_RUNS:-5} runs)"
+PATH="$repo/bin:$PATH" go run ./test/bench/installbench -runs "${BENCH_INSTALL_RUNS:-5}" -json "$out/install.json"
+
+echo
 echo "[bench] federated policy: a remote change (VM IP, new entity, Service endpoint) to a VM agent's nftables in another member, vs the same change made locally (3 members; needs root: network namespaces, nftables)"
 # bin/ (built above) holds federation-manager, member-controller, policy-controller and vm-agent.
 PATH="$repo/bin:$PATH" go run ./test/bench/fedpolicybench -runs "${BENCH_FEDPOLICY_RUNS:-30}" -json "$out/fedpolicy.json"

@@ -63,10 +63,10 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # has its own sandbox. The longest start first, so that they overlap the
 # others instead of running last. The other packages run beside them in a
 # second go test: queued behind the clusters' packages, they would run last.
-heavy=(./test/e2e/services ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation ./test/integration/federation
-  ./test/e2e ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns ./pkg/serviceimport
-  ./test/integration/policycli ./test/e2e/chart ./pkg/entityimport ./pkg/federatedpolicy
-  ./pkg/membercontroller ./pkg/federation/manager ./test/e2e/rbac ./pkg/install)
+heavy=(./test/e2e/services ./test/e2e ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation
+  ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns
+  ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac
+  ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager)
 # The list above only orders the cluster packages (longest first); which
 # packages start clusters is decided by hack/packages.sh (their tests import
 # test/framework), and a package missing from the list, or listed without

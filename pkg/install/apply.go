@@ -97,12 +97,8 @@ func run(ctx context.Context, cfg *rest.Config, opts Options, upgrade bool) (*Re
 	if err := c.applyCRDs(ctx, r.CRDs, p); err != nil {
 		return nil, err
 	}
-	for _, o := range r.Objects {
-		out, err := c.apply(ctx, o)
-		if err != nil {
-			return nil, err
-		}
-		p.applied(out, o)
+	if err := c.applyAll(ctx, r.Objects, p); err != nil {
+		return nil, err
 	}
 	if err := c.prune(ctx, appendKinds(kinds, r.Objects), r, p); err != nil {
 		return nil, err

@@ -2,7 +2,9 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -87,23 +89,69 @@ func (c *cluster) apply(ctx context.Context, o *unstructured.Unstructured) (outc
 		return "", fmt.Errorf("%s: the cluster does not serve it (%w): is the cluster older than the chart needs?", ref(o), err)
 	}
 	before, err := ri.Get(ctx, o.GetName(), metav1.GetOptions{})
-	existed := err == nil
-	if err != nil && !apierrors.IsNotFound(err) {
+	if apierrors.IsNotFound(err) {
+		before, err = nil, nil
+	}
+	if err != nil {
 		return "", fmt.Errorf("reading %s: %w; %s", ref(o), err, advice(err))
 	}
+	out, _, err := c.applyOver(ctx, ri, o, before)
+	return out, err
+}
+
+// applyOver applies o, which was before (nil: absent), and returns the
+// outcome and the object the API server stored.
+func (c *cluster) applyOver(ctx context.Context, ri dynamic.ResourceInterface, o, before *unstructured.Unstructured) (outcome, *unstructured.Unstructured, error) {
 	after, err := ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: ManagedBy, Force: true})
 	if err != nil {
-		return "", fmt.Errorf("applying %s: %w; %s", ref(o), err, advice(err))
+		return "", nil, fmt.Errorf("applying %s: %w; %s", ref(o), err, advice(err))
 	}
 	switch {
-	case !existed:
-		return created, nil
+	case before == nil:
+		return created, after, nil
 	case before.GetResourceVersion() == after.GetResourceVersion():
-		return unchanged, nil
+		return unchanged, after, nil
 	default:
-		return configured, nil
+		return configured, after, nil
 	}
 }
+
+// applyAll applies objects in their order, kind after kind (Helm's install
+// order: a RoleBinding after its Role, a Deployment after its
+// ServiceAccount), the objects of one kind concurrently, and reports each
+// outcome in order.
+func (c *cluster) applyAll(ctx context.Context, objects []*unstructured.Unstructured, p *progress) error {
+	for start := 0; start < len(objects); {
+		end := start + 1
+		for end < len(objects) && objects[end].GroupVersionKind() == objects[start].GroupVersionKind() {
+			end++
+		}
+		group := objects[start:end]
+		outs := make([]outcome, len(group))
+		errs := make([]error, len(group))
+		sem := make(chan struct{}, applyConcurrency)
+		var wg sync.WaitGroup
+		for i, o := range group {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				outs[i], errs[i] = c.apply(ctx, o)
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		for i, o := range group {
+			p.applied(outs[i], o)
+		}
+		start = end
+	}
+	return nil
+}
+
+// applyConcurrency bounds the requests in flight while applying one kind.
+const applyConcurrency = 8
 
 // get reads an object like o; nil when it does not exist (or its kind is
 // not served).

@@ -2,7 +2,9 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,22 +27,54 @@ func antreasOwn(have *unstructured.Unstructured) bool {
 // applyCRDs applies the chart's CRDs, keeping Antrea's, and waits until
 // the API server serves them.
 func (c *cluster) applyCRDs(ctx context.Context, crds []*unstructured.Unstructured, p *progress) error {
-	for _, crd := range crds {
-		have, err := c.get(ctx, crd)
-		if err != nil {
-			return err
-		}
-		if antreasOwn(have) {
+	// Concurrently: each CRD is read (Antrea's own are left alone), applied,
+	// and, when the stored object says it is established already, not
+	// waited for.
+	outs := make([]outcome, len(crds))
+	ready := make([]bool, len(crds))
+	errs := make([]error, len(crds))
+	sem := make(chan struct{}, applyConcurrency)
+	var wg sync.WaitGroup
+	for i, crd := range crds {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			have, err := c.get(ctx, crd)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if antreasOwn(have) {
+				ready[i] = true
+				return
+			}
+			ri, err := c.resource(crd.GroupVersionKind(), "")
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			var after *unstructured.Unstructured
+			outs[i], after, errs[i] = c.applyOver(ctx, ri, crd, have)
+			if after != nil {
+				ready[i], _ = established(after)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for i, crd := range crds {
+		if outs[i] == "" {
 			p.note("kept (Antrea's)", crd)
 			continue
 		}
-		out, err := c.apply(ctx, crd)
-		if err != nil {
-			return err
-		}
-		p.applied(out, crd)
+		p.applied(outs[i], crd)
 	}
-	for _, crd := range crds {
+	for i, crd := range crds {
+		if ready[i] {
+			continue
+		}
 		var last string
 		err := wait.PollUntilContextTimeout(ctx, pollInterval/2, crdEstablishTimeout, true, func(ctx context.Context) (bool, error) {
 			have, err := c.get(ctx, crd)
