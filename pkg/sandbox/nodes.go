@@ -31,6 +31,18 @@ func ensureNodes(ctx context.Context, cfg *rest.Config, p ClusterPlan, n int) er
 	return nil
 }
 
+// region is the topology.kubernetes.io/region of a cluster's nodes: the
+// clusters pair up, 1 and 2 in region "sandbox" (every cluster's region
+// before there were more), 3 and 4 in "sandbox-2", and so on, so that a
+// sandbox of three members has region and zone names worth asking for. Each
+// cluster is one zone, named after it.
+func region(p ClusterPlan) string {
+	if k := (p.Index + 1) / 2; k > 1 {
+		return fmt.Sprintf("sandbox-%d", k)
+	}
+	return "sandbox"
+}
+
 // simulatedNode is the i-th kwok node of a cluster.
 func simulatedNode(p ClusterPlan, i int) *corev1.Node {
 	name := fmt.Sprintf("%s-node-%d", p.Name, i)
@@ -39,12 +51,12 @@ func simulatedNode(p ClusterPlan, i int) *corev1.Node {
 			Name:        name,
 			Annotations: map[string]string{kwokNodeAnnotation: "fake"},
 			Labels: map[string]string{
-				"kubernetes.io/hostname":        name,
-				"kubernetes.io/os":              "linux",
-				"kubernetes.io/arch":            "amd64",
-				"type":                          "kwok",
-				"topology.kubernetes.io/region": "sandbox",
-				"topology.kubernetes.io/zone":   p.Name,
+				"kubernetes.io/hostname":   name,
+				"kubernetes.io/os":         "linux",
+				"kubernetes.io/arch":       "amd64",
+				"type":                     "kwok",
+				corev1.LabelTopologyRegion: region(p),
+				corev1.LabelTopologyZone:   p.Name,
 			},
 		},
 		Status: corev1.NodeStatus{

@@ -1,6 +1,7 @@
 package serviceexport
 
 import (
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -37,7 +38,11 @@ type Export struct {
 	ExportedAnnotations map[string]string
 	// Region is the exporting cluster's region: the most common
 	// topology.kubernetes.io/region of its nodes ("" when none has one).
-	Region    string
+	Region string
+	// Zones are the distinct topology.kubernetes.io/zone values of the
+	// exporting cluster's nodes, sorted: the zones an address without a
+	// zone of its own (a load balancer's) serves.
+	Zones     []string
 	Addresses Addresses
 }
 
@@ -62,6 +67,7 @@ func FromCluster(cluster string, export *mcsv1beta1.ServiceExport, svc *corev1.S
 		ExportedLabels:        labels,
 		ExportedAnnotations:   annotations,
 		Region:                Region(nodes),
+		Zones:                 Zones(nodes),
 		Addresses:             ChooseAddresses(svc, IsFlat(export.Annotations), slices, nodes),
 	}
 	if e.ServiceType == "" {
@@ -113,6 +119,19 @@ func Region(nodes []corev1.Node) string {
 		return ""
 	}
 	return regions[0]
+}
+
+// Zones are the distinct topology.kubernetes.io/zone values of nodes,
+// sorted; nil when no node has one.
+func Zones(nodes []corev1.Node) []string {
+	var zones []string
+	for i := range nodes {
+		if z := nodes[i].Labels[corev1.LabelTopologyZone]; z != "" && !slices.Contains(zones, z) {
+			zones = append(zones, z)
+		}
+	}
+	slices.Sort(zones)
+	return zones
 }
 
 func protocol(p corev1.Protocol) corev1.Protocol {

@@ -54,6 +54,9 @@ func TestFromClusterV1beta1Fields(t *testing.T) {
 			if e.Region != "eu" {
 				t.Errorf("region %q, want eu (two nodes of three)", e.Region)
 			}
+			if want := []string{"eu-1a", "eu-1b", "us-1a"}; !reflect.DeepEqual(e.Zones, want) {
+				t.Errorf("zones %v, want every node's zone %v", e.Zones, want)
+			}
 		})
 	}
 }
@@ -84,6 +87,22 @@ func TestRegion(t *testing.T) {
 	} {
 		if got := Region(tc.nodes); got != tc.want {
 			t.Errorf("Region = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestZones(t *testing.T) {
+	n := node("n", true)
+	for _, tc := range []struct {
+		nodes []corev1.Node
+		want  []string
+	}{
+		{nil, nil},
+		{[]corev1.Node{inRegion(n, "eu", "")}, nil},
+		{[]corev1.Node{inRegion(n, "eu", "eu-1b"), inRegion(n, "eu", "eu-1a"), inRegion(n, "eu", "eu-1b"), inRegion(n, "eu", "")}, []string{"eu-1a", "eu-1b"}},
+	} {
+		if got := Zones(tc.nodes); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Zones = %v, want %v", got, tc.want)
 		}
 	}
 }

@@ -30,6 +30,11 @@ const (
 	// SourceRegionAnnotation on an imported EndpointSlice is the source
 	// cluster's region (see Region); absent when unknown.
 	SourceRegionAnnotation = "federation.antreaplus.io/source-region"
+	// SourceZonesAnnotation on an imported EndpointSlice lists the zones of
+	// the source cluster's nodes (see Zones), comma-separated: an endpoint
+	// without a zone of its own, a load balancer address, serves each of
+	// them. Absent when unknown.
+	SourceZonesAnnotation = "federation.antreaplus.io/source-zones"
 	// AddressTypesAnnotation on a ServiceImport lists each exporting
 	// cluster's address type: "member-1=LoadBalancer,member-2=NodePort".
 	AddressTypesAnnotation = "federation.antreaplus.io/address-types"

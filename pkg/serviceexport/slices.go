@@ -2,6 +2,7 @@ package serviceexport
 
 import (
 	"maps"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -48,6 +49,9 @@ func DesiredSlices(ns, name string, r Result, owners []metav1.OwnerReference, im
 		annotations := map[string]string{AddressTypeAnnotation: string(e.Addresses.Type), SourceExportAnnotation: encodeSource(e)}
 		if e.Region != "" {
 			annotations[SourceRegionAnnotation] = e.Region
+		}
+		if len(e.Zones) > 0 {
+			annotations[SourceZonesAnnotation] = strings.Join(e.Zones, ",")
 		}
 		for _, group := range byFamily(e) {
 			eps := group.endpoints

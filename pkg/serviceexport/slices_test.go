@@ -44,9 +44,11 @@ func withEndpoints(eps ...Endpoint) expMod {
 
 func withRegion(r string) expMod { return func(e *Export) { e.Region = r } }
 
+func withZones(z ...string) expMod { return func(e *Export) { e.Zones = z } }
+
 func TestDesiredSlicesPerFamily(t *testing.T) {
 	r, _ := Merge([]Export{
-		export("m1", 0, withIPs("10.0.0.1", "fd00::1", "fd00::2"), withRegion("eu")),
+		export("m1", 0, withIPs("10.0.0.1", "fd00::1", "fd00::2"), withRegion("eu"), withZones("eu-1a", "eu-1b")),
 		export("m2", time.Second, withIPs("fd00::3")),
 		export("m3", 2*time.Second, withIPs(), func(e *Export) { e.IPFamilies = []corev1.IPFamily{corev1.IPv6Protocol} }),
 		export("m4", 3*time.Second, withIPs()),
@@ -66,8 +68,13 @@ func TestDesiredSlicesPerFamily(t *testing.T) {
 	if slices[0].Annotations[SourceRegionAnnotation] != "eu" || slices[1].Annotations[SourceRegionAnnotation] != "eu" {
 		t.Errorf("m1's slices do not record its region: %v", slices[0].Annotations)
 	}
-	if _, ok := slices[2].Annotations[SourceRegionAnnotation]; ok {
-		t.Errorf("m2's region is unknown, yet its slice has %s", SourceRegionAnnotation)
+	if slices[0].Annotations[SourceZonesAnnotation] != "eu-1a,eu-1b" || slices[1].Annotations[SourceZonesAnnotation] != "eu-1a,eu-1b" {
+		t.Errorf("m1's slices do not record its zones: %v", slices[0].Annotations)
+	}
+	for _, a := range []string{SourceRegionAnnotation, SourceZonesAnnotation} {
+		if _, ok := slices[2].Annotations[a]; ok {
+			t.Errorf("m2's place is unknown, yet its slice has %s", a)
+		}
 	}
 }
 
@@ -131,7 +138,7 @@ func TestDesiredSlicesNodeNameOnlyInItsOwnCluster(t *testing.T) {
 }
 
 func TestExportFromSlicesRoundTripV1beta1(t *testing.T) {
-	a := export("member-1", 0, withITP("Local"), withTD("PreferClose"), withRegion("eu"), withLabels("team", "a"), withAnnotations("note", "x"),
+	a := export("member-1", 0, withITP("Local"), withTD("PreferClose"), withRegion("eu"), withZones("eu-1a", "eu-1b"), withLabels("team", "a"), withAnnotations("note", "x"),
 		withEndpoints(Endpoint{Address: "10.1.0.1", Ready: true, Zone: "eu-1a", NodeName: "n1"}, Endpoint{Address: "fd00::1", Ready: true, Zone: "eu-1b"}))
 	a.Addresses.Type = AddressPodIP
 	b := export("member-2", time.Second, withIPs())
@@ -148,7 +155,7 @@ func TestExportFromSlicesRoundTripV1beta1(t *testing.T) {
 	if !ok {
 		t.Fatal("no export recorded")
 	}
-	if kept.InternalTrafficPolicy != "Local" || kept.TrafficDistribution != "PreferClose" || kept.Region != "eu" ||
+	if kept.InternalTrafficPolicy != "Local" || kept.TrafficDistribution != "PreferClose" || kept.Region != "eu" || strings.Join(kept.Zones, ",") != "eu-1a,eu-1b" ||
 		familyWords(kept.IPFamilies) != "IPv4,IPv6" || kept.ExportedLabels["team"] != "a" || kept.ExportedAnnotations["note"] != "x" {
 		t.Errorf("kept export lost v1beta1 fields: %+v", kept)
 	}

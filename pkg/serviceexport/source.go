@@ -25,6 +25,7 @@ type sourceExport struct {
 	ExportedLabels        map[string]string                   `json:"exportedLabels,omitempty"`
 	ExportedAnnotations   map[string]string                   `json:"exportedAnnotations,omitempty"`
 	Region                string                              `json:"region,omitempty"`
+	Zones                 []string                            `json:"zones,omitempty"`
 	AddressType           AddressType                         `json:"addressType"`
 }
 
@@ -32,7 +33,7 @@ func encodeSource(e Export) string {
 	raw, err := json.Marshal(sourceExport{Created: e.Created, ServiceType: e.ServiceType, Headless: e.Headless, Ports: e.Ports,
 		SessionAffinity: e.SessionAffinity, SessionAffinityConfig: e.SessionAffinityConfig,
 		InternalTrafficPolicy: e.InternalTrafficPolicy, TrafficDistribution: e.TrafficDistribution, IPFamilies: e.IPFamilies,
-		ExportedLabels: e.ExportedLabels, ExportedAnnotations: e.ExportedAnnotations, Region: e.Region, AddressType: e.Addresses.Type})
+		ExportedLabels: e.ExportedLabels, ExportedAnnotations: e.ExportedAnnotations, Region: e.Region, Zones: e.Zones, AddressType: e.Addresses.Type})
 	if err != nil { // cannot happen: plain data
 		return ""
 	}
@@ -58,7 +59,7 @@ func ExportFromSlices(cluster string, slices []discoveryv1.EndpointSlice) (Expor
 	e := Export{Cluster: cluster, Created: src.Created, ServiceType: src.ServiceType, Headless: src.Headless, Ports: src.Ports,
 		SessionAffinity: src.SessionAffinity, SessionAffinityConfig: src.SessionAffinityConfig,
 		InternalTrafficPolicy: src.InternalTrafficPolicy, TrafficDistribution: src.TrafficDistribution, IPFamilies: src.IPFamilies,
-		ExportedLabels: src.ExportedLabels, ExportedAnnotations: src.ExportedAnnotations, Region: src.Region,
+		ExportedLabels: src.ExportedLabels, ExportedAnnotations: src.ExportedAnnotations, Region: src.Region, Zones: src.Zones,
 		Addresses: Addresses{Type: src.AddressType, Ports: map[string]int32{}, Note: "kept from the last import while " + cluster + " cannot be read"}}
 	if e.InternalTrafficPolicy == "" { // recorded before the policy was
 		e.InternalTrafficPolicy = corev1.ServiceInternalTrafficPolicyCluster

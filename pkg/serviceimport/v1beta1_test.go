@@ -151,6 +151,10 @@ func checkImports(t *testing.T, c client.Client, id, ns string) error {
 		if s.Annotations[serviceexport.SourceRegionAnnotation] != "sandbox" {
 			return fmt.Errorf("td: slice %s has no source region", s.Name)
 		}
+		// The exporter's nodes are all in its own zone.
+		if src := s.Labels[mcsv1beta1.LabelSourceCluster]; s.Annotations[serviceexport.SourceZonesAnnotation] != src {
+			return fmt.Errorf("td: slice %s has source zones %q, want %s", s.Name, s.Annotations[serviceexport.SourceZonesAnnotation], src)
+		}
 	}
 	if imp, _, _ = readImport(t, c, ns, "meta"); imp == nil || imp.Labels["team"] != "a" || imp.Labels["extra"] != "" || imp.Annotations["note"] != "one" ||
 		imp.Labels["svc-own"] != "" || imp.Labels["export-own"] != "" || imp.Labels["app.kubernetes.io/managed-by"] != "antreaplus-federation" {

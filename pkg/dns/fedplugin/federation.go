@@ -7,7 +7,9 @@
 //     headless endpoints;
 //   - the federation names <svc>.<ns>.<federationID>.svc.<domain> and
 //     <svc>.<ns>.<clusterID>.<federationID>.svc.<domain> (with their SRV
-//     names).
+//     names), and the same names of a region or zone,
+//     <svc>.<ns>.<federationID>.svc.[<zone>.]<region>.<domain>, answered by
+//     the exporters' addresses in that place.
 //
 // For imports whose trafficDistribution is PreferClose, answers made of
 // endpoints hold the ones closest to the client (package
@@ -20,6 +22,7 @@ package fedplugin
 import (
 	"context"
 	"net/netip"
+	"strings"
 
 	"github.com/coredns/coredns/plugin"
 	"github.com/coredns/coredns/plugin/pkg/dnsutil"
@@ -104,11 +107,12 @@ func (f *Federation) serveFederation(ctx context.Context, state request.Request,
 		// member's own, are the next plugin's.
 		return plugin.NextOrFailure(f.Name(), f.Next, ctx, state.W, state.Req)
 	}
-	suffix := fed + ".svc." + zone
-	l, under := labels(state.Name(), suffix)
+	all, _ := labels(state.Name(), zone)
+	l, where, under := splitFederation(all, fed)
 	if !under {
 		return plugin.NextOrFailure(f.Name(), f.Next, ctx, state.W, state.Req)
 	}
+	suffix := dns.Fqdn(strings.Join(all[len(l):], ".")) + zone
 	n, ok := parseFederation(l)
 	if !ok {
 		// The apex and namespace nodes exist (NODATA) when imports live under them.
@@ -123,7 +127,7 @@ func (f *Federation) serveFederation(ctx context.Context, state request.Request,
 	if svc == nil {
 		return f.reply(ctx, state, suffix, false, nil, nil)
 	}
-	q := fedQuery{n: n, owner: state.QName(), suffix: suffix, qtype: state.QType(), ttl: f.TTL}
+	q := fedQuery{n: n, owner: state.QName(), suffix: suffix, place: where, qtype: state.QType(), ttl: f.TTL}
 	if svc.PreferClose {
 		q.client = f.clientPlace(state)
 	}

@@ -13,9 +13,11 @@ import (
 type fedQuery struct {
 	n      name
 	owner  string // the query name as asked
-	suffix string // <federationID>.svc.<domain>.
-	qtype  uint16
-	ttl    uint32
+	suffix string // <federationID>.svc.[[<zone>.]<region>.]<domain>.
+	// place restricts the answer to the exporters' addresses in a region or zone.
+	place place
+	qtype uint16
+	ttl   uint32
 	// client is where the client is, for imports that prefer close endpoints.
 	client locality.Place
 }
@@ -34,10 +36,13 @@ func viaClusterSetIP(svc *importcache.Service) bool { return !svc.Headless && le
 
 // answerFederation answers a federation name of svc. found is false when
 // the name does not exist (NXDOMAIN): a per-cluster name of a cluster
-// without ready endpoints, a headless Service without any, or an SRV name
-// without a matching named port. The Service name answered by endpoints
-// holds the closest ones only for a PreferClose import; a per-cluster name
-// holds every ready endpoint of its cluster.
+// without ready endpoints, a headless Service without any, a place without
+// any, or an SRV name without a matching named port. The Service name
+// answered by endpoints holds the closest ones only for a PreferClose
+// import; a per-cluster name holds every ready endpoint of its cluster. A
+// name of a place is always answered by the endpoints in that place, never
+// by the cluster-set IPs (they are in no place), and unfiltered by the
+// client's place (the name says where).
 func answerFederation(svc *importcache.Service, q fedQuery) (answer, extra []dns.RR, found bool) {
 	clusters := svc.Clusters
 	if q.n.cluster != "" {
@@ -47,9 +52,12 @@ func answerFederation(svc *importcache.Service, q fedQuery) (answer, extra []dns
 		}
 		clusters = []importcache.Cluster{*c}
 	}
-	byEndpoints := q.n.cluster != "" || !viaClusterSetIP(svc)
+	if q.place.set() {
+		clusters = inPlace(clusters, q.place)
+	}
+	byEndpoints := q.n.cluster != "" || q.place.set() || !viaClusterSetIP(svc)
 	near := clusters
-	if q.n.cluster == "" && byEndpoints {
+	if q.n.cluster == "" && !q.place.set() && byEndpoints {
 		near = nearest(svc, clusters, q.client)
 	}
 	if q.n.srv() || q.qtype == dns.TypeSRV {
@@ -85,7 +93,7 @@ func answerFederation(svc *importcache.Service, q fedQuery) (answer, extra []dns
 // slices, pointing at its per-cluster name, on the port its addresses
 // listen on (a NodePort export's node port, a LoadBalancer's port).
 func federationSRV(svc *importcache.Service, clusters []importcache.Cluster, q fedQuery) (answer, extra []dns.RR) {
-	if q.n.cluster == "" && viaClusterSetIP(svc) {
+	if q.n.cluster == "" && !q.place.set() && viaClusterSetIP(svc) {
 		return portsSRV(q.owner, q.serviceName(), q.ttl, svc.Ports, svc.IPs, q.n)
 	}
 	for _, c := range clusters {

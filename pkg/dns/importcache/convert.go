@@ -3,6 +3,7 @@ package importcache
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -60,6 +61,7 @@ func (c *Converter) Slice(obj metav1.Object) (metav1.Object, error) {
 		Service:   es.Labels[mcsv1beta1.LabelServiceName],
 		Cluster:   c.intern(es.Labels[mcsv1beta1.LabelSourceCluster]),
 		Region:    c.intern(es.Annotations[serviceexport.SourceRegionAnnotation]),
+		Zones:     c.zones(es.Annotations[serviceexport.SourceZonesAnnotation]),
 	}
 	if es.AddressType == discoveryv1.AddressTypeFQDN {
 		return s, nil
@@ -122,6 +124,18 @@ func protocol(p corev1.Protocol) string {
 		return string(corev1.ProtocolSCTP)
 	}
 	return string(p)
+}
+
+// zones splits a source-zones annotation into shared copies of its zones.
+func (c *Converter) zones(annotation string) []string {
+	if annotation == "" {
+		return nil
+	}
+	zones := strings.Split(annotation, ",")
+	for i, z := range zones {
+		zones[i] = c.intern(z)
+	}
+	return zones
 }
 
 // intern returns the shared copy of a cluster ID, region or zone.

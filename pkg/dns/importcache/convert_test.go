@@ -40,7 +40,7 @@ func TestConvertSlice(t *testing.T) {
 	es := &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "web-c1", Labels: map[string]string{
 			mcsv1beta1.LabelServiceName: "web", mcsv1beta1.LabelSourceCluster: "c1"},
-			Annotations: map[string]string{serviceexport.SourceRegionAnnotation: "eu"}},
+			Annotations: map[string]string{serviceexport.SourceRegionAnnotation: "eu", serviceexport.SourceZonesAnnotation: "eu-1a,eu-1b"}},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](31080)}},
 		Endpoints: []discoveryv1.Endpoint{
@@ -53,7 +53,7 @@ func TestConvertSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Slice{Namespace: "a", Name: "web-c1", Service: "web", Cluster: "c1", Region: "eu",
+	want := &Slice{Namespace: "a", Name: "web-c1", Service: "web", Cluster: "c1", Region: "eu", Zones: []string{"eu-1a", "eu-1b"},
 		Ports: []Port{{Name: "http", Protocol: "TCP", Port: 31080}},
 		Endpoints: []Endpoint{
 			{Hostname: "web-0", Addrs: []netip.Addr{netip.MustParseAddr("1.1.1.1")}, Zone: "eu-1a"},
@@ -61,5 +61,28 @@ func TestConvertSlice(t *testing.T) {
 		}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Slice() = %+v, want %+v", got, want)
+	}
+}
+
+func TestSliceInZone(t *testing.T) {
+	s := &Slice{Zones: []string{"eu-1a", "eu-1b"}}
+	for _, tc := range []struct {
+		e    Endpoint
+		zone string
+		want bool
+	}{
+		{Endpoint{Zone: "eu-1a"}, "eu-1a", true},
+		{Endpoint{Zone: "eu-1a"}, "EU-1A", true},
+		{Endpoint{Zone: "eu-1a"}, "eu-1b", false}, // its own zone only, not the cluster's others
+		{Endpoint{}, "eu-1b", true},               // no zone of its own: each of the cluster's
+		{Endpoint{}, "eu-1c", false},
+		{Endpoint{Zone: "eu-1c"}, "eu-1c", true},
+	} {
+		if got := s.InZone(tc.e, tc.zone); got != tc.want {
+			t.Errorf("InZone(%q, %q) = %v, want %v", tc.e.Zone, tc.zone, got, tc.want)
+		}
+	}
+	if (&Slice{}).InZone(Endpoint{}, "eu-1a") {
+		t.Error("an endpoint without a zone in a slice without source zones is in a zone")
 	}
 }

@@ -49,11 +49,30 @@ type Slice struct {
 	Cluster string
 	// Region is the source cluster's region (the slice's
 	// federation.antreaplus.io/source-region annotation), "" when unknown.
-	Region    string
+	Region string
+	// Zones are the zones of the source cluster's nodes (the slice's
+	// federation.antreaplus.io/source-zones annotation): an endpoint
+	// without a zone of its own, a load balancer address, is in each.
+	Zones     []string
 	Ports     []Port
 	Endpoints []Endpoint
 
 	*object.Empty
+}
+
+// InZone tells whether an endpoint of the slice is in zone (compared
+// case-insensitively, as DNS names are): its own zone, or, when it has
+// none, one of the source cluster's zones.
+func (s *Slice) InZone(e Endpoint, zone string) bool {
+	if e.Zone != "" {
+		return strings.EqualFold(e.Zone, zone)
+	}
+	for _, z := range s.Zones {
+		if strings.EqualFold(z, zone) {
+			return true
+		}
+	}
+	return false
 }
 
 // Key names an imported Service.
