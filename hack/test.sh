@@ -56,7 +56,7 @@ version="test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 # -race in process instead (pkg/federation/manager against real API servers).
 go build -race -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" \
   $(go list ./cmd/... ./test/infrastructure/cmd/... | grep -vE '/cmd/(coredns|federation-manager)$')
-go build -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/coredns ./cmd/federation-manager
+CGO_ENABLED=0 go build -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/coredns ./cmd/federation-manager
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each
