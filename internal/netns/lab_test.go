@@ -104,7 +104,16 @@ func TestDeleteLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sleep.Process.Kill(); _ = sleep.Wait() })
-	pids, err := Pids(ns.Name)
+	// ip(8) enters the namespace after it is started, then runs sleep with
+	// the same pid: wait for it to be inside.
+	var pids []int
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		pids, err = Pids(ns.Name)
+		if (err == nil && slices.Contains(pids, sleep.Process.Pid)) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if err != nil || !slices.Contains(pids, sleep.Process.Pid) {
 		t.Errorf("Pids(%s) = %v, %v; want the sleep, %d", ns.Name, pids, err, sleep.Process.Pid)
 	}

@@ -18,9 +18,95 @@ import (
 	"antreaplus.io/antreaplus/pkg/install"
 )
 
+// versions are the resourceVersions of the release's objects and record.
+func versions(t *testing.T, cl client.Client) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	kinds, err := install.ChartKinds("v1.34.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gvk := range kinds {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := cl.List(t.Context(), l, client.MatchingLabels{install.InstanceLabel: install.ReleaseName}); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range l.Items {
+			out[gvk.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = o.GetResourceVersion()
+		}
+	}
+	return out
+}
+
+// TestUninstallInFederation: a cluster with a ClusterMembership is refused
+// uninstall, which changes nothing, unless forced.
+func TestUninstallInFederation(t *testing.T) {
+	cfg := clusters.Config(t, clusterName)
+	cl := clusters.Client(t, clusterName)
+	if _, err := install.Install(t.Context(), cfg, install.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	m := &federationv1alpha1.ClusterMembership{
+		ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
+		Spec:       federationv1alpha1.ClusterMembershipSpec{ClusterID: "member-1", FederationID: "acme"},
+	}
+	if err := cl.Create(t.Context(), m); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(t.Context()), m) })
+	before := released(t, cl)
+
+	_, err := install.Uninstall(t.Context(), cfg, install.UninstallOptions{})
+	if !errors.Is(err, install.ErrInFederation) || !strings.Contains(err.Error(), "federation acme") || !strings.Contains(err.Error(), "antreaplus federation leave") {
+		t.Errorf("error %v, want one naming the federation and saying to leave it", err)
+	}
+	if after := released(t, cl); !slices.Equal(before, after) {
+		t.Errorf("a refused uninstall changed the cluster: before %v, after %v", before, after)
+	}
+
+	res, err := install.Uninstall(t.Context(), cfg, install.UninstallOptions{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Left) != 0 || res.Deleted == 0 {
+		t.Errorf("forced: %d deleted, left %v", res.Deleted, res.Left)
+	}
+	r := render(t, install.RoleMember)
+	if got, want := released(t, cl), refsOf(r.CRDs); !slices.Equal(got, want) {
+		t.Errorf("after uninstall without --crds the cluster holds %v, want the CRDs only", got)
+	}
+}
+
+// TestEnsureRoles: what federation create and join --install do.
+func TestEnsureRoles(t *testing.T) {
+	cfg := clusters.Config(t, clusterName)
+	t.Cleanup(func() {
+		_, _ = install.Uninstall(context.WithoutCancel(t.Context()), cfg, install.UninstallOptions{Force: true})
+	})
+
+	had, res, err := install.EnsureRoles(t.Context(), cfg, install.Options{Roles: []install.Role{install.RoleMember}, Values: map[string]any{"logVerbosity": 3}})
+	if err != nil || had != nil || res == nil || res.Release.Revision != 1 {
+		t.Fatalf("without a release: had %v, result %+v, %v; want an install", had, res, err)
+	}
+	had, res, err = install.EnsureRoles(t.Context(), cfg, install.Options{Roles: []install.Role{install.RoleMember}})
+	if err != nil || had == nil || res != nil {
+		t.Fatalf("with the roles: had %v, result %+v, %v; want nothing done", had, res, err)
+	}
+	_, res, err = install.EnsureRoles(t.Context(), cfg, install.Options{Roles: []install.Role{install.RoleMember, install.RoleSupervisor}})
+	if err != nil || res == nil {
+		t.Fatalf("adding a role: result %+v, %v; want an upgrade", res, err)
+	}
+	if r := res.Release; r.Revision != 2 || !slices.Equal(r.Roles, []install.Role{install.RoleMember, install.RoleSupervisor}) || r.Values["logVerbosity"] != 3.0 {
+		t.Errorf("upgraded to %+v; want revision 2, member and supervisor, the values kept", r)
+	}
+}
+
 // TestLifecycle installs a member, upgrades it to a supervisor and back,
 // is refused bad values, and uninstalls with the CRDs; each step counted
-// against the renderings and the cluster's objects.
+// against the renderings and the cluster's objects. It runs last: deleting
+// the CRDs makes the next install create them again, which costs the API
+// server most of a run.
 func TestLifecycle(t *testing.T) {
 	cfg := clusters.Config(t, clusterName)
 	cl := clusters.Client(t, clusterName)
@@ -137,90 +223,6 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("left in the cluster: %v", got)
 		}
 	})
-}
-
-// versions are the resourceVersions of the release's objects and record.
-func versions(t *testing.T, cl client.Client) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	kinds, err := install.ChartKinds("v1.34.4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, gvk := range kinds {
-		l := &unstructured.UnstructuredList{}
-		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-		if err := cl.List(t.Context(), l, client.MatchingLabels{install.InstanceLabel: install.ReleaseName}); err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range l.Items {
-			out[gvk.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = o.GetResourceVersion()
-		}
-	}
-	return out
-}
-
-// TestUninstallInFederation: a cluster with a ClusterMembership is refused
-// uninstall, which changes nothing, unless forced.
-func TestUninstallInFederation(t *testing.T) {
-	cfg := clusters.Config(t, clusterName)
-	cl := clusters.Client(t, clusterName)
-	if _, err := install.Install(t.Context(), cfg, install.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	m := &federationv1alpha1.ClusterMembership{
-		ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
-		Spec:       federationv1alpha1.ClusterMembershipSpec{ClusterID: "member-1", FederationID: "acme"},
-	}
-	if err := cl.Create(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cl.Delete(context.WithoutCancel(t.Context()), m) })
-	before := released(t, cl)
-
-	_, err := install.Uninstall(t.Context(), cfg, install.UninstallOptions{})
-	if !errors.Is(err, install.ErrInFederation) || !strings.Contains(err.Error(), "federation acme") || !strings.Contains(err.Error(), "antreaplus federation leave") {
-		t.Errorf("error %v, want one naming the federation and saying to leave it", err)
-	}
-	if after := released(t, cl); !slices.Equal(before, after) {
-		t.Errorf("a refused uninstall changed the cluster: before %v, after %v", before, after)
-	}
-
-	res, err := install.Uninstall(t.Context(), cfg, install.UninstallOptions{Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Left) != 0 || res.Deleted == 0 {
-		t.Errorf("forced: %d deleted, left %v", res.Deleted, res.Left)
-	}
-	r := render(t, install.RoleMember)
-	if got, want := released(t, cl), refsOf(r.CRDs); !slices.Equal(got, want) {
-		t.Errorf("after uninstall without --crds the cluster holds %v, want the CRDs only", got)
-	}
-}
-
-// TestEnsureRoles: what federation create and join --install do.
-func TestEnsureRoles(t *testing.T) {
-	cfg := clusters.Config(t, clusterName)
-	t.Cleanup(func() {
-		_, _ = install.Uninstall(context.WithoutCancel(t.Context()), cfg, install.UninstallOptions{Force: true})
-	})
-
-	had, res, err := install.EnsureRoles(t.Context(), cfg, install.Options{Roles: []install.Role{install.RoleMember}, Values: map[string]any{"logVerbosity": 3}})
-	if err != nil || had != nil || res == nil || res.Release.Revision != 1 {
-		t.Fatalf("without a release: had %v, result %+v, %v; want an install", had, res, err)
-	}
-	had, res, err = install.EnsureRoles(t.Context(), cfg, install.Options{Roles: []install.Role{install.RoleMember}})
-	if err != nil || had == nil || res != nil {
-		t.Fatalf("with the roles: had %v, result %+v, %v; want nothing done", had, res, err)
-	}
-	_, res, err = install.EnsureRoles(t.Context(), cfg, install.Options{Roles: []install.Role{install.RoleMember, install.RoleSupervisor}})
-	if err != nil || res == nil {
-		t.Fatalf("adding a role: result %+v, %v; want an upgrade", res, err)
-	}
-	if r := res.Release; r.Revision != 2 || !slices.Equal(r.Roles, []install.Role{install.RoleMember, install.RoleSupervisor}) || r.Values["logVerbosity"] != 3.0 {
-		t.Errorf("upgraded to %+v; want revision 2, member and supervisor, the values kept", r)
-	}
 }
 
 // BenchmarkInstall measures Install of a member into a cluster that has

@@ -87,14 +87,13 @@ func (s *Sandbox) SetAsInstalled(asInstalled bool) error {
 // and the DNS address its VMs use, and for a cloud member the emulator's
 // CA and the sandbox's poll intervals.
 func sandboxValues(p ClusterPlan, cloud bool) map[string]any {
-	v := map[string]any{
-		"coredns": map[string]any{"replicas": 1},
-		"policyController": map[string]any{
-			"tls": map[string]any{"secretName": policyTLSSecret},
-		},
-	}
+	policy := map[string]any{"tls": map[string]any{"secretName": policyTLSSecret}}
 	if p.DNS.Port != 0 {
-		v["policyController"].(map[string]any)["dnsServer"] = p.DNS.Endpoint() //nolint:forcetypeassert // set above
+		policy["dnsServer"] = p.DNS.Endpoint()
+	}
+	v := map[string]any{
+		"coredns":          map[string]any{"replicas": 1},
+		"policyController": policy,
 	}
 	if cloud {
 		v["cloud"] = map[string]any{"agentless": true}
@@ -256,15 +255,18 @@ func (s *Sandbox) runInstalledCluster(ctx context.Context, st *State, p ClusterP
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
 	}
-	if dns, ok := pods["coredns"]; ok {
-		if cm, err := cs.CoreV1().ConfigMaps(fednames.Namespace).Get(ctx, "antreaplus-coredns", metav1.GetOptions{}); err == nil {
-			if err := os.WriteFile(s.Corefile(p.Name), []byte(cm.Data["Corefile"]), 0o644); err != nil {
-				return err
-			}
+	// The DNS Pod's Corefile, where the direct sandbox keeps its own: it
+	// also tells memberDNS that the member runs a DNS server.
+	if _, ok := pods["coredns"]; ok {
+		cm, err := cs.CoreV1().ConfigMaps(fednames.Namespace).Get(ctx, "antreaplus-coredns", metav1.GetOptions{})
+		if err != nil {
+			return fmt.Errorf("reading the DNS server's Corefile in %s: %w", p.Name, err)
 		}
-		_ = dns
+		if err := os.WriteFile(s.Corefile(p.Name), []byte(cm.Data["Corefile"]), 0o644); err != nil {
+			return err
+		}
 	}
-	return s.runLoadBalancer(st, p, pods, helper)
+	return s.runLoadBalancer(ctx, st, p, pods, helper)
 }
 
 // staticBinary finds a program as FindBinary does, and, as the images hold
@@ -393,7 +395,7 @@ func (s *Sandbox) loadBalancer(cluster string) process {
 // runLoadBalancer relays, on the host, the member's DNS address to its DNS
 // Pod (UDP and TCP, and the ready endpoint) and a cloud member's policy
 // server address to its policy controller Pod; restarted when a Pod moved.
-func (s *Sandbox) runLoadBalancer(st *State, p ClusterPlan, pods map[string]*corev1.Pod, helper string) error {
+func (s *Sandbox) runLoadBalancer(ctx context.Context, st *State, p ClusterPlan, pods map[string]*corev1.Pod, helper string) error {
 	var args []string
 	if dns := pods["coredns"]; dns != nil && p.DNS.Port != 0 {
 		ctr := &dns.Spec.Containers[0]
@@ -439,13 +441,15 @@ func (s *Sandbox) runLoadBalancer(st *State, p ClusterPlan, pods map[string]*cor
 	}
 	s.logf("%s: Service load balancer running (pid %d): %s", p.Name, pid, joined)
 	if p.DNS.Port != 0 && pods["coredns"] != nil {
-		if err := waitDNSReady(context.Background(), p); err != nil {
+		if err := waitDNSReady(ctx, p); err != nil {
 			return fmt.Errorf("%s: the DNS Service: %w", p.Name, err)
 		}
 	}
 	return nil
 }
 
+// waitDNSReady waits up to 60 s for the member's DNS address to answer
+// ready.
 func waitDNSReady(ctx context.Context, p ClusterPlan) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -453,7 +457,11 @@ func waitDNSReady(ctx context.Context, p ClusterPlan) error {
 		if err == nil || time.Now().After(deadline) {
 			return err
 		}
-		time.Sleep(200 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 }
 
