@@ -183,7 +183,9 @@ func (s *Sandbox) runPod(ctx context.Context, cs kubernetes.Interface, pod *core
 	if want.Readiness == "" {
 		return nil
 	}
-	if err := waitHTTP(ctx, want.Readiness, 90*time.Second); err != nil {
+	// Generous: on a loaded machine a controller may take a while to
+	// list what it watches before it serves its probes.
+	if err := waitHTTP(ctx, want.Readiness, 3*time.Minute); err != nil {
 		return fmt.Errorf("%s: the readiness probe %s: %w: see %s", pod.Name, want.Readiness, err, proc.logFile())
 	}
 	return nil

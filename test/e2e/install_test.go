@@ -15,7 +15,6 @@ var summaryLine = regexp.MustCompile(`AntreaPlus v\S+ (installed|upgraded) in (m
 // `uninstall`, and `federation create/join --install`, against a sandbox
 // of two clusters, as an operator would; and measures the install time.
 func TestInstallCommands(t *testing.T) {
-	t.Parallel()
 	c := newCLI(t)
 	c.mustRun("sandbox", "up", "--clusters", "2", "--api-port-base="+strconv.Itoa(freeBase(t)))
 	kubeconfig := "--kubeconfig=" + filepath.Join(c.dir, "kubeconfig")

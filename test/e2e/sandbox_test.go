@@ -18,7 +18,6 @@ import (
 // TestSandboxLifecycle walks the sandbox through what an operator does:
 // up, use, re-run up, lose a cluster, up again, status, down.
 func TestSandboxLifecycle(t *testing.T) {
-	t.Parallel() // each test has a sandbox of its own (directory, ports, namespaces)
 	c := newCLI(t)
 	base := freeBase(t)
 	apiPortBase := "--api-port-base=" + strconv.Itoa(base)

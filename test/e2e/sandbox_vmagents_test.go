@@ -46,7 +46,6 @@ spec:
 // member's DNS server, and that down leaves no namespace, link, resolver
 // file or process.
 func TestSandboxVMAgents(t *testing.T) {
-	t.Parallel() // each test has a sandbox of its own (directory, ports, namespaces)
 	// Under make test (ANTREAPLUS_REQUIRE_CLUSTERS=1) a machine that cannot
 	// play VMs fails the test; elsewhere it is skipped.
 	cannot := t.Skipf
