@@ -19,7 +19,7 @@
 // names, cluster-wide or in antreaplus-system only) with one line saying
 // what the program does with it. Against one real cluster with the chart
 // installed with every role on (member, supervisor, cloud with agentless
-// enforcement), as pkg/install renders it:
+// enforcement), installed as `antreaplus install` does (pkg/install):
 //
 //   - TestRulesAreTheTable impersonates each account and asks the API
 //     server what it may do (SelfSubjectRulesReview), in antreaplus-system

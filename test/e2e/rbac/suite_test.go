@@ -42,9 +42,6 @@ const cluster = "member-1"
 // no Role of the release applies.
 const userNamespace = "team-a"
 
-// fieldManager is the server-side apply manager of the test's install.
-const fieldManager = "antreaplus-rbac-test"
-
 // chartValues turn every role on, with agentless enforcement and the
 // policy controller's own TLS Secret it needs: every account and grant the
 // chart can render.
@@ -73,42 +70,45 @@ func installChart(t *testing.T) {
 	}
 }
 
+// installAll installs the chart as `antreaplus install` does (pkg/install,
+// every role on), makes the cluster a supervisor's member (its
+// ClusterMembership, which the federation manager and the DNS server read
+// by name) and a user's namespace, and waits for the API server to
+// authorize what the chart's roles grant.
 func installAll(ctx context.Context, cfg *rest.Config) error {
 	values, err := chartValues()
 	if err != nil {
 		return err
 	}
-	r, err := install.Render(install.RenderOptions{Values: values})
+	res, err := install.Install(ctx, cfg, install.Options{Values: values})
 	if err != nil {
-		return fmt.Errorf("rendering the chart: %w", err)
+		return fmt.Errorf("installing the chart: %w", err)
 	}
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
-	for _, ns := range []string{names.Namespace, userNamespace} {
-		_, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return fmt.Errorf("creating namespace %s: %w", ns, err)
-		}
+	_, err = cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: userNamespace}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating namespace %s: %w", userNamespace, err)
 	}
-	a, err := newApplier(cfg)
+	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
-	// The CRDs first: the objects' kinds are discovered after them.
-	for _, o := range r.CRDs {
-		if err := a.apply(ctx, o); err != nil {
-			return err
-		}
+	mapper, err := discoveryMapper(cfg)
+	if err != nil {
+		return err
 	}
-	a.mapper.Reset()
-	for _, o := range append(slices.Clone(r.Objects), membership()) {
-		if err := a.apply(ctx, o); err != nil {
-			return err
-		}
+	m := membership()
+	ri, err := resourceOf(dyn, mapper, m)
+	if err != nil {
+		return err
 	}
-	return waitForRBAC(ctx, cfg, r)
+	if _, err := ri.Create(ctx, m, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating the ClusterMembership: %w", err)
+	}
+	return waitForRBAC(ctx, cfg, res.Rendering)
 }
 
 // membership is the cluster's identity as a supervisor's: what the
@@ -116,24 +116,6 @@ func installAll(ctx context.Context, cfg *rest.Config) error {
 func membership() *unstructured.Unstructured {
 	return object("federation.antreaplus.io/v1alpha1", "ClusterMembership", membershipName,
 		"spec", map[string]any{"clusterID": cluster, "federationID": "rbac", "supervisor": true})
-}
-
-// applier server-side applies objects as the cluster's admin.
-type applier struct {
-	dyn    dynamic.Interface
-	mapper *restmapper.DeferredDiscoveryRESTMapper
-}
-
-func newApplier(cfg *rest.Config) (*applier, error) {
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	mapper, err := discoveryMapper(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &applier{dyn: dyn, mapper: mapper}, nil
 }
 
 // discoveryMapper maps kinds and resources to the cluster's API as cfg's
@@ -144,17 +126,6 @@ func discoveryMapper(cfg *rest.Config) (*restmapper.DeferredDiscoveryRESTMapper,
 		return nil, err
 	}
 	return restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc)), nil
-}
-
-func (a *applier) apply(ctx context.Context, o *unstructured.Unstructured) error {
-	ri, err := resourceOf(a.dyn, a.mapper, o)
-	if err != nil {
-		return err
-	}
-	if _, err := ri.Apply(ctx, o.GetName(), o, metav1.ApplyOptions{FieldManager: fieldManager, Force: true}); err != nil {
-		return fmt.Errorf("applying %s %s/%s: %w", o.GetKind(), o.GetNamespace(), o.GetName(), err)
-	}
-	return nil
 }
 
 // resourceOf is the client of o's resource, in o's namespace if it has one.
