@@ -68,4 +68,15 @@
 // Calls, CallCounts and TotalCalls count the calls received per action,
 // failed ones included, so tests and benchmarks can report API cost (ELBv2's
 // DescribeTags counts as DescribeTags, the name EC2's would have).
+//
+// # Poll stats
+//
+// PollStats counts the authenticated calls per account (access key id, or
+// AssumedRoleAccount for an assumed role's credentials) and per replica of
+// the cloud controller (the User-Agent token antreaplus-replica/<replica>),
+// groups the describes into poll windows per region and records every call
+// of one replica made while another's window for the same account is open
+// (package pollstats). The admin API serves them on the same endpoint:
+// GET /admin/pollstats (JSON, pollstats.Fetch) and POST
+// /admin/pollstats/reset (pollstats.Reset, ResetPollStats).
 package awsemu

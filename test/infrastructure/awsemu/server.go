@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"antreaplus.io/antreaplus/test/infrastructure/pollstats"
 )
 
 // APIVersion is the EC2 API version the emulator speaks.
@@ -57,6 +59,12 @@ type Options struct {
 	// credential AssumeRole issues, whatever the call asked for, so tests
 	// can see credentials expire. Default: the call's DurationSeconds.
 	SessionLifetime time.Duration
+	// PollGap is the longest pause between two describes of one poll
+	// window in PollStats; default pollstats.DefaultGap (2s).
+	PollGap time.Duration
+	// PollClock, if set, is the clock of PollStats, for tests; default
+	// time.Now.
+	PollClock func() time.Time
 }
 
 // Server is an in-memory EC2 Query API endpoint. It is an http.Handler; serve
@@ -75,6 +83,9 @@ type Server struct {
 	hideNewFor int
 	roles      map[string]*Role
 	sessions   map[string]*session
+	// polls counts calls per account and replica (pollcount.go); it has
+	// its own lock.
+	polls *pollstats.Tracker
 }
 
 // New returns an emulator with the given options and no resources.
@@ -86,7 +97,8 @@ func New(opts Options) *Server {
 		opts.OwnerID = "123456789012"
 	}
 	opts.Quotas = opts.Quotas.withDefaults()
-	s := &Server{opts: opts, regions: map[string]*region{}, calls: map[string]int{}, roles: map[string]*Role{}, sessions: map[string]*session{}}
+	s := &Server{opts: opts, regions: map[string]*region{}, calls: map[string]int{}, roles: map[string]*Role{}, sessions: map[string]*session{},
+		polls: pollstats.NewTracker(opts.PollGap, opts.PollClock)}
 	for _, r := range opts.Regions {
 		s.regions[r] = newRegion(r)
 	}
@@ -144,6 +156,10 @@ var ec2Handlers = map[string]handler{
 // (or GET) with Action and Version, signed with SigV4; the service is the
 // one of the signature's credential scope.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if pollstats.IsAdminPath(r.URL.Path) {
+		s.polls.ServeHTTP(w, r)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		writeError(w, errBadRequest("could not read the request body"))
@@ -161,6 +177,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		svc.writeError(w, aerr)
 		return
 	}
+	defer s.countPoll(r, caller, svc, action)()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	reg, ok := s.regions[caller.region]

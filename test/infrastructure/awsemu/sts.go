@@ -39,6 +39,8 @@ type session struct {
 	cred    Credential
 	expires time.Time
 	roleARN string
+	// source is the long-term access key id that assumed the role.
+	source string
 }
 
 // AddRole adds (or replaces) a role that AssumeRole can assume.
@@ -128,6 +130,7 @@ func (s *Server) assumeRole(req *request) (any, *apiError) {
 		cred:    Credential{AccessKeyID: "ASIA" + strings.ToUpper(randomHex(8)), SecretAccessKey: randomHex(20), SessionToken: randomHex(32)},
 		expires: time.Now().Add(lifetime),
 		roleARN: arn,
+		source:  req.caller.accessKeyID,
 	}
 	s.sessions[sess.cred.AccessKeyID] = sess
 	out := &assumeRoleResult{}

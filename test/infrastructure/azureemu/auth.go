@@ -64,9 +64,10 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeOAuthError(w, http.StatusUnauthorized, "invalid_client", "AADSTS7000215: Invalid client secret provided.")
 		return
 	}
+	s.countPoll(r, id, "", "Token", false)()
 	token := "emu-" + requestID()
 	s.mu.Lock()
-	s.tokens[token] = time.Now().Add(s.opts.TokenLifetime)
+	s.tokens[token] = issuedToken{expires: time.Now().Add(s.opts.TokenLifetime), clientID: id}
 	s.mu.Unlock()
 	secs := int(s.opts.TokenLifetime / time.Second)
 	writeJSON(w, http.StatusOK, map[string]any{
@@ -78,20 +79,28 @@ func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
 	writeJSON(w, status, map[string]any{"error": code, "error_description": desc, "timestamp": time.Now().UTC().Format(time.DateTime)})
 }
 
+// issuedToken is an access token the token endpoint issued.
+type issuedToken struct {
+	expires  time.Time
+	clientID string
+}
+
 // authorized reports whether the request carries a token the emulator
-// issued (and that has not expired) or a configured static token.
-func (s *Server) authorized(r *http.Request) bool {
+// issued (and that has not expired) or a configured static token, and
+// returns the account of the token: the client id it was issued to, or
+// StaticTokenAccount.
+func (s *Server) authorized(r *http.Request) (string, bool) {
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok || token == "" {
-		return false
+		return "", false
 	}
-	if slices.Contains(s.opts.StaticTokens, token) {
-		return true
+	if i := slices.Index(s.opts.StaticTokens, token); i >= 0 {
+		return StaticTokenAccount(i), true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	exp, ok := s.tokens[token]
-	return ok && time.Now().Before(exp)
+	t, ok := s.tokens[token]
+	return t.clientID, ok && time.Now().Before(t.expires)
 }
 
 // RevokeTokens invalidates every token issued so far, as when a service

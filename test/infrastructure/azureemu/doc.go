@@ -55,4 +55,15 @@
 //
 // Calls, CallCounts and TotalCalls count calls per operation
 // ("VirtualMachines.ListAll", "Token", ...), failed ones included.
+//
+// # Poll stats
+//
+// PollStats counts the authenticated calls per account (the client id a
+// token was issued to, or StaticTokenAccount) and per replica of the cloud
+// controller (the User-Agent token antreaplus-replica/<replica>), groups
+// the list calls into poll windows per subscription and records every call
+// of one replica made while another's window for the same account is open
+// (package pollstats). The admin API serves them on the same endpoint:
+// GET /admin/pollstats (JSON, pollstats.Fetch) and POST
+// /admin/pollstats/reset (pollstats.Reset, ResetPollStats).
 package azureemu

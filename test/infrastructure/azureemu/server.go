@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"antreaplus.io/antreaplus/test/infrastructure/pollstats"
 )
 
 // Client is a service principal the token endpoint accepts.
@@ -42,6 +44,12 @@ type Options struct {
 	// MaxASGsPerIPConfig is the quota of application security groups per
 	// IP configuration of a NIC; default 20, as in Azure.
 	MaxASGsPerIPConfig int
+	// PollGap is the longest pause between two list calls of one poll
+	// window in PollStats; default pollstats.DefaultGap (2s).
+	PollGap time.Duration
+	// PollClock, if set, is the clock of PollStats, for tests; default
+	// time.Now.
+	PollClock func() time.Time
 }
 
 // Server is an in-memory Azure Resource Manager endpoint with a Microsoft
@@ -58,14 +66,17 @@ type Server struct {
 	nsgs       map[string]*nsg
 	asgs       map[string]*asg
 	lbs        map[string]*loadBalancer
-	operations map[string]bool      // ids of long-running operations issued
-	tokens     map[string]time.Time // access token -> expiry
+	operations map[string]bool        // ids of long-running operations issued
+	tokens     map[string]issuedToken // by access token
 	seq        uint64
 	calls      map[string]int
 	faults     []*Fault
 	hook       func(op string)
 	latency    time.Duration
 	hideNewFor int
+	// polls counts calls per account and replica (pollcount.go); it has
+	// its own lock.
+	polls *pollstats.Tracker
 }
 
 // New returns an emulator with no resources.
@@ -93,9 +104,9 @@ func New(opts Options) *Server {
 	}
 	return &Server{
 		opts: opts, vnets: map[string]*vnet{}, vms: map[string]*vm{}, nics: map[string]*nic{},
-		publicIPs: map[string]*publicIP{}, tokens: map[string]time.Time{}, calls: map[string]int{},
+		publicIPs: map[string]*publicIP{}, tokens: map[string]issuedToken{}, calls: map[string]int{},
 		nsgs: map[string]*nsg{}, asgs: map[string]*asg{}, operations: map[string]bool{},
-		lbs: map[string]*loadBalancer{},
+		lbs: map[string]*loadBalancer{}, polls: pollstats.NewTracker(opts.PollGap, opts.PollClock),
 	}
 }
 
@@ -127,6 +138,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.ToLower(strings.TrimSuffix(r.URL.Path, "/"))
 	tenant := "/" + strings.ToLower(s.opts.TenantID)
 	switch {
+	case pollstats.IsAdminPath(r.URL.Path):
+		s.polls.ServeHTTP(w, r)
 	case strings.HasPrefix(path, "/subscriptions/"):
 		s.serveARM(w, r, path)
 	case path == tenant+"/v2.0/.well-known/openid-configuration":
@@ -156,10 +169,12 @@ func (s *Server) serveARM(w http.ResponseWriter, r *http.Request, path string) {
 		op = r.Method + " " + r.URL.Path
 	}
 	s.before(op)
-	if !s.authorized(r) {
+	account, ok := s.authorized(r)
+	if !ok {
 		writeARMError(w, http.StatusUnauthorized, "InvalidAuthenticationToken", "The access token is invalid.")
 		return
 	}
+	defer s.countPoll(r, account, sub, op, isList && r.Method == http.MethodGet)()
 	switch {
 	case sub != strings.ToLower(s.opts.SubscriptionID):
 		writeARMError(w, http.StatusNotFound, "SubscriptionNotFound", fmt.Sprintf("The subscription '%s' could not be found.", sub))
