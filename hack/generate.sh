@@ -33,7 +33,7 @@ declare -A rbac_packages=(
   [federation-manager]="cmd/federation-manager pkg/federation/manager pkg/federation/sources"
   [member-controller]="pkg/membercontroller pkg/serviceexport/exportstatus pkg/entityexport/exportstatus pkg/federatedpolicy"
   [policy-controller]="cmd/policy-controller pkg/policydistribution/feeder pkg/policydistribution/agenttoken pkg/policydistribution/agentstatus pkg/policydistribution/policystatus"
-  [cloud-controller]="cmd/cloud-controller pkg/cloudcontroller/... pkg/externalentity"
+  [cloud-controller]="cmd/cloud-controller pkg/cloudcontroller/... pkg/externalentity pkg/tenancy"
   [coredns]="cmd/coredns pkg/dns/importcache"
 )
 echo "[generate] RBAC of ${!rbac_packages[*]} into $chart/files/rbac"

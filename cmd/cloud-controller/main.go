@@ -30,10 +30,12 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/labels"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/internal/cmdutil"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
@@ -41,6 +43,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/apiwrites"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // The cloud controller's leader election (--leader-elect, its Lease in
@@ -68,6 +71,9 @@ type flags struct {
 	policyCAFile            string
 	agentless               agentless.Options
 	opts                    cloudcontroller.Options
+	tenantSelector          string
+	tenancy                 tenancy.Options
+	noTenancy               bool
 }
 
 func main() {
@@ -93,6 +99,13 @@ func main() {
 	fs.StringVar(&f.policyCAFile, "policy-ca-file", "", "CA certificates of the policy controller's serving certificate (default: the system's)")
 	fs.StringVar(&f.agentless.Prefix, "agentless-group-prefix", "antreaplus-", "name prefix of the security groups agentless enforcement manages; no other group is changed")
 	fs.DurationVar(&f.agentless.Interval, "agentless-resync-interval", time.Minute, "how often every VPC's security groups are synced again, correcting drift")
+	fs.StringVar(&f.tenantSelector, "tenant-selector", "", "label selector over Namespaces: the tenants this controller instance manages (default all)")
+	fs.StringVar(&f.tenancy.Instance, "tenancy-instance", tenancy.DefaultInstance, "name of this controller instance: its replicas share its tenants; another instance never manages them")
+	fs.StringVar(&f.tenancy.Replica, "tenancy-replica", defaultReplica(), "name of this replica among the instance's (default $POD_NAME, else the host name)")
+	fs.StringVar(&f.tenancy.Namespace, "tenancy-namespace", "antreaplus-system", "namespace of the tenants' claim Leases and the replicas' heartbeats")
+	fs.DurationVar(&f.tenancy.LeaseDuration, "tenancy-lease-duration", 15*time.Second, "how long a tenant's claim lasts unrenewed: the take-over time after a replica dies")
+	fs.DurationVar(&f.tenancy.RenewPeriod, "tenancy-renew-period", 5*time.Second, "how often a replica renews its claims")
+	fs.BoolVar(&f.noTenancy, "no-tenancy", false, "manage every namespace without claiming it (one controller per cluster only; for tests of other parts)")
 	cmdutil.Parse(fs, version)
 	cmdutil.Run("cloud-controller", func(ctx context.Context) error { return run(ctx, f) })
 }
@@ -133,11 +146,23 @@ func run(ctx context.Context, f *flags) error {
 	if err != nil {
 		return fmt.Errorf("creating the controller manager: %w", err)
 	}
+	eeOpts := externalentity.Options{AgentlessNode: f.agentlessNode}
+	f.opts.Provider.UserAgent = "antreaplus-replica/" + f.tenancy.Replica
+	if !f.noTenancy {
+		owner, err := newOwner(mgr, f)
+		if err != nil {
+			return err
+		}
+		f.opts.Tenants, eeOpts.Tenants = owner, owner
+		if f.opts.Agentless != nil {
+			f.opts.Agentless.Reporter = owner.Identity()
+		}
+	}
 	if err := cloudcontroller.SetupWithManager(ctx, mgr, f.opts); err != nil {
 		return err
 	}
 	if f.externalEntities {
-		if err := externalentity.SetupWithManager(mgr, externalentity.Options{AgentlessNode: f.agentlessNode}); err != nil {
+		if err := externalentity.SetupWithManager(mgr, eeOpts); err != nil {
 			return fmt.Errorf("setting up the ExternalEntity controller: %w", err)
 		}
 	}
@@ -150,11 +175,57 @@ func run(ctx context.Context, f *flags) error {
 	return mgr.Start(ctx)
 }
 
+// newOwner builds the replica's tenancy and adds it to mgr: it claims the
+// Namespaces the selector picks that hold a CloudProviderAccount.
+func newOwner(mgr ctrl.Manager, f *flags) (*tenancy.Owner, error) {
+	sel, err := labels.Parse(f.tenantSelector)
+	if err != nil {
+		return nil, fmt.Errorf("--tenant-selector %q: %w", f.tenantSelector, err)
+	}
+	o := f.tenancy
+	o.Client, o.Reader, o.Namespaces, o.Selector = mgr.GetClient(), mgr.GetAPIReader(), mgr.GetClient(), sel
+	o.Recorder, o.Log = mgr.GetEventRecorderFor("cloud-controller"), ctrl.Log.WithName("tenancy")
+	o.Candidates = func(ctx context.Context) ([]string, error) {
+		var list cloudv1alpha1.CloudProviderAccountList
+		if err := mgr.GetClient().List(ctx, &list); err != nil {
+			return nil, err
+		}
+		out := make([]string, 0, len(list.Items))
+		for _, a := range list.Items {
+			out = append(out, a.Namespace)
+		}
+		return out, nil
+	}
+	owner, err := tenancy.New(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(owner); err != nil {
+		return nil, fmt.Errorf("adding the tenancy claims: %w", err)
+	}
+	return owner, nil
+}
+
+// defaultReplica is the Pod's name ($POD_NAME, else $HOSTNAME, which
+// the kubelet sets to it), else the host's.
+func defaultReplica() string {
+	for _, env := range []string{"POD_NAME", "HOSTNAME"} {
+		if p := os.Getenv(env); p != "" {
+			return p
+		}
+	}
+	h, _ := os.Hostname()
+	return h
+}
+
 // registerMetrics registers on reg the metrics of what the cloud controller
 // runs: its API write counter, and agentless enforcement's when it runs
 // (sync not nil).
 func registerMetrics(reg prometheus.Registerer, writes *apiwrites.Counter, sync *agentless.Options) error {
 	if err := apiwrites.RegisterMetrics(reg, writes); err != nil {
+		return err
+	}
+	if err := tenancy.RegisterMetrics(reg); err != nil {
 		return err
 	}
 	if sync == nil {

@@ -14,6 +14,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/selector"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Options configure the cloud controller.
@@ -28,6 +29,10 @@ type Options struct {
 	// Agentless, when set, enforces the rules of agentless VMs with
 	// security groups; its Reader, Providers and Log are filled in.
 	Agentless *agentless.Options
+	// Tenants, when set, is the replica's tenancy (a tenancy.Owner added
+	// to the manager by the caller): only the tenants it owns are polled,
+	// written and enforced.
+	Tenants tenancy.Source
 }
 
 // SetupWithManager registers the account, selector and inventory
@@ -48,7 +53,7 @@ func SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts Options) error
 	accounts := &account.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Providers: providers, Status: store,
 		ProviderOptions: opts.Provider, Heartbeat: opts.Heartbeat,
-		Recorder: mgr.GetEventRecorderFor("cloud-controller"),
+		Recorder: mgr.GetEventRecorderFor("cloud-controller"), Tenants: opts.Tenants,
 	}
 	if err := accounts.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the account reconciler: %w", err)
@@ -57,12 +62,18 @@ func SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts Options) error
 		return fmt.Errorf("setting up the selector reconciler: %w", err)
 	}
 	sync := &inventorysync.Reconciler{Client: mgr.GetClient(), Providers: providers, Status: store, Options: opts.Sync}
+	if opts.Tenants != nil {
+		sync.Tenants = opts.Tenants
+	}
 	if err := sync.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the inventory sync: %w", err)
 	}
 	if opts.Agentless != nil {
 		o := *opts.Agentless
 		o.Reader, o.Providers, o.Log = mgr.GetClient(), providers, mgr.GetLogger().WithName("agentless")
+		if opts.Tenants != nil {
+			o.Tenants = opts.Tenants
+		}
 		if err := mgr.Add(agentless.New(o)); err != nil {
 			return fmt.Errorf("setting up the agentless syncer: %w", err)
 		}

@@ -7,7 +7,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -17,9 +19,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Options configure the controller.
@@ -29,6 +33,9 @@ type Options struct {
 	AgentlessNode string
 	// Concurrency is how many entities are reconciled at a time; default 8.
 	Concurrency int
+	// Tenants, if set, limits the writes to the tenants (namespaces) this
+	// replica manages; a tenant it starts managing is reconciled whole.
+	Tenants tenancy.Source
 }
 
 // The cloud controller's rights for ExternalEntities (chart:
@@ -47,24 +54,50 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Concurrency == 0 {
 		opts.Concurrency = 8
 	}
-	w := writer{c: mgr.GetClient(), node: opts.AgentlessNode}
+	w := writer{c: mgr.GetClient(), node: opts.AgentlessNode, tenants: opts.Tenants}
 	changed := builder.WithPredicates(predicate.GenerationChangedPredicate{})
 	copts := controller.Options{MaxConcurrentReconciles: opts.Concurrency}
-	err := ctrl.NewControllerManagedBy(mgr).Named("externalentity-interface").
+	b := ctrl.NewControllerManagedBy(mgr).Named("externalentity-interface").
 		For(&cloudv1alpha1.NetworkInterface{}, changed).
 		Owns(&antreav1alpha2.ExternalEntity{}).
 		Watches(&cloudv1alpha1.VirtualMachine{}, handler.EnqueueRequestsFromMapFunc(interfacesOf), changed).
-		WithOptions(copts).
-		Complete(reconcile.Func(w.reconcileInterface))
-	if err != nil {
+		WithOptions(copts)
+	if opts.Tenants != nil {
+		b = b.WatchesRawSource(source.Channel(opts.Tenants.Subscribe(), handler.EnqueueRequestsFromMapFunc(w.inTenant(&cloudv1alpha1.NetworkInterfaceList{}))))
+	}
+	if err := b.Complete(reconcile.Func(w.reconcileInterface)); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).Named("externalentity-service").
+	b = ctrl.NewControllerManagedBy(mgr).Named("externalentity-service").
 		For(&cloudv1alpha1.CloudNativeService{}, changed).
 		Owns(&antreav1alpha2.ExternalEntity{}).
-		WithOptions(copts).
-		Complete(reconcile.Func(w.reconcileService))
+		WithOptions(copts)
+	if opts.Tenants != nil {
+		b = b.WatchesRawSource(source.Channel(opts.Tenants.Subscribe(), handler.EnqueueRequestsFromMapFunc(w.inTenant(&cloudv1alpha1.CloudNativeServiceList{}))))
+	}
+	return b.Complete(reconcile.Func(w.reconcileService))
 }
+
+// inTenant maps a tenant (Namespace) to its objects of list's kind.
+func (w writer) inTenant(list client.ObjectList) handler.MapFunc {
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		l := list.DeepCopyObject().(client.ObjectList)
+		if err := w.c.List(ctx, l, client.InNamespace(o.GetName())); err != nil {
+			return nil
+		}
+		var reqs []reconcile.Request
+		_ = meta.EachListItem(l, func(obj runtime.Object) error {
+			if m, ok := obj.(client.Object); ok {
+				reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: m.GetNamespace(), Name: m.GetName()}})
+			}
+			return nil
+		})
+		return reqs
+	}
+}
+
+// owns reports whether this replica writes the tenant's entities.
+func (w writer) owns(namespace string) bool { return w.tenants == nil || w.tenants.Owns(namespace) }
 
 // interfacesOf maps a VM to its interfaces, whose entities carry its tags.
 func interfacesOf(_ context.Context, o client.Object) []reconcile.Request {
@@ -78,11 +111,15 @@ func interfacesOf(_ context.Context, o client.Object) []reconcile.Request {
 
 // writer reads sources from the cache and writes ExternalEntities.
 type writer struct {
-	c    client.Client
-	node string
+	c       client.Client
+	node    string
+	tenants tenancy.Source
 }
 
 func (w writer) reconcileInterface(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	if !w.owns(req.Namespace) {
+		return reconcile.Result{}, nil
+	}
 	nic := &cloudv1alpha1.NetworkInterface{}
 	if err := w.c.Get(ctx, req.NamespacedName, nic); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -104,6 +141,9 @@ func (w writer) reconcileInterface(ctx context.Context, req reconcile.Request) (
 }
 
 func (w writer) reconcileService(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	if !w.owns(req.Namespace) {
+		return reconcile.Result{}, nil
+	}
 	svc := &cloudv1alpha1.CloudNativeService{}
 	if err := w.c.Get(ctx, req.NamespacedName, svc); err != nil {
 		if apierrors.IsNotFound(err) {

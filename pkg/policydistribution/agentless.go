@@ -2,43 +2,102 @@ package policydistribution
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 )
 
-// AgentlessStatus is the last report of the agentless consumer.
+// AgentlessStatus is what the agentless consumers last reported, merged.
 type AgentlessStatus struct {
 	Report     wire.AgentlessReport `json:"report"`
 	ReportedAt time.Time            `json:"reportedAt"`
 }
 
-// agentlessRegistry holds the last AgentlessReport.
+// agentlessRegistry holds the last AgentlessReport of each reporter (the
+// replicas of the cloud controllers that share the tenants, each enforcing
+// the endpoints of its own).
 type agentlessRegistry struct {
-	mu     sync.Mutex
-	status *AgentlessStatus
+	mu      sync.Mutex
+	reports map[string]AgentlessStatus
+	// ttl is how long a reporter's report counts without another: a
+	// replica that died or gave its tenants up stops holding the merged
+	// generation back.
+	ttl time.Duration
 }
 
 func (r *agentlessRegistry) set(rep wire.AgentlessReport, at time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.status = &AgentlessStatus{Report: rep, ReportedAt: at}
+	if r.reports == nil {
+		r.reports = map[string]AgentlessStatus{}
+	}
+	r.reports[rep.Reporter] = AgentlessStatus{Report: rep, ReportedAt: at}
 }
 
-func (r *agentlessRegistry) get() (AgentlessStatus, bool) {
+func (r *agentlessRegistry) get(now time.Time) (AgentlessStatus, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.status == nil {
-		return AgentlessStatus{}, false
+	ttl := r.ttl
+	if ttl == 0 {
+		ttl = DefaultAgentlessReportTTL
 	}
-	return *r.status, true
+	var live []AgentlessStatus
+	for who, st := range r.reports {
+		if len(r.reports) > 1 && now.Sub(st.ReportedAt) > ttl {
+			delete(r.reports, who)
+			continue
+		}
+		live = append(live, st)
+	}
+	return MergeAgentless(live)
 }
 
-// Agentless returns the last report of the agentless consumer, if it
-// reported since the server started. Its endpoints must not be modified.
-func (s *Server) Agentless() (AgentlessStatus, bool) { return s.agentless.get() }
+// DefaultAgentlessReportTTL is how long a reporter's last report counts
+// when others report: five of the cloud controller's default resyncs.
+const DefaultAgentlessReportTTL = 5 * time.Minute
+
+// MergeAgentless merges the reports of several agentless reporters into
+// one: the generation is the oldest applied (an endpoint is realized once
+// every reporter applied its rules), the epoch theirs when they agree (else
+// none: every point waits), the endpoints' findings all of theirs, sorted
+// by endpoint, and the time the oldest report's. False when there is none.
+func MergeAgentless(reports []AgentlessStatus) (AgentlessStatus, bool) {
+	if len(reports) == 0 {
+		return AgentlessStatus{}, false
+	}
+	if len(reports) == 1 {
+		return reports[0], true
+	}
+	out := AgentlessStatus{Report: wire.AgentlessReport{AppliedEpoch: reports[0].Report.AppliedEpoch,
+		AppliedGeneration: reports[0].Report.AppliedGeneration}, ReportedAt: reports[0].ReportedAt}
+	byName := map[string][]wire.Finding{}
+	for _, st := range reports {
+		rep := st.Report
+		if rep.AppliedEpoch != out.Report.AppliedEpoch {
+			out.Report.AppliedEpoch = ""
+		}
+		out.Report.AppliedGeneration = min(out.Report.AppliedGeneration, rep.AppliedGeneration)
+		if st.ReportedAt.Before(out.ReportedAt) {
+			out.ReportedAt = st.ReportedAt
+		}
+		for _, ep := range rep.Endpoints {
+			byName[ep.Name] = append(byName[ep.Name], ep.Findings...)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		out.Report.Endpoints = append(out.Report.Endpoints, wire.EndpointRealization{Name: name, Findings: byName[name]})
+	}
+	return out, true
+}
+
+// Agentless returns the last reports of the agentless consumers, merged
+// (MergeAgentless), if any reported since the server started. Its
+// endpoints must not be modified.
+func (s *Server) Agentless() (AgentlessStatus, bool) { return s.agentless.get(time.Now()) }
 
 func (s *Server) serveAgentlessReport(w http.ResponseWriter, r *http.Request) {
 	id, _, ok := s.authenticate(w, r)

@@ -195,6 +195,13 @@ const (
 	// AccountConditionInventoryPolled is True when the last poll of every
 	// region succeeded; when False its message carries the cloud's error.
 	AccountConditionInventoryPolled = "InventoryPolled"
+	// AccountConditionTenantExclusive is True when one controller instance,
+	// in one member, manages the account's tenant (its Namespace); False
+	// when another instance selects the tenant too (reason Contended) or
+	// it is claimed in another member of the federation (reason
+	// ClaimedInOtherMember). It does not change Ready: the owner keeps
+	// managing the tenant; the others leave it alone.
+	AccountConditionTenantExclusive = "TenantExclusive"
 
 	// AccountReasonSecretNotFound: the referenced Secret does not exist.
 	AccountReasonSecretNotFound = "SecretNotFound"
@@ -211,6 +218,12 @@ const (
 	AccountReasonPollFailed = "PollFailed"
 	// AccountReasonPolled: the poll succeeded.
 	AccountReasonPolled = "Polled"
+	// AccountReasonExclusive: one controller instance claims the tenant.
+	AccountReasonExclusive = "Exclusive"
+	// AccountReasonContended: other instances select the tenant too.
+	AccountReasonContended = "Contended"
+	// AccountReasonClaimedInOtherMember: another member claims the tenant.
+	AccountReasonClaimedInOtherMember = "ClaimedInOtherMember"
 )
 
 // CloudProviderAccountStatus is what the cloud controller observed of the

@@ -24,6 +24,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Reconciler reconciles CloudProviderAccounts.
@@ -43,6 +44,11 @@ type Reconciler struct {
 	Heartbeat time.Duration
 	// Recorder, if set, gets an event when the account's readiness changes.
 	Recorder record.EventRecorder
+	// Tenants, if set, says which tenants (namespaces) this replica
+	// manages: the accounts of the others are left alone (no provider, no
+	// status write), and a change of ownership reconciles a tenant's
+	// accounts again.
+	Tenants tenancy.Source
 }
 
 // The cloud controller's rights for accounts (chart: files/rbac/cloud-controller.yaml):
@@ -58,13 +64,29 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	toAccount := handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
 		return []reconcile.Request{{NamespacedName: binding.AccountKey(o.(*cloudv1alpha1.CloudEntitySelector))}}
 	})
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("cloud-account").
 		For(&cloudv1alpha1.CloudProviderAccount{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.secretAccounts)).
 		Watches(&cloudv1alpha1.CloudEntitySelector{}, toAccount).
-		WatchesRawSource(source.Channel(r.Status.AccountEvents(), &handler.EnqueueRequestForObject{})).
-		Complete(r)
+		WatchesRawSource(source.Channel(r.Status.AccountEvents(), &handler.EnqueueRequestForObject{}))
+	if r.Tenants != nil {
+		b = b.WatchesRawSource(source.Channel(r.Tenants.Subscribe(), handler.EnqueueRequestsFromMapFunc(r.tenantAccounts)))
+	}
+	return b.Complete(r)
+}
+
+// tenantAccounts maps a tenant (Namespace) to its accounts.
+func (r *Reconciler) tenantAccounts(ctx context.Context, o client.Object) []reconcile.Request {
+	var list cloudv1alpha1.CloudProviderAccountList
+	if err := r.Client.List(ctx, &list, client.InNamespace(o.GetName())); err != nil {
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(list.Items))
+	for _, a := range list.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Namespace, Name: a.Name}})
+	}
+	return reqs
 }
 
 // Reconcile builds the account's provider and writes its status.
@@ -82,10 +104,27 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		r.Providers.Remove(req.NamespacedName)
 		return reconcile.Result{}, nil
 	}
+	var tenant *tenancy.State
+	if r.Tenants != nil {
+		st := r.Tenants.State(acct.Namespace)
+		if !st.Owned {
+			// Another replica or instance manages the tenant, or nobody
+			// yet: no provider here, so nothing polls it, and no status
+			// write. A tenant nobody claims yet is claimed soon.
+			r.Providers.Remove(req.NamespacedName)
+			r.Status.Forget(req.NamespacedName)
+			if st.Holder == "" {
+				r.Tenants.Kick()
+			}
+			return reconcile.Result{}, nil
+		}
+		tenant = &st
+	}
 	in, err := r.observe(ctx, acct)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
+	in.tenant = tenant
 	status := computeStatus(acct, in, r.Heartbeat)
 	if equality.Semantic.DeepEqual(status, acct.Status) {
 		return reconcile.Result{}, nil

@@ -14,6 +14,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Condition reasons besides the API's.
@@ -39,6 +40,8 @@ type observed struct {
 	results map[string]pollstatus.Result
 	// bound is the selector bound to the account.
 	bound *types.NamespacedName
+	// tenant is the claim of the account's tenant, when claims are made.
+	tenant *tenancy.State
 }
 
 // computeStatus is the account's status: a pure function of the stored
@@ -59,7 +62,11 @@ func computeStatus(acct *cloudv1alpha1.CloudProviderAccount, in observed, heartb
 		polled = stored(st.Conditions, polled)
 	}
 	changed := false
-	for _, c := range []metav1.Condition{creds, polled, ready(creds, polled)} {
+	conds := []metav1.Condition{creds, polled, ready(creds, polled)}
+	if in.tenant != nil {
+		conds = append(conds, exclusive(acct.Namespace, *in.tenant))
+	}
+	for _, c := range conds {
 		c.ObservedGeneration = acct.Generation
 		if meta.SetStatusCondition(&st.Conditions, c) {
 			changed = true
@@ -129,6 +136,35 @@ func inventoryPolled(acct *cloudv1alpha1.CloudProviderAccount, in observed) meta
 		if in.bound == nil {
 			c.Message += "; no CloudEntitySelector is bound, so nothing is imported and polls wait for one"
 		}
+	}
+	return c
+}
+
+// exclusive says whether the account's tenant is managed by one
+// controller instance only, and if not, who else wants it and what to do.
+func exclusive(tenant string, st tenancy.State) metav1.Condition {
+	c := metav1.Condition{Type: cloudv1alpha1.AccountConditionTenantExclusive, Status: metav1.ConditionTrue,
+		Reason: cloudv1alpha1.AccountReasonExclusive, Message: fmt.Sprintf("tenant %s is managed by %s alone", tenant, st.Holder)}
+	var msgs []string
+	if len(st.Contenders) > 0 {
+		c.Reason = cloudv1alpha1.AccountReasonContended
+		msgs = append(msgs, fmt.Sprintf("controller instance(s) %s also select tenant %s and leave it alone while %s holds it; "+
+			"make their --tenant-selector exclude it (or label the Namespace %s=<instance>)",
+			strings.Join(st.Contenders, ", "), tenant, st.Holder, tenancy.LabelController))
+	}
+	if len(st.Elsewhere) > 0 {
+		if c.Reason == cloudv1alpha1.AccountReasonExclusive {
+			c.Reason = cloudv1alpha1.AccountReasonClaimedInOtherMember
+		}
+		var other []string
+		for _, o := range st.Elsewhere {
+			other = append(other, fmt.Sprintf("%s in member %s", o.Holder, o.Member))
+		}
+		msgs = append(msgs, fmt.Sprintf("tenant %s is also claimed by %s: two members manage the same tenant; "+
+			"make the tenant selectors of the cloud controllers of the members disjoint", tenant, strings.Join(other, ", ")))
+	}
+	if len(msgs) > 0 {
+		c.Status, c.Message = metav1.ConditionFalse, strings.Join(msgs, "; ")
 	}
 	return c
 }

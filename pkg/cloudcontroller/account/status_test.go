@@ -13,6 +13,7 @@ import (
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -107,5 +108,37 @@ func TestRestartKeepsTheStatus(t *testing.T) {
 	// A new controller has no results yet.
 	if st := computeStatus(a, observed{}, 0); !equality.Semantic.DeepEqual(st, a.Status) {
 		t.Fatalf("a restart changed the status:\n%+v\n%+v", st, a.Status)
+	}
+}
+
+func TestExclusive(t *testing.T) {
+	tests := []struct {
+		name   string
+		state  tenancy.State
+		status metav1.ConditionStatus
+		reason string
+		says   []string
+	}{
+		{"one instance", tenancy.State{Owned: true, Holder: "shared/r1"}, metav1.ConditionTrue, cloudv1alpha1.AccountReasonExclusive,
+			[]string{"managed by shared/r1 alone"}},
+		{"another instance selects it", tenancy.State{Owned: true, Holder: "shared/r1", Contenders: []string{"tenant-a"}},
+			metav1.ConditionFalse, cloudv1alpha1.AccountReasonContended, []string{"tenant-a also select", "--tenant-selector"}},
+		{"claimed in another member", tenancy.State{Owned: true, Holder: "shared/r1", Elsewhere: []tenancy.Overlap{{Member: "member-2", Holder: "shared/x"}}},
+			metav1.ConditionFalse, cloudv1alpha1.AccountReasonClaimedInOtherMember, []string{"shared/x in member member-2", "disjoint"}},
+		{"both", tenancy.State{Owned: true, Holder: "shared/r1", Contenders: []string{"b"}, Elsewhere: []tenancy.Overlap{{Member: "m2", Holder: "x/y"}}},
+			metav1.ConditionFalse, cloudv1alpha1.AccountReasonContended, []string{"b also select", "x/y in member m2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := exclusive("team-a", tt.state)
+			if c.Type != cloudv1alpha1.AccountConditionTenantExclusive || c.Status != tt.status || c.Reason != tt.reason {
+				t.Fatalf("condition %s=%s (%s), want %s (%s)", c.Type, c.Status, c.Reason, tt.status, tt.reason)
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(c.Message, s) {
+					t.Errorf("message %q does not say %q", c.Message, s)
+				}
+			}
+		})
 	}
 }

@@ -43,6 +43,10 @@ type Options struct {
 	AzureMaxRetries    int32
 	AzureRetryDelay    time.Duration
 	AzureMaxRetryDelay time.Duration
+	// UserAgent, if set, is appended to the User-Agent of every cloud
+	// call (the controller sends "antreaplus-replica/<replica>", so that a
+	// cloud's logs tell which replica polled an account).
+	UserAgent string
 }
 
 // Reasons of a ConfigError besides the API's SecretNotFound and
@@ -69,6 +73,7 @@ type Config struct {
 	// Fingerprint changes whenever anything the provider is built from does.
 	Fingerprint string
 	roots       *x509.CertPool
+	userAgent   string
 }
 
 // String never shows credentials.
@@ -109,7 +114,7 @@ func readAWS(ctx context.Context, r client.Reader, acct *cloudv1alpha1.CloudProv
 		return Config{}, err
 	}
 	vals = append(vals, "")
-	cfg := Config{Provider: cloudv1alpha1.ProviderAWS, roots: opts.RootCAs, AWS: aws.Options{
+	cfg := Config{Provider: cloudv1alpha1.ProviderAWS, roots: opts.RootCAs, userAgent: opts.UserAgent, AWS: aws.Options{
 		AccessKeyID: vals[0], SecretAccessKey: vals[1], SessionToken: vals[2], Endpoint: spec.Endpoint,
 		MaxAttempts: opts.AWSMaxAttempts, MaxBackoff: opts.AWSMaxBackoff, PageSize: opts.AWSPageSize,
 		Resolver: opts.AWSResolver,
@@ -141,7 +146,7 @@ func readAzure(ctx context.Context, r client.Reader, acct *cloudv1alpha1.CloudPr
 	if err != nil {
 		return Config{}, err
 	}
-	cfg := Config{Provider: cloudv1alpha1.ProviderAzure, roots: opts.RootCAs, Azure: azure.Options{
+	cfg := Config{Provider: cloudv1alpha1.ProviderAzure, roots: opts.RootCAs, userAgent: opts.UserAgent, Azure: azure.Options{
 		SubscriptionID: vals[0], TenantID: vals[1], ClientID: vals[2], ClientSecret: vals[3],
 		Endpoint: spec.Endpoint, AuthorityHost: spec.AuthorityHost,
 		MaxRetries: opts.AzureMaxRetries, RetryDelay: opts.AzureRetryDelay, MaxRetryDelay: opts.AzureMaxRetryDelay,

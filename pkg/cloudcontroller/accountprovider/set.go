@@ -23,15 +23,36 @@ func New(cfg Config) (provider.Provider, error) {
 	switch cfg.Provider {
 	case cloudv1alpha1.ProviderAWS:
 		o := cfg.AWS
-		o.HTTPClient = &http.Client{Transport: aws.BufferRequestBodies(transport(cfg))}
+		o.HTTPClient = &http.Client{Transport: aws.BufferRequestBodies(withUserAgent(transport(cfg), cfg.userAgent))}
 		return aws.New(o)
 	case cloudv1alpha1.ProviderAzure:
 		o := cfg.Azure
-		o.Transport = &http.Client{Transport: transport(cfg)}
+		o.Transport = &http.Client{Transport: withUserAgent(transport(cfg), cfg.userAgent)}
 		return azure.New(o)
 	}
 	return nil, fmt.Errorf("unknown cloud provider %q", cfg.Provider)
 }
+
+// withUserAgent appends ua to the User-Agent of every request through rt
+// (SigV4 does not sign the header).
+func withUserAgent(rt http.RoundTripper, ua string) http.RoundTripper {
+	if ua == "" {
+		return rt
+	}
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		if have := r.Header.Get("User-Agent"); have != "" {
+			r.Header.Set("User-Agent", have+" "+ua)
+		} else {
+			r.Header.Set("User-Agent", ua)
+		}
+		return rt.RoundTrip(r)
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // transport is the HTTP transport of one provider, trusting cfg's roots.
 func transport(cfg Config) *http.Transport {

@@ -13,6 +13,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloud/sgtranslate"
 	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Agentless enforcement reads the interfaces and their ExternalEntities
@@ -24,16 +25,23 @@ import (
 // interface, by "namespace/name".
 type inventory struct {
 	nics map[string]*cloudv1alpha1.NetworkInterface
+	// gate, if set, says which tenants' endpoints this replica places.
+	gate tenancy.Gate
 }
 
-func readInventory(ctx context.Context, r client.Reader) (*inventory, error) {
+// readInventory reads the interfaces of the tenants gate owns (all when
+// gate is nil).
+func readInventory(ctx context.Context, r client.Reader, gate tenancy.Gate) (*inventory, error) {
 	var list cloudv1alpha1.NetworkInterfaceList
 	if err := r.List(ctx, &list); err != nil {
 		return nil, fmt.Errorf("listing NetworkInterfaces: %w", err)
 	}
-	inv := &inventory{nics: make(map[string]*cloudv1alpha1.NetworkInterface, len(list.Items))}
+	inv := &inventory{nics: make(map[string]*cloudv1alpha1.NetworkInterface, len(list.Items)), gate: gate}
 	for i := range list.Items {
 		n := &list.Items[i]
+		if gate != nil && !gate.Owns(n.Namespace) {
+			continue
+		}
 		inv.nics[n.Namespace+"/"+n.Name] = n
 	}
 	return inv, nil
@@ -93,6 +101,9 @@ func (inv *inventory) endpoints(ctx context.Context, r client.Reader, view *wire
 		key, err := splitName(name)
 		if err != nil {
 			return nil, err
+		}
+		if inv.gate != nil && !inv.gate.Owns(key.Namespace) {
+			continue // another replica or instance enforces its tenant
 		}
 		var ee *antreav1alpha2.ExternalEntity
 		got := &antreav1alpha2.ExternalEntity{}

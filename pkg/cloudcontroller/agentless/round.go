@@ -42,9 +42,14 @@ type vpcOutcome struct {
 // true when part of the view could not be placed or synced.
 func (s *Syncer) round(ctx context.Context, view *wire.View, trigger string) (retry bool, err error) {
 	start := time.Now()
-	inv, err := readInventory(ctx, s.opts.Reader)
+	inv, err := readInventory(ctx, s.opts.Reader, s.opts.Tenants)
 	if err != nil {
 		return true, err
+	}
+	for loc := range s.synced {
+		if s.opts.Tenants != nil && !s.opts.Tenants.Owns(loc.Account.Namespace) {
+			delete(s.synced, loc) // its owner manages its groups now
+		}
 	}
 	eps, err := inv.endpoints(ctx, s.opts.Reader, view)
 	if err != nil {
@@ -89,6 +94,7 @@ func (s *Syncer) round(ctx context.Context, view *wire.View, trigger string) (re
 	for _, sev := range []string{wire.SeverityUnrealized, wire.SeverityApproximated} {
 		m.Findings.WithLabelValues(sev).Set(float64(counts[sev]))
 	}
+	report.Reporter = s.opts.Reporter
 	rerr := s.opts.Consumer.ReportAgentless(ctx, report)
 	m.Reports.WithLabelValues(map[bool]string{true: "ok", false: "error"}[rerr == nil]).Inc()
 	s.opts.Log.V(logLevel(writes, trigger)).Info("Synced security groups", "trigger", trigger, "generation", view.Generation,

@@ -15,6 +15,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Consumer is the syncer's side of the policy distribution: the
@@ -53,12 +54,21 @@ type Options struct {
 	RetryInterval time.Duration
 	// Concurrency is the number of VPCs synced at a time (default 4).
 	Concurrency int
-	Metrics     *Metrics
-	Log         logr.Logger
+	// Tenants, if set, limits enforcement to the tenants this replica
+	// manages: the interfaces of the others are not read, and the groups
+	// of their VPCs are left to their owner (never cleaned up here).
+	Tenants tenancy.Gate
+	// Reporter names this replica in its reports, so that the policy
+	// controller merges the reports of replicas sharing the tenants.
+	Reporter string
+	Metrics  *Metrics
+	Log      logr.Logger
 }
 
 // Syncer keeps the managed security groups of agentless VMs in step with
-// their rules. It is a manager.Runnable that needs leader election.
+// their rules. It is a manager.Runnable, run under the manager's leader
+// election when there is one; with tenancy, every replica runs one for the
+// tenants it owns (Options.Tenants) and reports as Options.Reporter.
 type Syncer struct {
 	opts Options
 	// synced are the locations whose managed groups this process has

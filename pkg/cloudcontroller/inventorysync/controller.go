@@ -25,6 +25,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/binding"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Key is the unit of work: one region of one account.
@@ -38,6 +39,11 @@ type Reconciler struct {
 	Providers *accountprovider.Set
 	// Status receives the outcome of every poll.
 	Status *pollstatus.Store
+	// Tenants, if set, says which tenants this replica manages: the
+	// accounts of the others are not polled (every poll begins a unit of
+	// the tenant's work, so that a replica giving a tenant up stops at
+	// once and releases it only after its last poll).
+	Tenants tenancy.Gate
 	Options
 }
 
@@ -98,6 +104,20 @@ func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, err
+	}
+	if r.Tenants != nil {
+		// The poll and its writes are one unit of the tenant's work: a
+		// replica giving the tenant up releases it only after.
+		done, ok := r.Tenants.Begin(key.Account.Namespace)
+		if !ok {
+			// Managed elsewhere, or a renewal of the claim is late: looked
+			// at again next interval (ownership's return also rebuilds the
+			// provider, which requeues at once), so that a moment without
+			// the claim never ends the account's polls.
+			logger.V(1).Info("Not polled: the tenant is not managed here now")
+			return ctrl.Result{RequeueAfter: r.Interval(acct)}, nil
+		}
+		defer done()
 	}
 	if !slices.Contains(Regions(acct), key.Region) {
 		r.Status.Forget(key.Account, Regions(acct)...)

@@ -14,6 +14,11 @@ type AgentlessReport struct {
 	// Endpoints lists only the endpoints whose rules are not all enforced
 	// as written; every other endpoint of the view is.
 	Endpoints []EndpointRealization `json:"endpoints,omitempty"`
+	// Reporter names the cloud controller replica that reports (its
+	// tenancy holder identity): replicas sharing tenants each report on
+	// the endpoints of theirs, and the server merges the reports. Empty
+	// for a controller that reports alone.
+	Reporter string `json:"reporter,omitempty"`
 }
 
 // EndpointRealization is what an enforcement point does not enforce as
