@@ -14,6 +14,7 @@ import (
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
@@ -120,11 +121,23 @@ func (s *session) newMember() (cluster.Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) { o.Scheme = sch })
+	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) {
+		o.Scheme = sch
+		o.Cache.ByObject = memberCacheByObject()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
 	}
 	return member, nil
+}
+
+// memberCacheByObject narrows what a member's cache holds to what the
+// federation account may list: Leases (the tenants' claims, package
+// tenantoverlaps) only in names.Namespace.
+func memberCacheByObject() map[client.Object]cache.ByObject {
+	return map[client.Object]cache.ByObject{
+		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{names.Namespace: {}}},
+	}
 }
 
 // useMember makes member the session's client and cache of the member and

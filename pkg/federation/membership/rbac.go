@@ -7,6 +7,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 const mcsGroup = "multicluster.x-k8s.io"
@@ -18,22 +19,40 @@ var (
 	writeVerbs = []string{"get", "list", "watch", "create", "update", "delete"}
 )
 
-// leaseRules let the federation account hold the member's leader Lease and
-// read a supervisor's manager Lease (its heartbeat), in names.Namespace
-// only, by name: the member's own controllers' leader Leases are not the
-// federation's to touch. Create cannot be limited by name (the authorizer
-// is not told the name of an object to be created). No delete: a Lease
-// outlives its holders.
+// leaseRules let the federation account hold the member's leader Lease,
+// in names.Namespace only: it updates that Lease alone, by name (the
+// member's own controllers' Leases are not the federation's to write), and
+// reads the Leases there: the leader Lease, a supervisor's manager Lease
+// (its heartbeat) and the tenants' claims, which the leader of every
+// member reads through a cache (package tenantoverlaps). Create cannot be
+// limited by name (the authorizer is not told the name of an object to be
+// created). No delete: a Lease outlives its holders.
 func leaseRules() []rbacv1.PolicyRule {
 	leases := func(verbs []string, names ...string) rbacv1.PolicyRule {
 		return rbacv1.PolicyRule{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, ResourceNames: names, Verbs: verbs}
 	}
 	return []rbacv1.PolicyRule{
 		leases([]string{"create"}),
-		leases([]string{"get", "update"}, names.LeaderLease),
-		leases([]string{"get"}, names.ManagerLease),
+		leases([]string{"update"}, names.LeaderLease),
+		leases(readVerbs),
 	}
 }
+
+// overlapsRules let the leader keep, in names.Namespace, the ConfigMap of
+// the tenants claimed in other members too (tenancy.OverlapsConfigMap,
+// package tenantoverlaps): by name, but for create, which cannot be; and
+// record Events on the tenants' claim Leases there (create only: each
+// Event is new).
+func overlapsRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{
+		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"create"}},
+		{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: []string{tenancy.OverlapsConfigMap}, Verbs: []string{"get", "update", "delete"}},
+		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
+	}
+}
+
+// namespaceRules are the federation account's rights in names.Namespace.
+func namespaceRules() []rbacv1.PolicyRule { return append(leaseRules(), overlapsRules()...) }
 
 // antreaGroup is the API group of Antrea's ExternalEntities.
 const antreaGroup = "crd.antrea.io"
@@ -119,7 +138,7 @@ func clusterRoleBinding() *rbacv1.ClusterRoleBinding {
 // accessObjects are the RBAC objects of the federation account in a member;
 // a supervisor also gets read access to its registry.
 func accessObjects(supervisor bool) (roles []*rbacv1.Role, bindings []*rbacv1.RoleBinding) {
-	roles = []*rbacv1.Role{role(names.Role, leaseRules())}
+	roles = []*rbacv1.Role{role(names.Role, namespaceRules())}
 	bindings = []*rbacv1.RoleBinding{roleBinding(names.Role)}
 	if supervisor {
 		roles = append(roles, role(names.SupervisorRole, supervisorRules()))

@@ -8,6 +8,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 
 	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // grants flattens rules to sorted "group/resource[names]:verb" strings.
@@ -46,10 +47,13 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 		rules []rbacv1.PolicyRule
 		want  [][]string
 	}{
-		{name: "namespace role: the leader Lease", rules: leaseRules(), want: [][]string{
+		{name: "namespace role: the leader Lease, the claims, the overlaps ConfigMap and its Events", rules: namespaceRules(), want: [][]string{
 			expand("coordination.k8s.io/leases", "create"),
-			expand("coordination.k8s.io/leases["+names.LeaderLease+"]", "get", "update"),
-			expand("coordination.k8s.io/leases["+names.ManagerLease+"]", "get"),
+			expand("coordination.k8s.io/leases["+names.LeaderLease+"]", "update"),
+			expand("coordination.k8s.io/leases", read...),
+			expand("/configmaps", "create"),
+			expand("/configmaps["+tenancy.OverlapsConfigMap+"]", "get", "update", "delete"),
+			expand("/events", "create"),
 		}},
 		{name: "cluster role: exports, imports, entities, membership status", rules: clusterRules(), want: [][]string{
 			expand("multicluster.x-k8s.io/serviceexports", read...),

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Real requests each account makes, as itself: those the API server must
@@ -92,10 +93,11 @@ var callsOf = map[string]probes{
 			remove("cloudprovideraccounts.cloud.antreaplus.io", userNamespace, "probe"),
 			create(userNamespace, object("crd.antrea.io/v1beta1", "NetworkPolicy", "probe")),
 			create(userNamespace, lease("antreaplus-cloud-controller")),
-			update(names.Namespace, lease("antreaplus-member-controller")),
+			create("kube-system", lease("tenant-probe")),
 		},
 		allowed: []call{
 			list("secrets", userNamespace),
+			create(names.Namespace, lease("tenant-probe")),
 			list("virtualmachines.cloud.antreaplus.io", ""),
 			list("externalentities.crd.antrea.io", ""),
 			create(names.Namespace, lease("antreaplus-cloud-controller")),
@@ -143,7 +145,11 @@ var callsOf = map[string]probes{
 			update("", membership()),
 			create(userNamespace, lease(names.LeaderLease)),
 			update(names.Namespace, lease("antreaplus-member-controller")),
-			list("leases.coordination.k8s.io", names.Namespace),
+			update(names.Namespace, lease("tenant-probe")),
+			list("leases.coordination.k8s.io", userNamespace),
+			list("configmaps", names.Namespace),
+			update(names.Namespace, object("v1", "ConfigMap", "antreaplus-cloud-controller")),
+			create(userNamespace, object("v1", "ConfigMap", tenancy.OverlapsConfigMap)),
 			list("memberclusters.federation.antreaplus.io", userNamespace),
 		}, readSecrets...),
 		allowed: []call{
@@ -152,6 +158,8 @@ var callsOf = map[string]probes{
 			create(userNamespace, object("v1", "Service", "probe", "spec", map[string]any{
 				"ports": []any{map[string]any{"port": int64(80)}}})),
 			create(names.Namespace, lease(names.LeaderLease)),
+			list("leases.coordination.k8s.io", names.Namespace),
+			create(names.Namespace, object("v1", "ConfigMap", tenancy.OverlapsConfigMap)),
 			list("memberclusters.federation.antreaplus.io", names.Namespace),
 		},
 	},
