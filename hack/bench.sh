@@ -42,6 +42,10 @@ echo "[bench] agentless enforcement: 1k policies on 1k VMs through the real SDKs
 go run ./test/bench/agentlessbench -vms 1000 -policies 1000 -runs "${BENCH_RUNS:-3}" -json "$out/agentless.json"
 
 echo
+echo "[bench] tenancy: 100 tenants shared by 3 replicas of the cloud controller vs 1 alone; take-over after kill -9 (real cluster, local EC2 emulator)"
+go run ./test/bench/tenancybench -tenants 100 -replicas 3 -json "$out/tenancy.json"
+
+echo
 echo "[bench] Go benchmarks"
 # Only the packages with benchmarks: the others' TestMain may start clusters.
 pkgs=$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -n1 dirname | sort -u)
