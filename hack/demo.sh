@@ -6,7 +6,7 @@ cd "$repo"
 antreaplus="$repo/bin/antreaplus"
 kubectl="$(hack/tools.sh dir)/kubectl"
 FEDERATION_ID=sandbox
-hack/ensure-packages.sh bind9-dnsutils  # dig, for the DNS answers
+hack/ensure-packages.sh bind9-dnsutils jq  # dig, for the DNS answers; jq, for the tenancy section
 # As root the cloud's agented VMs are network namespaces whose agents program nftables.
 [ "$(id -u)" = 0 ] && hack/ensure-packages.sh nftables iproute2
 dig=$(command -v dig)
@@ -16,13 +16,16 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 say "Starting three real clusters (etcd, kube-apiserver, controller-manager, scheduler, kwok each),"
 say "a local cloud (an AWS and Azure emulator, not the real clouds): AWS imported into member-1, Azure into member-2,"
 say "federated with member-1 and member-2 as supervisors, each running a federation manager,"
-say "and in every member a member controller and a DNS server (our CoreDNS build)"
+say "and in every member a member controller and a DNS server (our CoreDNS build);"
+say "in member-1 three tenants, each with an AWS account of its own, and their cloud controllers"
 start=$SECONDS
 vm_agents=()
 [ "$(id -u)" = 0 ] && vm_agents=(--vm-agents)   # agented VMs as network namespaces: needs root
 # DEMO_AS_INSTALLED=1: the chart installed in every cluster, each component run as its Pod (needs root)
 [ "${DEMO_AS_INSTALLED:-}" = 1 ] && vm_agents+=(--as-installed)
-"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${vm_agents[@]}"
+tenancy=(--tenancy) # tenants in member-1 with a controller instance of their own or shared by two replicas
+[ "${DEMO_AS_INSTALLED:-}" = 1 ] && tenancy=() # (the controllers as local processes only)
+"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${tenancy[@]}" "${vm_agents[@]}"
 echo "(took $((SECONDS - start))s)"
 export KUBECONFIG=$("$antreaplus" sandbox kubeconfig)
 
@@ -402,6 +405,136 @@ YAML
   "$antreaplus" policy status remote-pods -n cloud-demo --context member-2 2>/dev/null | sed -n '1,/^$/p' | sed 's/^/  /'
 fi
 
+say "Tenancy: three tenants in member-1, each with an AWS account of its own, and who manages which"
+if [ ${#tenancy[@]} -eq 0 ]; then
+  echo "  (skipped: --tenancy runs the cloud controllers as local processes, not as installed)"
+else
+  k1() { "$kubectl" --context member-1 "$@"; }
+  holder() { k1 -n antreaplus-system get lease "tenant-$1" -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true; }
+  tenant_list() {
+    echo "  antreaplus tenant list --context member-1"
+    "$antreaplus" tenant list --context member-1 2>/dev/null | sed 's/^/    /' || true
+  }
+  vm_uids() { # tenant...: namespace/name=uid of their VMs
+    for t in "$@"; do
+      k1 -n "$t" get virtualmachines -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name}={.metadata.uid}{"\n"}{end}'
+    done | sort
+  }
+  exclusive() { # namespace/account: the account's TenantExclusive status/reason
+    k1 -n "${1%/*}" get cloudprovideraccount "${1#*/}" \
+      -o jsonpath='{.status.conditions[?(@.type=="TenantExclusive")].status}/{.status.conditions[?(@.type=="TenantExclusive")].reason}' 2>/dev/null || true
+  }
+  accounts=(tenant-hard/aws tenant-soft-1/aws tenant-soft-2/aws cloud-demo/aws-emulator)
+  sbdir=$(dirname "$KUBECONFIG")
+  aws_url="http://127.0.0.1:$("$antreaplus" sandbox status -o json 2>/dev/null | jq -r '.cloud.ports.aws')"
+  # The emulator's poll stats count from here (the demo's own EC2 calls above are not the controllers').
+  curl -s -X POST "$aws_url/admin/pollstats/reset"
+  for _ in $(seq 1 100); do
+    n=0
+    for t in tenant-hard tenant-soft-1 tenant-soft-2; do
+      [ "$(k1 -n "$t" get virtualmachines -o name 2>/dev/null | wc -l)" -ge 2 ] && n=$((n + 1))
+    done
+    [ $n = 3 ] && break
+    sleep 0.3
+  done
+  echo "  tenant-hard (labelled tenancy.antreaplus.io/controller=tenant-hard) has a cloud controller instance of its own;"
+  echo "  the shared instance (--tenant-selector '!tenancy.antreaplus.io/controller') runs two replicas, which share"
+  echo "  tenant-soft-1, tenant-soft-2 and cloud-demo (antreaplus sandbox status):"
+  { "$antreaplus" sandbox status 2>/dev/null || true; } | awk '$1 == "member-1" && $2 == "cloud-controller"' | sed 's/^/    /'
+  echo "  tenant-soft-1's admin applies a policy there (it applies to tenant-soft-1's VMs only):"
+  tpolicy=$(cat <<'YAML'
+apiVersion: crd.antrea.io/v1beta1
+kind: NetworkPolicy
+metadata: {name: app-ingress, namespace: tenant-soft-1}
+spec:
+  priority: 5
+  appliedTo: [{externalEntitySelector: {matchLabels: {cloud.antreaplus.io/kind: VirtualMachine}}}]
+  ingress: [{action: Allow, from: [{ipBlock: {cidr: 10.52.0.0/16}}], ports: [{protocol: TCP, port: 443}]}]
+YAML
+)
+  echo "$tpolicy" | sed 's/^/    /'
+  echo "$tpolicy" | k1 apply -f - >/dev/null
+  tenant_list
+
+  victim=$(holder tenant-soft-1)
+  victim_tenants=$(k1 -n antreaplus-system get leases -l tenancy.antreaplus.io/lease=claim -o json \
+    | jq -r --arg h "$victim" '.items[] | select(.spec.holderIdentity == $h) | .metadata.labels["tenancy.antreaplus.io/tenant"]' | sort | xargs)
+  victim_pid=$("$antreaplus" sandbox status -o json 2>/dev/null | jq -r --arg r "$victim" '.services[] | select(.replica == $r) | .pid')
+  before=$(vm_uids $victim_tenants)
+  say "kill -9 the shared replica $victim (pid $victim_pid), which holds $victim_tenants"
+  t0=$(date +%s.%N)
+  kill -9 "$victim_pid"
+  for _ in $(seq 1 200); do # its claims expire 15 s after their last renewal; the other replica takes them
+    moved=1
+    for t in $victim_tenants; do
+      h=$(holder "$t")
+      { [ -z "$h" ] || [ "$h" = "$victim" ]; } && moved=0
+    done
+    [ $moved = 1 ] && break
+    sleep 0.2
+  done
+  t1=$(date +%s.%N)
+  printf '  taken over in %.1f s (a claim lasts 15 s unrenewed):\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')"
+  for t in $victim_tenants; do printf '    %-14s %s -> %s\n' "$t" "$victim" "$(holder "$t")"; done
+  after=$(vm_uids $victim_tenants)
+  if [ "$before" = "$after" ]; then
+    echo "  their $(echo "$after" | grep -c .) VirtualMachines are still there, the same objects (same UIDs): nothing was re-created"
+  else
+    echo "  their VirtualMachines changed (namespace/name=uid, before and after):"
+    diff <(echo "$before") <(echo "$after") | sed 's/^/    /' || true
+  fi
+  tenant_list
+
+  say "A rogue controller instance that selects every Namespace (--tenancy-instance rogue, no --tenant-selector)"
+  echo "  cloud-controller --context member-1 --tenancy-instance rogue --tenancy-replica rogue-0"
+  "$repo/bin/cloud-controller" --kubeconfig "$KUBECONFIG" --context member-1 --tenancy-instance rogue --tenancy-replica rogue-0 \
+    >"$sbdir/cloud/member-1.cloud-controller-rogue.log" 2>&1 &
+  rogue=$!
+  echo "$rogue" >"$sbdir/cloud/member-1.cloud-controller-rogue.pid" # 'sandbox down' stops it, should the demo not
+  for _ in $(seq 1 100); do
+    n=0
+    for a in "${accounts[@]}"; do [ "$(exclusive "$a")" = False/Contended ] && n=$((n + 1)); done
+    [ $n = ${#accounts[@]} ] && break
+    sleep 0.3
+  done
+  echo "  it takes nothing (every claim is held) and says so, a Warning event on each Namespace it selects:"
+  { echo "NAMESPACE TYPE REASON"; k1 get events -A --field-selector reason=TenantClaimedByOtherController --no-headers \
+    -o custom-columns='NAMESPACE:.involvedObject.name,TYPE:.type,REASON:.reason' | sort -u; } | column -t | sed 's/^/    /'
+  echo "    $(k1 get events -A --field-selector reason=TenantClaimedByOtherController,involvedObject.name=tenant-hard -o jsonpath='{.items[0].message}')"
+  echo "  the owners mark their tenants' accounts TenantExclusive=False, reason Contended:"
+  for a in "${accounts[@]}"; do printf '    %-24s %s\n' "$a" "$(exclusive "$a")"; done
+  echo "    $(k1 -n tenant-soft-2 get cloudprovideraccount aws -o jsonpath='{.status.conditions[?(@.type=="TenantExclusive")].message}')"
+  tenant_list
+  kill "$rogue"
+  wait "$rogue" 2>/dev/null || true
+  rm -f "$sbdir/cloud/member-1.cloud-controller-rogue.pid"
+  echo "  the rogue is stopped: it held nothing, nothing moved (the accounts are TenantExclusive=True again 30 s after its last word)"
+
+  say "The emulator's poll stats (GET $aws_url/admin/pollstats), since this section began"
+  names='{}'
+  for s in cloud-demo/aws-emulator-credentials tenant-hard/aws-credentials tenant-soft-1/aws-credentials tenant-soft-2/aws-credentials; do
+    key=$(k1 -n "${s%/*}" get secret "${s#*/}" -o jsonpath='{.data.accessKeyID}' | base64 -d)
+    names=$(jq -c --arg k "$key" --arg v "${s%/*}" '. + {($k): $v}' <<<"$names")
+  done
+  curl -s "$aws_url/admin/pollstats" | jq -r --argjson names "$names" '
+      ["ACCOUNT", "NAMESPACE", "POLL WINDOWS BY REPLICA", "CALLS", "OVERLAPS"],
+      (.accounts | to_entries[] | [.key, ($names[.key] // "-"),
+        (.value.windows | to_entries | map("\(.key)=\(.value)") | join(" ")), (.value.calls | add), .value.overlapCount])
+      | @tsv' | column -t -s $'\t' | sed 's/^/  /'
+  echo "  (a poll window: a replica's describes of one account; an overlap: a call for an account while another"
+  echo "   replica's window for it is open: none, the handover included)"
+
+  say "sandbox up restarts $victim: the plan gives it back its share, and only that"
+  "$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${tenancy[@]}" >/dev/null 2>&1
+  for _ in $(seq 1 100); do
+    back=1
+    for t in $victim_tenants; do [ "$(holder "$t")" = "$victim" ] || back=0; done
+    [ $back = 1 ] && break
+    sleep 0.2
+  done
+  for t in cloud-demo tenant-hard tenant-soft-1 tenant-soft-2; do printf '  %-14s held by %s\n' "$t" "$(holder "$t")"; done
+fi
+
 victim=$("$kubectl" --context member-1 -n antreaplus-system get lease antreaplus-federation-leader -o jsonpath='{.spec.holderIdentity}')
 say "kill -9 the federation manager of $victim, which leads:"
 leaders | grep "by $victim" || true
@@ -427,6 +560,7 @@ Try it yourself:
   dig @${dns3%:*} -p ${dns3#*:} web.shop.svc.clusterset.local
   $kubectl --context member-1 -n cloud-demo get virtualmachines,externalentities,networkpolicies.crd.antrea.io
   $antreaplus policy list
+  $antreaplus tenant list --context member-1
 Manager logs: $(dirname "$KUBECONFIG")/managers/; cloud emulator and controllers: $(dirname "$KUBECONFIG")/cloud/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/
 Stop everything with:
   $antreaplus sandbox down

@@ -34,6 +34,12 @@ type CloudOptions struct {
 	// PollInterval is how often the controller polls the emulator (it
 	// overrides the accounts' pollIntervalSeconds, whose minimum is 30).
 	PollInterval time.Duration
+	// Tenancy adds tenants to the member that imports AWS, each with an
+	// AWS account of its own, and runs its cloud controller as two
+	// replicas of the shared instance beside a dedicated instance of the
+	// hard tenant (PlanTenancy). Recorded: later runs keep it. Not with
+	// the as-installed mode.
+	Tenancy bool
 }
 
 // CloudState is what the state records of a sandbox's local cloud.
@@ -50,6 +56,8 @@ type CloudState struct {
 	// VMs are the agented VMs played with --vm-agents (a copy of
 	// vms/vms.json).
 	VMs []AgentVM `json:"vms,omitempty"`
+	// Tenancy is set when the sandbox runs tenants (--tenancy).
+	Tenancy *TenancyState `json:"tenancy,omitempty"`
 }
 
 // Member returns the cloud member called cluster.
@@ -76,6 +84,12 @@ func (s *Sandbox) cloudEmulator() process {
 // selectors of both clouds that point at the emulator.
 func (s *Sandbox) CloudManifests() string { return filepath.Join(s.CloudDir(), "cloud.yaml") }
 
+// TenantManifest is the file of a tenant's Secret, account and selector
+// that the emulator writes (--tenants): tenant-<namespace>.yaml.
+func (s *Sandbox) TenantManifest(namespace string) string {
+	return filepath.Join(s.CloudDir(), "tenant-"+namespace+".yaml")
+}
+
 // cloudManifest is the file of one cloud's: cloud-aws.yaml, cloud-azure.yaml.
 func (s *Sandbox) cloudManifest(cloud cloudv1alpha1.CloudProvider) string {
 	return filepath.Join(s.CloudDir(), "cloud-"+strings.ToLower(string(cloud))+".yaml")
@@ -84,7 +98,9 @@ func (s *Sandbox) cloudManifest(cloud cloudv1alpha1.CloudProvider) string {
 // StartCloud runs the local cloud: the emulator (AWS and Azure, seeded with
 // two VPCs/VNets of VMs each) and, in each member that imports a cloud, the
 // policy controller and the cloud controller, and applies that cloud's
-// account and selector there. Safe to re-run: what died is restarted.
+// account and selector there. With Tenancy, the member that imports AWS
+// also gets the tenants, their accounts and the tenancy cloud controllers.
+// Safe to re-run: what died is restarted.
 func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	st, err := s.LoadState()
 	if err != nil {
@@ -102,6 +118,12 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	if st.Cloud != nil {
 		prev = *st.Cloud
 	}
+	if opts.Tenancy, err = chooseTenancy(opts.Tenancy, st.Cloud); err != nil {
+		return err
+	}
+	if opts.Tenancy && st.AsInstalled {
+		return errors.New("--tenancy runs the cloud controllers as local processes: the as-installed sandbox runs the chart's (one instance)")
+	}
 	placement, err := choosePlacement(CloudPlacement{Cluster: opts.Cluster, AWS: opts.AWSCluster, Azure: opts.AzureCluster}, prev.Members, clusters)
 	if err != nil {
 		return err
@@ -111,8 +133,17 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	if err != nil {
 		return err
 	}
+	var ten *TenancyState
+	if opts.Tenancy {
+		m, err := tenancyMember(members)
+		if err != nil {
+			return err
+		}
+		t := PlanTenancy(base, m)
+		ten = &t
+	}
 	ports := PlanCloud(base)
-	if err := s.startEmulator(ctx, opts, ports); err != nil {
+	if err := s.startEmulator(ctx, opts, ports, ten.TenantNamespaces()); err != nil {
 		return err
 	}
 	if _, err := s.tools(ctx); err != nil { // once, before the members use them
@@ -125,19 +156,23 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 			errs[i] = s.installCloudMember(ctx, st, opts, m)
 			continue
 		}
-		wg.Go(func() { errs[i] = s.startCloudMember(ctx, opts, m) })
+		var mt *TenancyState
+		if ten != nil && ten.Cluster == m.Cluster {
+			mt = ten
+		}
+		wg.Go(func() { errs[i] = s.startCloudMember(ctx, opts, m, mt) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs}
+	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs, Tenancy: ten}
 	return s.saveState(st)
 }
 
-// startEmulator runs the emulator unless it runs, and waits for its
-// manifests.
-func (s *Sandbox) startEmulator(ctx context.Context, opts CloudOptions, ports CloudPorts) error {
+// startEmulator runs the emulator unless it runs, with an AWS account for
+// each of tenants, and waits for its manifests.
+func (s *Sandbox) startEmulator(ctx context.Context, opts CloudOptions, ports CloudPorts, tenants []string) error {
 	emu := s.cloudEmulator()
 	if emu.pid() == 0 {
 		for _, port := range []int{ports.AWS, ports.Azure} {
@@ -147,9 +182,12 @@ func (s *Sandbox) startEmulator(ctx context.Context, opts CloudOptions, ports Cl
 		}
 		// cloud.yaml is written last, once the endpoints listen: a fresh one says the emulator is up.
 		_ = os.Remove(s.CloudManifests())
-		pid, _, err := emu.start(opts.Emulator,
-			"--aws-addr", loopback(ports.AWS), "--azure-addr", loopback(ports.Azure),
-			"--state-dir", s.CloudDir(), "--namespace", opts.Namespace)
+		args := []string{"--aws-addr", loopback(ports.AWS), "--azure-addr", loopback(ports.Azure),
+			"--state-dir", s.CloudDir(), "--namespace", opts.Namespace}
+		if len(tenants) > 0 {
+			args = append(args, "--tenants", strings.Join(tenants, ","))
+		}
+		pid, _, err := emu.start(opts.Emulator, args...)
 		if err != nil {
 			return err
 		}
@@ -158,9 +196,16 @@ func (s *Sandbox) startEmulator(ctx context.Context, opts CloudOptions, ports Cl
 		}
 		s.logf("cloud emulator: AWS on %s, Azure on %s (pid %d, log %s)", loopback(ports.AWS), loopback(ports.Azure), pid, emu.logFile())
 	}
+	files := make([]string, 0, len(emulatorClouds)+len(tenants))
 	for _, cloud := range emulatorClouds {
-		if _, err := os.Stat(s.cloudManifest(cloud)); err != nil {
-			return fmt.Errorf("the cloud emulator wrote no %s (an older build?): run 'antreaplus sandbox down' and 'up' again: %w", s.cloudManifest(cloud), err)
+		files = append(files, s.cloudManifest(cloud))
+	}
+	for _, t := range tenants {
+		files = append(files, s.TenantManifest(t))
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			return fmt.Errorf("the cloud emulator wrote no %s (an older build?): run 'antreaplus sandbox down' and 'up' again: %w", f, err)
 		}
 	}
 	return nil

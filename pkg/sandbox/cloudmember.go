@@ -29,8 +29,12 @@ func (s *Sandbox) policyController(cluster string) process {
 }
 
 func (s *Sandbox) cloudController(cluster string) process {
-	return process{dir: s.CloudDir(), name: cluster + ".cloud-controller", what: "the cloud controller of " + cluster}
+	return process{dir: s.CloudDir(), name: cloudControllerName(cluster), what: "the cloud controller of " + cluster}
 }
+
+// cloudControllerName names the pid and log files of a member's cloud
+// controller (with --tenancy, of the shared instance's first replica).
+func cloudControllerName(cluster string) string { return cluster + ".cloud-controller" }
 
 // PolicyCertDir holds the self-signed CA (ca.crt, which VM agents trust)
 // and serving certificate of a member's policy controller.
@@ -39,27 +43,45 @@ func (s *Sandbox) PolicyCertDir(cluster string) string {
 }
 
 // startCloudMember runs a cloud member's policy controller (if any) and
-// cloud controller, and applies its clouds' accounts and selectors.
-func (s *Sandbox) startCloudMember(ctx context.Context, opts CloudOptions, m CloudMember) error {
-	args := []string{"--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
-		"--cloud-ca-file", filepath.Join(s.CloudDir(), "ca.pem"), "--poll-interval-override", opts.PollInterval.String(),
-		"--metrics-bind-address", loopback(m.Ports.Metrics), "--health-probe-bind-address", loopback(m.Ports.Health)}
+// cloud controller, and applies its clouds' accounts and selectors. With
+// ten (the member holds the tenants), it makes the tenants' Namespaces,
+// runs the tenancy cloud controllers instead of the one, waits until each
+// has announced itself and applies the tenants' accounts too.
+func (s *Sandbox) startCloudMember(ctx context.Context, opts CloudOptions, m CloudMember, ten *TenancyState) error {
+	common := []string{"--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
+		"--cloud-ca-file", filepath.Join(s.CloudDir(), "ca.pem"), "--poll-interval-override", opts.PollInterval.String()}
+	var policyArgs []string
 	if opts.PolicyController != "" {
-		policyArgs, err := s.startPolicyController(ctx, opts, m)
+		var err error
+		if policyArgs, err = s.startPolicyController(ctx, opts, m); err != nil {
+			return err
+		}
+	}
+	if ten != nil {
+		if err := s.ensureTenantNamespaces(ctx, m.Cluster, ten.Tenants); err != nil {
+			return err
+		}
+	}
+	for _, c := range memberControllers(m, ten) {
+		ctl := s.cloudControllerProcess(m.Cluster, c)
+		pid, started, err := ctl.start(opts.Controller, cloudControllerArgs(common, policyArgs, c)...)
 		if err != nil {
 			return err
 		}
-		args = append(args, policyArgs...)
+		if started && c.Instance != "" {
+			s.logf("%s: cloud controller %s running (pid %d, log %s)", m.Cluster, c.Holder(), pid, ctl.logFile())
+		} else if started {
+			s.logf("%s: cloud controller running (pid %d, log %s)", m.Cluster, pid, ctl.logFile())
+		}
 	}
-	ctl := s.cloudController(m.Cluster)
-	pid, started, err := ctl.start(opts.Controller, args...)
-	if err != nil {
-		return err
+	if ten != nil {
+		// Every replica plans with the others from the start: no tenant
+		// moves between them once the accounts appear.
+		if err := s.waitTenancyReplicas(ctx, m.Cluster, ten.Controllers, 60*time.Second); err != nil {
+			return err
+		}
 	}
-	if started {
-		s.logf("%s: cloud controller running (pid %d, log %s)", m.Cluster, pid, ctl.logFile())
-	}
-	return s.applyAccounts(ctx, opts, m)
+	return s.applyAccounts(ctx, opts, m, ten)
 }
 
 // installCloudMember upgrades a cloud member's release with the cloud
@@ -74,11 +96,12 @@ func (s *Sandbox) installCloudMember(ctx context.Context, st *State, opts CloudO
 			}
 		}
 	}
-	return s.applyAccounts(ctx, opts, m)
+	return s.applyAccounts(ctx, opts, m, nil)
 }
 
-// applyAccounts applies a cloud member's clouds' accounts and selectors.
-func (s *Sandbox) applyAccounts(ctx context.Context, opts CloudOptions, m CloudMember) error {
+// applyAccounts applies a cloud member's clouds' accounts and selectors,
+// and the tenants' of ten (not nil when the member holds them).
+func (s *Sandbox) applyAccounts(ctx context.Context, opts CloudOptions, m CloudMember, ten *TenancyState) error {
 	tools, err := s.tools(ctx)
 	if err != nil {
 		return err
@@ -89,10 +112,20 @@ func (s *Sandbox) applyAccounts(ctx context.Context, opts CloudOptions, m CloudM
 		files = append(files, s.cloudManifest(c))
 		apply = append(apply, "-f", s.cloudManifest(c))
 	}
+	clouds := slices.Clone(files)
+	tenants := ten.TenantNamespaces()
+	for _, t := range tenants {
+		files = append(files, s.TenantManifest(t))
+		apply = append(apply, "-f", s.TenantManifest(t))
+	}
 	if out, err := exec.CommandContext(ctx, tools.Path("kubectl"), apply...).CombinedOutput(); err != nil {
 		return fmt.Errorf("applying %s to %s: %w\n%s", strings.Join(files, ", "), m.Cluster, err, out)
 	}
-	s.logf("%s: accounts %s applied in namespace %s (%s)", m.Cluster, strings.Join(m.Accounts, ", "), opts.Namespace, strings.Join(files, ", "))
+	s.logf("%s: accounts %s applied in namespace %s (%s)", m.Cluster, strings.Join(m.Accounts, ", "), opts.Namespace, strings.Join(clouds, ", "))
+	if len(tenants) > 0 {
+		s.logf("%s: tenants %s, each with its account %s (%s)", m.Cluster, strings.Join(tenants, ", "), TenantAccount,
+			strings.Join(files[len(clouds):], ", "))
+	}
 	return nil
 }
 
@@ -190,15 +223,27 @@ func (s *Sandbox) cloudServices(ctx context.Context, cloud *CloudState, cluster 
 		add("cloud-emulator", fmt.Sprintf("aws %s, azure %s", loopback(cloud.Ports.AWS), loopback(cloud.Ports.Azure)), s.cloudEmulator(), nil)
 	}
 	add("policy-controller", m.PolicyServer, s.policyController(cluster), func() bool { return tcpAnswers(loopback(m.Ports.Policy)) })
-	add("cloud-controller", strings.Join(m.Accounts, ", "), s.cloudController(cluster), func() bool {
-		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		url := "http://" + loopback(m.Ports.Health) + "/readyz"
-		if probe := s.podReadiness(cluster, "cloud-controller"); probe != "" { // a Pod (as installed)
-			url = probe
+	for _, c := range memberControllers(m, cloud.Tenancy) {
+		address := strings.Join(m.Accounts, ", ")
+		if c.Instance != "" {
+			address = c.Holder()
 		}
-		return getOK(ctx, url) == nil
-	})
+		ss, started := processStatus(cluster, "cloud-controller", address, s.cloudControllerProcess(cluster, c), func() bool {
+			ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			defer cancel()
+			url := "http://" + loopback(c.Ports.Health) + "/readyz"
+			if probe := s.podReadiness(cluster, "cloud-controller"); probe != "" { // a Pod (as installed)
+				url = probe
+			}
+			return getOK(ctx, url) == nil
+		})
+		if started {
+			if c.Instance != "" {
+				ss.Replica = c.Holder()
+			}
+			out = append(out, ss)
+		}
+	}
 	return append(out, s.vmServices(cluster)...)
 }
 

@@ -32,8 +32,8 @@ const cloudPortOffset = dnsPortOffset + 3
 const maxCloudMembers = 2
 
 // cloudPorts is how many ports the local cloud takes: the emulator's two,
-// then three per cloud member.
-const cloudPorts = 2 + 3*maxCloudMembers
+// three per cloud member, then the tenancy processes' (PlanTenancy).
+const cloudPorts = 2 + 3*maxCloudMembers + tenancyPorts
 
 // PlanCloud lays out the emulator's ports of a sandbox whose member-1 API
 // server listens on apiPortBase: base+303 (AWS) and base+304 (Azure).

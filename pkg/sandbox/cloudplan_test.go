@@ -117,7 +117,7 @@ func TestCloudPortLayout(t *testing.T) {
 	if want := "16746 16747 | 16748 16749 16750 | 16751 16752 16753"; got != want {
 		t.Errorf("cloud ports %s, want %s", got, want)
 	}
-	if PortSpan != 311 {
-		t.Errorf("PortSpan = %d, want 311 (the last cloud port is base+310)", PortSpan)
+	if PortSpan != 315 {
+		t.Errorf("PortSpan = %d, want 315 (the last cloud port is base+314, the tenancy processes')", PortSpan)
 	}
 }

@@ -90,3 +90,27 @@ func ExamplePlan() {
 	// member-1 10.101.0.0/16 10.201.0.0/16 fd00:10:c9::/112 16443 127.0.53.1:16743
 	// member-2 10.102.0.0/16 10.202.0.0/16 fd00:10:ca::/112 16444 127.0.53.2:16743
 }
+
+// The tenants of 'sandbox up --cloud --tenancy' in the member that imports
+// AWS, and the cloud controller processes that claim them.
+func ExamplePlanTenancy() {
+	_, members, err := sandbox.PlanCloudMembers([]string{"member-1", "member-2"}, sandbox.CloudPlacement{}, 16443)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan := sandbox.PlanTenancy(16443, members[0])
+	for _, t := range plan.Tenants {
+		fmt.Println(t.Namespace, "->", t.Instance)
+	}
+	for _, c := range plan.Controllers {
+		fmt.Println(c.Holder(), c.Selector, c.Ports.Metrics, c.Ports.Health)
+	}
+	// Output:
+	// tenant-hard -> tenant-hard
+	// tenant-soft-1 -> shared
+	// tenant-soft-2 -> shared
+	// shared/shared-0 !tenancy.antreaplus.io/controller 16748 16749
+	// shared/shared-1 !tenancy.antreaplus.io/controller 16754 16755
+	// tenant-hard/tenant-hard-0 tenancy.antreaplus.io/controller=tenant-hard 16756 16757
+}

@@ -189,8 +189,12 @@ type ServiceStatus struct {
 	Kind string `json:"kind"`
 	// Pid is 0 when the process is not running.
 	Pid int `json:"pid"`
-	// Address is where it serves (DNS servers, the cloud's processes, VMs).
+	// Address is where it serves (DNS servers, the cloud's processes, VMs);
+	// for a cloud controller, its accounts, or with --tenancy its Replica.
 	Address string `json:"address,omitempty"`
+	// Replica is a cloud controller's claim holderIdentity,
+	// "<instance>/<replica>", in a sandbox run with --tenancy.
+	Replica string `json:"replica,omitempty"`
 	// Ready is true while it runs (and, for a DNS server, answers /ready).
 	Ready bool `json:"ready"`
 	// Log is the process's log file.

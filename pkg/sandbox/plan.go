@@ -124,6 +124,10 @@ func Ports(plans []ClusterPlan) []int {
 			m := PlanCloudControllers(plans[0].APIServerPort, slot)
 			out = append(out, m.Metrics, m.Health, m.Policy)
 		}
+		t := PlanTenancy(plans[0].APIServerPort, CloudMember{Ports: PlanCloudControllers(plans[0].APIServerPort, 0)})
+		for _, c := range t.Controllers[1:] { // the first is the member's cloud controller
+			out = append(out, c.Ports.Metrics, c.Ports.Health)
+		}
 	}
 	return out
 }

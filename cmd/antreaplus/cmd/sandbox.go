@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 
@@ -24,6 +25,7 @@ type sandboxFlags struct {
 	managerArgs  []string
 	memberSvcs   bool
 	cloud        bool
+	tenancy      bool
 	placement    sandbox.CloudPlacement
 	vmAgents     bool
 	asInstalled  bool
@@ -83,6 +85,12 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 					return err
 				}
 			}
+			if f.tenancy && !f.cloud {
+				return errors.New("--tenancy needs --cloud: the tenants' accounts are the local cloud's")
+			}
+			if f.tenancy && f.asInstalled {
+				return errors.New("--tenancy runs the cloud controllers as local processes: not with --as-installed")
+			}
 			sb := f.sandbox(errOut)
 			if _, err := sb.Up(ctx, f.clusters); err != nil {
 				return err
@@ -126,7 +134,7 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				}
 			}
 			if f.cloud {
-				if err := startCloud(ctx, sb, f.placement); err != nil {
+				if err := startCloud(ctx, sb, f.placement, f.tenancy); err != nil {
 					return err
 				}
 				if st.AsInstalled { // the cloud members' cloud controllers
@@ -160,15 +168,17 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().StringVar(&f.placement.AWS, "aws-cluster", "", "cluster the emulator's AWS account is imported into (default: --cloud-cluster, else member-1)")
 	c.Flags().StringVar(&f.placement.Azure, "azure-cluster", "", "cluster the emulator's Azure account is imported into (default: --cloud-cluster, else member-2, or member-1 in a one-cluster sandbox)")
 	c.Flags().StringVar(&f.placement.Cluster, "cloud-cluster", "", "import both clouds into this cluster (default: AWS into member-1, Azure into member-2); a re-run keeps them where they are")
+	c.Flags().BoolVar(&f.tenancy, "tenancy", false, "with --cloud, also run tenants in the member that imports AWS: tenant-hard (with a cloud controller instance of its own), tenant-soft-1 and tenant-soft-2 (shared with cloud-demo by two replicas of the shared instance), each with an AWS account of its own; recorded: later runs keep it (not with --as-installed)")
 	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented VM of both clouds in a network namespace on one bridge with its private IP, a TCP listener on 8080 and a VM agent connected to its member's policy controller, enforcing its policies with nftables (needs root)")
 	c.Flags().BoolVar(&f.asInstalled, "as-installed", false, "install the chart in every cluster (as 'antreaplus install' does) and run each component as its Pod: the rendered Deployment's args, volumes, service account token and security context, in the Pod's own network and mount namespaces (needs root); recorded: later runs go on this way")
 	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
 }
 
-// startCloud runs the sandbox's local cloud and its members' controllers.
-func startCloud(ctx context.Context, sb *sandbox.Sandbox, p sandbox.CloudPlacement) error {
-	opts := sandbox.CloudOptions{Cluster: p.Cluster, AWSCluster: p.AWS, AzureCluster: p.Azure}
+// startCloud runs the sandbox's local cloud and its members' controllers,
+// and the tenants when tenancy is asked for.
+func startCloud(ctx context.Context, sb *sandbox.Sandbox, p sandbox.CloudPlacement, tenancy bool) error {
+	opts := sandbox.CloudOptions{Cluster: p.Cluster, AWSCluster: p.AWS, AzureCluster: p.Azure, Tenancy: tenancy}
 	var err error
 	if opts.Emulator, err = sb.FindBinary(ctx, "cloud-emulator"); err != nil {
 		return err
@@ -192,6 +202,10 @@ func printCloud(out io.Writer, sb *sandbox.Sandbox) {
 	for _, m := range st.Cloud.Members {
 		fmt.Fprintf(out, "  %v into %s (policy controller %s): kubectl --context %s -n %s get cloudprovideraccounts,virtualmachines,externalentities\n",
 			m.Clouds, m.Cluster, m.PolicyServer, m.Cluster, st.Cloud.Namespace)
+	}
+	if t := st.Cloud.Tenancy; t != nil {
+		fmt.Fprintf(out, "Tenants %s in %s, each with an AWS account of its own: antreaplus tenant list --context %s\n",
+			strings.Join(t.TenantNamespaces(), ", "), t.Cluster, t.Cluster)
 	}
 }
 

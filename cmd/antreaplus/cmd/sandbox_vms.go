@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,18 @@ func printCloudStatus(w io.Writer, cloud *sandbox.CloudState) {
 	for _, m := range cloud.Members {
 		for i, c := range m.Clouds {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", c, m.Cluster, m.Accounts[i], m.PolicyServer, cloud.Namespace)
+		}
+	}
+	if t := cloud.Tenancy; t != nil {
+		fmt.Fprintf(w, "\nTENANT\tMEMBER\tACCOUNT\tINSTANCE\tITS REPLICAS\n")
+		for _, tp := range t.Tenants {
+			var by []string
+			for _, c := range t.Controllers {
+				if c.Instance == tp.Instance {
+					by = append(by, c.Holder())
+				}
+			}
+			fmt.Fprintf(w, "%s\t%s\tAWS %s\t%s\t%s\n", tp.Namespace, t.Cluster, tp.Account, tp.Instance, strings.Join(by, ", "))
 		}
 	}
 	if len(cloud.VMs) == 0 {

@@ -7,7 +7,10 @@
 // between the VMs' namespaces decide what a policy allows and drops; the
 // policies' status, `antreaplus policy status`, the RemoteEntities, the
 // derived Antrea objects, the agents' rules and the emulator's security
-// groups (read through the EC2 API) say why.
+// groups (read through the EC2 API) say why. The sandbox runs with
+// --tenancy: TestSandboxTenants checks that member-1's tenants are claimed
+// by the right controller instances (the shared one, of two replicas, also
+// manages cloud-demo).
 //
 // It needs root (network namespaces, nftables) and the ip and nft programs:
 // without them it fails, saying so, when ANTREAPLUS_REQUIRE_CLUSTERS=1 (as

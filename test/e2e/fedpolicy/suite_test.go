@@ -23,7 +23,8 @@ import (
 )
 
 // The sandbox: three members, member-1 and member-2 supervisors, AWS
-// imported into member-1 and Azure into member-2.
+// imported into member-1 and Azure into member-2, the tenants of --tenancy
+// in member-1.
 const (
 	nClusters    = 3
 	nSupervisors = 2
@@ -135,7 +136,7 @@ func start() (*env, error) {
 		return e, err
 	}
 	e.up = []string{"sandbox", "up", "--clusters", strconv.Itoa(nClusters), "--supervisors", strconv.Itoa(nSupervisors),
-		"--nodes", "2", "--cloud", "--vm-agents", "--api-port-base", strconv.Itoa(base)}
+		"--nodes", "2", "--cloud", "--tenancy", "--vm-agents", "--api-port-base", strconv.Itoa(base)}
 	for _, a := range managerArgs {
 		e.up = append(e.up, "--manager-arg="+a)
 	}

@@ -17,6 +17,13 @@
 // The AWS VPCs prod and dev are 10.10.0.0/16 and 10.20.0.0/16, the Azure
 // VNets prod and dev 10.30.0.0/16 and 10.40.0.0/16: distinct, so that the
 // VMs of both clouds can share one network.
+//
+// With --tenants ns1,ns2,..., each of those Namespaces (tenants) gets an
+// AWS account of its own: distinct credentials, a VPC named after it
+// (10.51.0.0/16, 10.52.0.0/16, ...) tagged tenant=<ns> with
+// --vms-per-tenant VMs tagged the same, and tenant-<ns>.yaml (its Secret,
+// account and selector, named aws, picking its VPC by the tag; not the
+// Namespace, which whoever makes it a tenant creates and labels).
 package main
 
 import (
@@ -56,6 +63,8 @@ type flags struct {
 	namespace          string
 	vmsPerVPC          int
 	pollSeconds        int
+	tenants            string
+	vmsPerTenant       int
 }
 
 func main() {
@@ -66,6 +75,8 @@ func main() {
 	flag.StringVar(&f.namespace, "namespace", "cloud-demo", "namespace of the objects in cloud.yaml")
 	flag.IntVar(&f.vmsPerVPC, "vms-per-vpc", 3, "VMs seeded in each of the two VPCs (VNets) of each cloud")
 	flag.IntVar(&f.pollSeconds, "poll-interval-seconds", 30, "pollIntervalSeconds of the accounts in cloud.yaml")
+	flag.StringVar(&f.tenants, "tenants", "", "comma-separated Namespaces that each get an AWS account of their own (credentials, a VPC, VMs) and tenant-<ns>.yaml")
+	flag.IntVar(&f.vmsPerTenant, "vms-per-tenant", 2, "VMs seeded in each tenant's VPC")
 	flag.Parse()
 	if err := run(f); err != nil {
 		fmt.Fprintln(os.Stderr, "cloud-emulator:", err)
@@ -76,6 +87,13 @@ func main() {
 func run(f flags) error {
 	if f.awsAddr == "" && f.azureAddr == "" {
 		return errors.New("both --aws-addr and --azure-addr are empty: nothing to serve")
+	}
+	tenants, err := planTenants(splitList(f.tenants))
+	if err != nil {
+		return err
+	}
+	if len(tenants) > 0 && f.awsAddr == "" {
+		return errors.New("--tenants needs the AWS endpoint (--aws-addr): the tenants' accounts are AWS accounts")
 	}
 	if err := os.MkdirAll(f.stateDir, 0o755); err != nil {
 		return err
@@ -89,10 +107,13 @@ func run(f flags) error {
 	)
 	if f.awsAddr != "" {
 		emu := awsemu.New(awsemu.Options{
-			Credentials: []awsemu.Credential{{AccessKeyID: awsAccessKeyID, SecretAccessKey: awsSecretAccessKey}},
+			Credentials: append([]awsemu.Credential{{AccessKeyID: awsAccessKeyID, SecretAccessKey: awsSecretAccessKey}}, awsTenantCredentials(tenants)...),
 			Roles:       []awsemu.Role{{ARN: awsRoleARN, ExternalID: awsExternalID, Trusted: []string{awsAccessKeyID}}},
 		})
 		if err := seedAWS(emu, f.vmsPerVPC); err != nil {
+			return err
+		}
+		if err := seedAWSTenants(emu, tenants, f.vmsPerTenant); err != nil {
 			return err
 		}
 		l, err := net.Listen("tcp", f.awsAddr)
@@ -129,13 +150,13 @@ func run(f flags) error {
 	}
 	// cloud.yaml comes last: once it is there, every file is.
 	var manifests string
-	for _, m := range renderManifests(ends, f) {
+	for _, m := range renderManifests(ends, f, tenants) {
 		manifests = filepath.Join(f.stateDir, m.name)
 		if err := os.WriteFile(manifests, []byte(m.content), 0o644); err != nil {
 			return err
 		}
 	}
-	printBanner(ends, manifests, f)
+	printBanner(ends, manifests, f, tenants)
 	select {
 	case <-ctx.Done():
 	case err := <-errs:
@@ -159,11 +180,15 @@ func hostPort(l net.Listener) string {
 	return net.JoinHostPort(ip.String(), fmt.Sprint(a.Port))
 }
 
-func printBanner(e endpoints, manifests string, f flags) {
+func printBanner(e endpoints, manifests string, f flags, tenants []awsTenant) {
 	fmt.Println("cloud-emulator: a LOCAL EMULATOR for development and tests, not AWS or Azure.")
 	if e.aws != "" {
 		fmt.Printf("AWS   EC2, ELBv2, RDS and STS endpoint %s  region %s  accessKeyID %s  secretAccessKey %s\n", e.aws, awsRegion, awsAccessKeyID, awsSecretAccessKey)
 		fmt.Printf("AWS   assumable role %s  externalID %s\n", awsRoleARN, awsExternalID)
+		for _, t := range tenants {
+			fmt.Printf("AWS   tenant %s  accessKeyID %s  secretAccessKey %s  VPC %s %s  manifests %s\n",
+				t.namespace, t.accessKeyID, t.secretAccessKey, t.vpc.name, t.vpc.cidr, filepath.Join(f.stateDir, tenantManifestFile(t.namespace)))
+		}
 	}
 	if e.azure != "" {
 		fmt.Printf("Azure ARM and authority host %s  location %s  subscriptionID %s  tenantID %s  clientID %s  clientSecret %s\n",

@@ -22,8 +22,9 @@ type manifestFile struct {
 // a Secret, an account and a selector importing every seeded VM: the prod
 // network agentless, the dev network agented), and last cloud.yaml, every
 // cloud's together. Applying a cloud's file to a cluster imports that
-// cloud there.
-func renderManifests(e endpoints, f flags) []manifestFile {
+// cloud there. Each tenant's file, tenant-<ns>.yaml, comes before
+// cloud.yaml.
+func renderManifests(e endpoints, f flags, tenants []awsTenant) []manifestFile {
 	header := "# Written by cloud-emulator (development only): accounts pointing at the local emulator.\n" +
 		fmt.Sprintf("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %s\n", f.namespace)
 	var files []manifestFile
@@ -38,6 +39,9 @@ func renderManifests(e endpoints, f flags) []manifestFile {
 		body := c.render(e, f)
 		files = append(files, manifestFile{name: c.file, content: header + body})
 		all += body
+	}
+	for _, t := range tenants {
+		files = append(files, manifestFile{name: tenantManifestFile(t.namespace), content: tenantManifests(e, f, t)})
 	}
 	return append(files, manifestFile{name: "cloud.yaml", content: all})
 }
