@@ -64,9 +64,10 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # others instead of running last. The other packages run beside them in a
 # second go test: queued behind the clusters' packages, they would run last.
 heavy=(./test/e2e/services ./test/e2e ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation
-  ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/e2e/dns
-  ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac
-  ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager)
+  ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/integration/tenancy ./test/e2e/dns
+  ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy
+  ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager
+  ./pkg/federation/tenantoverlaps ./pkg/tenancy)
 # The list above only orders the cluster packages (longest first); which
 # packages start clusters is decided by hack/packages.sh (their tests import
 # test/framework), and a package missing from the list, or listed without
@@ -86,9 +87,15 @@ fi
 # The e2e and integration test binaries mostly drive the race-built programs
 # and wait, so they are built without it (measured: docs/development.md).
 rest=$(hack/packages.sh unit)
+# pkg/install is the exception: its cluster tests wait on API servers
+# applying a chart (one concurrent part, a kind's objects applied at once,
+# whose goroutines only call the client); under -race beside the other lanes
+# they took 280-430 s of the run's two cores (88-118 s alone), so they run
+# in the driving lane; that concurrency runs under -race in the race-built
+# CLI of test/e2e's TestInstallCommands and the as-installed sandbox.
 inprocess=() driving=()
 for p in "${heavy[@]}"; do
-  case $p in ./pkg/*) inprocess+=("$p") ;; *) driving+=("$p") ;; esac
+  case $p in ./pkg/install) driving+=("$p") ;; ./pkg/*) inprocess+=("$p") ;; *) driving+=("$p") ;; esac
 done
 # The clusters' components, the programs and the tests inherit GOGC: with 24
 # GB and CPU the scarce resource, their garbage collectors run a third as
