@@ -65,7 +65,9 @@ func TestFederationAccountIsLeastPrivilege(t *testing.T) {
 	}{
 		{"update the leader Lease", named(res("update", "coordination.k8s.io", "leases", names.Namespace), names.LeaderLease), "member-2", true},
 		{"update another Lease", named(res("update", "coordination.k8s.io", "leases", names.Namespace), "antreaplus-member-controller"), "member-2", false},
-		{"list Leases", res("list", "coordination.k8s.io", "leases", names.Namespace), "member-2", false},
+		{"list Leases (tenant claims, for the overlaps across members)", res("list", "coordination.k8s.io", "leases", names.Namespace), "member-2", true},
+		{"list Leases elsewhere", res("list", "coordination.k8s.io", "leases", "kube-system"), "member-2", false},
+		{"update a tenant's claim", named(res("update", "coordination.k8s.io", "leases", names.Namespace), "tenant-alpha"), "member-2", false},
 		{"delete the leader Lease", res("delete", "coordination.k8s.io", "leases", names.Namespace), "member-2", false},
 		{"Leases elsewhere", res("update", "coordination.k8s.io", "leases", "kube-system"), "member-2", false},
 		{"watch ServiceExports", res("watch", "multicluster.x-k8s.io", "serviceexports", ""), "member-2", true},
