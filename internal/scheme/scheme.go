@@ -15,6 +15,7 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
@@ -30,6 +31,7 @@ func New() (*runtime.Scheme, error) {
 		antreav1alpha2.AddToScheme,
 		cloudv1alpha1.AddToScheme,
 		policyv1alpha1.AddToScheme,
+		externaldnsv1alpha1.AddToScheme,
 		mcsv1alpha1.Install,
 		mcsv1beta1.Install,
 	} {
