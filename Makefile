@@ -14,7 +14,7 @@ help: ## Show this help.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: tools
-tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen, golangci-lint and Helm into the version-keyed cache.
+tools: ## Build the Kubernetes control plane, etcd, kwok, controller-gen, golangci-lint, Helm and ExternalDNS into the version-keyed cache.
 	@$(TOOLS)
 
 .PHONY: build

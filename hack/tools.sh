@@ -19,19 +19,23 @@ declare -A packages=(
   [controller-gen]="controller-gen=sigs.k8s.io/controller-tools/cmd/controller-gen"
   [golangci-lint]="golangci-lint=github.com/golangci/golangci-lint/v2/cmd/golangci-lint"
   [helm]="helm=helm.sh/helm/v3/cmd/helm"
+  [external-dns]="external-dns=sigs.k8s.io/external-dns"
 )
-order=(kubernetes kwok controller-gen golangci-lint helm)
+order=(kubernetes kwok controller-gen golangci-lint helm external-dns)
 
 # Link-time version stamps: kwokctl reads `kube-apiserver --version` to choose
 # the flags it passes, so the Kubernetes binaries must report their release.
 # Helm reports its release, and lints and renders charts for our Kubernetes
 # minor (its default is 1.20), as Helm's own Makefile stamps them.
+# ExternalDNS reports its release, as its Makefile stamps it.
 kube_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' "$repo/hack/tools/kubernetes/go.mod")
 kube_minor=$(echo "$kube_version" | cut -d. -f2)
 helm_version=$(awk '$1 == "require" && $2 == "helm.sh/helm/v3" {print $3}' "$repo/hack/tools/helm/go.mod")
+external_dns_version=$(awk '$1 == "require" && $2 == "sigs.k8s.io/external-dns" {print $3}' "$repo/hack/tools/external-dns/go.mod")
 declare -A ldflags=(
   [kubernetes]="-X k8s.io/component-base/version.gitVersion=$kube_version -X k8s.io/component-base/version.gitMajor=${kube_version:1:1} -X k8s.io/component-base/version.gitMinor=$kube_minor -X k8s.io/component-base/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.gitVersion=$kube_version"
   [helm]="-X helm.sh/helm/v3/internal/version.version=$helm_version -X helm.sh/helm/v3/internal/version.gitTreeState=clean -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$kube_minor -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$kube_minor"
+  [external-dns]="-X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=$external_dns_version"
 )
 
 log() { printf '[tools] %s\n' "$*" >&2; }

@@ -12,6 +12,9 @@
 //     when every supervisor is down;
 //   - cluster.local (the member's own Services and Pods) and the reverse
 //     zones by the stock kubernetes plugin;
+//   - zones configured with the stock etcd plugin from the SkyDNS entries
+//     in an etcd (ExternalDNS's coredns provider writes them;
+//     docs/external-dns.md);
 //   - every other name by the stock forward plugin.
 //
 // The chain holds every plugin of the Corefile Kubernetes installs
@@ -35,6 +38,7 @@ import (
 	_ "github.com/coredns/coredns/plugin/bind"
 	_ "github.com/coredns/coredns/plugin/cache"
 	_ "github.com/coredns/coredns/plugin/errors"
+	_ "github.com/coredns/coredns/plugin/etcd"
 	_ "github.com/coredns/coredns/plugin/file"
 	_ "github.com/coredns/coredns/plugin/forward"
 	_ "github.com/coredns/coredns/plugin/health"
@@ -59,7 +63,9 @@ import (
 // CoreDNS's order, plugin.cfg). The federation plugin sits before cache:
 // its answers depend on the client (locality), which the cache does not
 // key on, and it answers from memory anyway. Every name it does not own
-// goes on to kubernetes (cluster.local, reverse zones), then forward.
+// goes on to kubernetes (cluster.local, reverse zones), then file, then
+// etcd (SkyDNS entries, e.g. ExternalDNS's coredns provider writes them for
+// published names: docs/external-dns.md), then forward.
 var directives = []string{
 	"reload",
 	"bind",
@@ -73,6 +79,7 @@ var directives = []string{
 	"cache",
 	"kubernetes",
 	"file",
+	"etcd",
 	"loop",
 	"forward",
 }

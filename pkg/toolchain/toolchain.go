@@ -22,6 +22,13 @@ func SandboxTools() []string {
 	return []string{"kwokctl", "kwok", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd", "kubectl"}
 }
 
+// ExternalDNSTools lists the tools that publish names the way a deployment
+// does (docs/external-dns.md): ExternalDNS, whose coredns provider writes
+// SkyDNS entries into an etcd, and that etcd (the sandbox's own binary).
+func ExternalDNSTools() []string {
+	return []string{"external-dns", "etcd"}
+}
+
 // Toolchain is a directory of tool binaries.
 type Toolchain struct {
 	Dir string
