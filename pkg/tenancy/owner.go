@@ -170,8 +170,11 @@ func (w *Owner) Begin(tenant string) (func(), bool) {
 			if w.inflight[tenant]--; w.inflight[tenant] <= 0 {
 				delete(w.inflight, tenant)
 			}
+			waiting := w.leaving[tenant] && w.inflight[tenant] == 0
 			w.mu.Unlock()
-			w.Kick() // a release may be waiting for it
+			if waiting {
+				w.Kick() // its release waited for this: a round now, not at the next tick
+			}
 		})
 	}, true
 }
