@@ -19,6 +19,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloud/aws"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/bench/benchbuild"
 	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
@@ -74,25 +75,10 @@ func (e *env) setUp(ctx context.Context, s settings) error {
 	if e.c, err = client.New(e.cfg, client.Options{Scheme: sch}); err != nil {
 		return err
 	}
-	if e.bin, err = build(e.sb.Dir()); err != nil {
+	if e.bin, err = benchbuild.Program(filepath.Join(e.sb.Dir(), "bin"), "cloud-controller"); err != nil {
 		return err
 	}
 	return e.startCloud(s)
-}
-
-// build builds cmd/cloud-controller from this repository.
-func build(dir string) (string, error) {
-	repo, err := toolchain.FindRepo()
-	if err != nil {
-		return "", err
-	}
-	out := filepath.Join(dir, "bin", "cloud-controller")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/cloud-controller")
-	cmd.Dir = repo
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building cloud-controller: %w\n%s", err, msg)
-	}
-	return out, nil
 }
 
 // startCloud serves an emulator holding s.vms instances over s.vpcs VPCs.

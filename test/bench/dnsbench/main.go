@@ -41,6 +41,7 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/bench/benchbuild"
 	"antreaplus.io/antreaplus/test/bench/benchtable"
 )
 
@@ -113,7 +114,7 @@ func run(s settings, out string) (err error) {
 	if _, err := sb.Up(ctx, 1); err != nil {
 		return err
 	}
-	bin, err := buildCoreDNS(dir)
+	bin, err := benchbuild.Program(dir, "coredns")
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/toolchain"
 	"antreaplus.io/antreaplus/test/bench/procstat"
 )
 
@@ -145,21 +144,6 @@ func (s *server) stop() {
 		_ = s.cmd.Process.Kill()
 		<-done
 	}
-}
-
-// buildCoreDNS builds cmd/coredns into dir.
-func buildCoreDNS(dir string) (string, error) {
-	repo, err := toolchain.FindRepo()
-	if err != nil {
-		return "", err
-	}
-	out := filepath.Join(dir, "coredns")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/coredns")
-	cmd.Dir = repo
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building cmd/coredns: %w\n%s", err, msg)
-	}
-	return out, nil
 }
 
 // freeAddr picks a loopback address of 127.54.0.0/16 with three distinct

@@ -23,6 +23,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/pkg/toolchain"
+	"antreaplus.io/antreaplus/test/bench/benchbuild"
 	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
@@ -86,7 +87,7 @@ func (e *env) setUp(ctx context.Context, s settings) error {
 	if e.c, err = client.New(cfg, client.Options{Scheme: sch}); err != nil {
 		return err
 	}
-	if e.bin, err = build(e.sb.Dir()); err != nil {
+	if e.bin, err = benchbuild.Program(filepath.Join(e.sb.Dir(), "bin"), "cloud-controller"); err != nil {
 		return err
 	}
 	if err := e.startCloud(s); err != nil {
@@ -98,21 +99,6 @@ func (e *env) setUp(ctx context.Context, s settings) error {
 	}
 	fmt.Fprintf(os.Stderr, "%d tenants created in %.1fs\n", len(e.tenants), time.Since(started).Seconds())
 	return nil
-}
-
-// build builds cmd/cloud-controller from this repository.
-func build(dir string) (string, error) {
-	repo, err := toolchain.FindRepo()
-	if err != nil {
-		return "", err
-	}
-	out := filepath.Join(dir, "bin", "cloud-controller")
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/cloud-controller")
-	cmd.Dir = repo
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building cloud-controller: %w\n%s", err, msg)
-	}
-	return out, nil
 }
 
 // startCloud serves an emulator with an access key and a VPC of s.vms
