@@ -128,3 +128,18 @@ func Count(leaders map[string]string) map[string]int {
 	}
 	return out
 }
+
+// ManagerLogNoise are the lines of a manager's log that LogManagersOnFailure
+// leaves out: reflectors' retries while a member is cut off, the trackers'
+// member states.
+var ManagerLogNoise = []string{"Failed to watch", "Member states changed"}
+
+// LogManagersOnFailure logs the end of every supervisor's manager log when t fails.
+func (f *Federation) LogManagersOnFailure(t testing.TB) {
+	t.Helper()
+	files := map[string]string{}
+	for _, s := range f.Supervisors {
+		files["the federation manager of "+s] = f.c.Sandbox.ManagerLog(s)
+	}
+	LogTailsOnFailure(t, files, 60, ManagerLogNoise...)
+}

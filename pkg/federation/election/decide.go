@@ -75,6 +75,10 @@ type Decision struct {
 	Action   Action
 	// Target is the supervisor a HandOver goes to.
 	Target string
+	// Refused says why a hand-over the Lease asks of me (its holder) is not
+	// done: the supervisor asking is not the one the plan prefers, or is
+	// not seen alive. Empty otherwise.
+	Refused string
 }
 
 // Decide is one round of the election for one member, as seen by me.
@@ -99,6 +103,13 @@ func Decide(cfg Config, me string, o Observation) Decision {
 			return Decision{StepDown: o.Leading, Action: HandOver, Target: l.HandoverTo}
 		}
 		d.Action = Renew
+		switch {
+		case l.HandoverTo == "" || l.HandoverTo == me:
+		case l.HandoverTo != o.Preferred:
+			d.Refused = "the plan prefers " + o.Preferred
+		default:
+			d.Refused = "its manager is not seen alive"
+		}
 	case o.Leading:
 		// Someone else holds the Lease: stop at once.
 		d.StepDown = true

@@ -60,11 +60,11 @@ func TestDecide(t *testing.T) {
 		{"hand-over asked by a supervisor that is not preferred: keep renewing", func(o *Observation) {
 			o.Lease, o.Leading, o.LastRenew = &Lease{Holder: "me", HandoverTo: "intruder"}, true, at(0)
 			o.Rank, o.Preferred, o.PreferredAlive = 1, "pref", true
-		}, Decision{Action: Renew}},
+		}, Decision{Action: Renew, Refused: "the plan prefers pref"}},
 		{"hand-over asked by a preferred supervisor that is dead: keep renewing", func(o *Observation) {
 			o.Lease, o.Leading, o.LastRenew = &Lease{Holder: "me", HandoverTo: "pref"}, true, at(0)
 			o.Rank, o.Preferred, o.PreferredAlive = 1, "pref", false
-		}, Decision{Action: Renew}},
+		}, Decision{Action: Renew, Refused: "its manager is not seen alive"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -55,6 +55,10 @@ type Elector struct {
 	changedAt   time.Time
 	stopLead    context.CancelFunc
 	leadDone    chan struct{}
+
+	// noted is what the rounds last logged of the plan and of a refused
+	// hand-over: each change is logged once, not every round.
+	noted struct{ preferred, refused string }
 }
 
 // New returns an elector for member, run by supervisor me.
@@ -87,6 +91,7 @@ func (e *Elector) round(ctx context.Context) {
 	defer cancel()
 	lease, obs := e.observe(rctx)
 	d := Decide(e.cfg, e.me, obs)
+	e.note(log, obs, d, lease)
 	if d.StepDown {
 		log.Info("Stepping down", "reason", stepDownReason(obs, e.cfg))
 		e.stepDown()
@@ -117,6 +122,22 @@ func (e *Elector) round(ctx context.Context) {
 	if err != nil && !apierrors.IsConflict(err) && !apierrors.IsAlreadyExists(err) {
 		electionErrors.WithLabelValues(e.member, string(d.Action)).Inc()
 		log.V(2).Info("Election round failed", "action", d.Action, "err", err)
+	}
+}
+
+// note logs when the supervisor the plan prefers for the member changes,
+// and when a hand-over asked of me is refused (or no longer is): a
+// preferred supervisor that never gets its member back shows why here.
+func (e *Elector) note(log klog.Logger, obs Observation, d Decision, lease *coordinationv1.Lease) {
+	if obs.Reachable && obs.Preferred != e.noted.preferred {
+		log.Info("Preferred supervisor", "preferred", obs.Preferred, "was", e.noted.preferred, "rank", obs.Rank)
+		e.noted.preferred = obs.Preferred
+	}
+	if obs.Reachable && d.Refused != e.noted.refused {
+		if d.Refused != "" {
+			log.Info("Refusing a hand-over", "askedBy", lease.Annotations[names.HandoverAnnotation], "reason", d.Refused)
+		}
+		e.noted.refused = d.Refused
 	}
 }
 

@@ -31,8 +31,8 @@ func ExampleDecide() {
 	o.Now = start.Add(5 * time.Second)
 	fmt.Printf("%+v\n", election.Decide(cfg, "supervisor-2", o))
 	// Output:
-	// {StepDown:false Action:Acquire Target:}
-	// {StepDown:false Action:None Target:}
+	// {StepDown:false Action:Acquire Target: Refused:}
+	// {StepDown:false Action:None Target: Refused:}
 }
 
 // memberLeases is the leader Lease in a member, through the member's API.

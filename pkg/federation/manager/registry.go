@@ -81,13 +81,18 @@ func (r *registryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	m.members[id] = mc.Spec
 	old := m.sessions[id]
 	m.mu.Unlock()
-	if old != nil && old.key == key {
-		if old.setupErr != nil {
-			return retryLater, nil //nolint:nilerr // reported in the registry status
-		}
+	switch {
+	case old != nil && old.key == key && old.setupErr == nil:
 		return ctrl.Result{}, nil
-	}
-	if old != nil {
+	case old != nil && old.key == key && credErr != nil:
+		// The same unusable credentials: a new Secret changes the key.
+		return retryLater, nil //nolint:nilerr // reported in the registry status
+	case old != nil && old.key == key:
+		// The last start failed otherwise (the member's client could not be
+		// built): try again, every retryLater until it works.
+		logger.Info("Connecting to the member again", "member", id, "lastErr", old.setupErr)
+		old.stop()
+	case old != nil:
 		logger.Info("Member changed: reconnecting", "member", id)
 		old.stop()
 	}

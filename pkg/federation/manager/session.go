@@ -123,6 +123,7 @@ func (s *session) newMember() (cluster.Cluster, error) {
 	}
 	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) {
 		o.Scheme = sch
+		o.MapperProvider = memberMapper
 		o.Cache.ByObject = memberCacheByObject()
 	})
 	if err != nil {

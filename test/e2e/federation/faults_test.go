@@ -141,13 +141,15 @@ func TestSupervisorCutOffFromOneMember(t *testing.T) {
 		entry := registryEntry(t, cutOff, victimMember)
 		framework.Update(t, clusters.Client(t, cutOff), entry, func() { entry.Spec.Server = url })
 	}
+	_, term := f.Lease(t, victimMember)
 	setServer("https://" + proxy.Addr())
 	defer setServer(server)
-	// The supervisor reconnects through the proxy and, preferred, leads the member again.
+	// The supervisor reconnects through the proxy (its old session releases
+	// the Lease: a new term) and, preferred, leads the member again.
 	f.WaitAllLed(t, 40*time.Second)
 	framework.Eventually(t, 40*time.Second, func() error {
-		if l, _ := f.Lease(t, victimMember); l != cutOff {
-			return fmt.Errorf("%s led by %s, waiting for %s", victimMember, l, cutOff)
+		if l, now := f.Lease(t, victimMember); l != cutOff || now <= term {
+			return fmt.Errorf("%s led by %s in term %d, waiting for %s in a term after %d", victimMember, l, now, cutOff, term)
 		}
 		return nil
 	})

@@ -43,6 +43,7 @@ func federation(t *testing.T) *framework.Federation {
 	if fedErr != nil {
 		t.Fatalf("forming the federation: %v", fedErr)
 	}
+	fed.LogManagersOnFailure(t)
 	fed.WaitAllLed(t, 30*time.Second)
 	return fed
 }

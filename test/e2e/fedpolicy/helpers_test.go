@@ -58,6 +58,10 @@ func federation(t *testing.T) {
 	if fixturesErr != nil {
 		t.Fatal(fixturesErr)
 	}
+	framework.LogTailsOnFailure(t, map[string]string{
+		"the federation manager of member-1": sbx.sb.ManagerLog("member-1"),
+		"the federation manager of member-2": sbx.sb.ManagerLog("member-2"),
+	}, 60, framework.ManagerLogNoise...)
 	waitImported(t, 60*time.Second)
 }
 

@@ -1,0 +1,39 @@
+package manager
+
+import (
+	"net"
+	"testing"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/rest"
+)
+
+// TestMemberBuiltWhileUnreachable builds a member's client and cache with
+// nothing answering at its address, as a session does when it connects
+// during an outage: it must not ask the member anything yet (it did once:
+// the cache's per-kind options asked for the Lease mapping, and a
+// reconnect during an outage left the member without a session).
+func TestMemberBuiltWhileUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close() // connections to addr are refused from now on
+	s := &session{watchCfg: &rest.Config{Host: "https://" + addr}}
+	member, err := s.newMember()
+	if err != nil {
+		t.Fatalf("building the client of a member that does not answer: %v", err)
+	}
+	m, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("Lease").GroupKind(), "v1")
+	if err != nil {
+		t.Fatalf("the Lease mapping asked of a member that does not answer: %v", err)
+	}
+	if m.Scope.Name() != meta.RESTScopeNameNamespace || m.Resource.Resource != "leases" {
+		t.Errorf("Lease mapping %+v, want the namespaced resource leases", m)
+	}
+	if _, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("Other").GroupKind()); err == nil {
+		t.Error("a kind the mapper does not know was mapped without asking the member")
+	}
+}
