@@ -22,6 +22,7 @@ import (
 	"antreaplus.io/antreaplus/internal/cmdutil"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/entityimport"
+	"antreaplus.io/antreaplus/pkg/federation/dnsendpoints"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membershipstatus"
 	"antreaplus.io/antreaplus/pkg/federation/tenantoverlaps"
@@ -86,6 +87,7 @@ func run(ctx context.Context, f *flags) error {
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, serviceimport.New(mgr.GetAPIReader(), f.opts.Namespace))
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, entityimport.New(mgr.GetAPIReader(), f.opts.Namespace))
 	f.opts.LeaderControllers = append(f.opts.LeaderControllers, tenantoverlaps.New(mgr.GetAPIReader(), f.opts.Namespace))
+	f.opts.LeaderControllers = append(f.opts.LeaderControllers, dnsendpoints.New(mgr.GetAPIReader(), f.opts.Namespace))
 	if err := manager.New(f.opts, me, mgr.GetClient(), cfg).SetupWithManager(mgr); err != nil {
 		return err
 	}
@@ -100,7 +102,8 @@ func run(ctx context.Context, f *flags) error {
 // leader controllers.
 func registerMetrics(reg prometheus.Registerer) error {
 	return errors.Join(manager.RegisterMetrics(reg), membershipstatus.RegisterMetrics(reg),
-		serviceimport.RegisterMetrics(reg), entityimport.RegisterMetrics(reg), tenantoverlaps.RegisterMetrics(reg))
+		serviceimport.RegisterMetrics(reg), entityimport.RegisterMetrics(reg), tenantoverlaps.RegisterMetrics(reg),
+		dnsendpoints.RegisterMetrics(reg))
 }
 
 // The federation manager's rights in its supervisor (chart: files/rbac/federation-manager.yaml):

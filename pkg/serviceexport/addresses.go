@@ -70,7 +70,7 @@ func ChooseAddresses(svc *corev1.Service, flat bool, slices []discoveryv1.Endpoi
 		return a
 	case nodePorts:
 		a := Addresses{Type: AddressNodePort, Ports: servicePorts(svc, func(p corev1.ServicePort) int32 { return p.NodePort })}
-		a.Endpoints = nodeAddresses(nodes, localNodes(svc, slices))
+		a.Endpoints = nodeAddresses(nodes, LocalNodes(svc, slices))
 		a.Note = "exported as NodePort: " + describe(a)
 		if svc.Spec.Type == corev1.ServiceTypeLoadBalancer {
 			a.Note = "the load balancer has no ingress IP yet, exported on its node ports meanwhile: " + describe(a)
@@ -151,9 +151,9 @@ func podAddresses(slices []discoveryv1.EndpointSlice) Addresses {
 	return a
 }
 
-// localNodes are the nodes with a ready endpoint when the Service's external
+// LocalNodes are the nodes with a ready endpoint when the Service's external
 // traffic policy is Local (only they answer on the node port); nil otherwise.
-func localNodes(svc *corev1.Service, slices []discoveryv1.EndpointSlice) map[string]bool {
+func LocalNodes(svc *corev1.Service, slices []discoveryv1.EndpointSlice) map[string]bool {
 	if svc.Spec.ExternalTrafficPolicy != corev1.ServiceExternalTrafficPolicyLocal {
 		return nil
 	}
@@ -184,7 +184,7 @@ func nodeAddresses(nodes []corev1.Node, only map[string]bool) []Endpoint {
 				addr = nodeAddress(n, corev1.NodeInternalIP, f)
 			}
 			if addr != "" {
-				out = append(out, Endpoint{Address: addr, Ready: nodeReady(n) && !n.Spec.Unschedulable, Zone: n.Labels[corev1.LabelTopologyZone]})
+				out = append(out, Endpoint{Address: addr, Ready: NodeReady(n) && !n.Spec.Unschedulable, Zone: n.Labels[corev1.LabelTopologyZone]})
 			}
 		}
 	}
@@ -200,7 +200,8 @@ func nodeAddress(n *corev1.Node, t corev1.NodeAddressType, f corev1.IPFamily) st
 	return ""
 }
 
-func nodeReady(n *corev1.Node) bool {
+// NodeReady tells whether the node's Ready condition is true.
+func NodeReady(n *corev1.Node) bool {
 	for _, c := range n.Status.Conditions {
 		if c.Type == corev1.NodeReady {
 			return c.Status == corev1.ConditionTrue

@@ -43,6 +43,35 @@ type ClusterMembershipSpec struct {
 	// takes part in the leader election of every member.
 	// +optional
 	Supervisor bool `json:"supervisor,omitempty"`
+
+	// externalDNS publishes the federation's Services to clients outside
+	// the members from this cluster: its leader writes an ExternalDNS
+	// DNSEndpoint (externaldns.k8s.io/v1alpha1) into antreaplus-system for
+	// every federated Service exported through a load balancer or node
+	// ports, for an ExternalDNS running here to publish. Unset, nothing is
+	// written, and what was written is removed.
+	// +optional
+	ExternalDNS *ExternalDNSSpec `json:"externalDNS,omitempty"`
+}
+
+// ExternalDNSSpec says under which domain, and with which TTL, a cluster
+// publishes the federation's names through ExternalDNS.
+type ExternalDNSSpec struct {
+	// domain the names are published under:
+	// <service>.<namespace>.<federationID>.svc[.<zone>].<region>.<domain>
+	// and <service>.<namespace>.<federationID>.svc.<domain>. A DNS
+	// subdomain; changing it moves every record to the new domain.
+	// +required
+	// +kubebuilder:validation:MaxLength=200
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="domain must be a DNS subdomain in lower case, without a trailing dot, e.g. 'example.com'"
+	Domain string `json:"domain"`
+
+	// recordTTL is the TTL, in seconds, of every record written; 30 when
+	// unset. A withdrawn exporter leaves resolvers' caches within it.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
+	RecordTTL int64 `json:"recordTTL,omitempty"`
 }
 
 // ClusterMembershipStatus is what the federation observed of this member.

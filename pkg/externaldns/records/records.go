@@ -1,8 +1,8 @@
 // Package records decides the DNS records a federation publishes for one
 // federated Service through ExternalDNS's DNSEndpoint (docs/external-dns.md,
 // part 2): a pure function from the Service's exporters to the records, with
-// no IO. The controller that reads the exporters and writes the DNSEndpoint
-// is not built yet.
+// no IO. Package dnsendpoints (pkg/federation/dnsendpoints) is the leader
+// controller that reads the exporters and writes the DNSEndpoints.
 package records
 
 import (
@@ -43,48 +43,48 @@ const (
 // Port is one port of an exporter's Service.
 type Port struct {
 	// Name is the port's name; only named ports have SRV records.
-	Name string
+	Name string `json:"name,omitempty"`
 	// Protocol is TCP, UDP or SCTP (TCP when empty).
-	Protocol string
+	Protocol string `json:"protocol,omitempty"`
 	// Port is the Service port: what a load balancer listens on.
-	Port int32
+	Port int32 `json:"port,omitempty"`
 	// NodePort is the node port: what a NodePort export's nodes listen on.
-	NodePort int32
+	NodePort int32 `json:"nodePort,omitempty"`
 }
 
 // NodeAddress is one ExternalIP of a node of a NodePort export (never an
 // InternalIP: it is not reachable from outside).
 type NodeAddress struct {
-	IP string
+	IP string `json:"ip"`
 	// Zone is the node's topology.kubernetes.io/zone, "" when it has none.
-	Zone string
+	Zone string `json:"zone,omitempty"`
 	// Ready is the node's readiness (Ready and schedulable).
-	Ready bool
+	Ready bool `json:"ready,omitempty"`
 }
 
 // Exporter is one member's export of the Service.
 type Exporter struct {
 	// ClusterID is the exporting member's cluster ID.
-	ClusterID string
+	ClusterID string `json:"clusterID"`
 	// Region is the member's region (serviceexport.Region), "" when unknown.
-	Region string
+	Region string `json:"region,omitempty"`
 	// Zones are the zones of the member's nodes (serviceexport.Zones).
-	Zones []string
-	Kind  Kind
+	Zones []string `json:"zones,omitempty"`
+	Kind  Kind     `json:"kind"`
 	// LoadBalancerIPs and LoadBalancerHostnames are the Service's
 	// status.loadBalancer.ingress (KindLoadBalancer).
-	LoadBalancerIPs       []string
-	LoadBalancerHostnames []string
+	LoadBalancerIPs       []string `json:"loadBalancerIPs,omitempty"`
+	LoadBalancerHostnames []string `json:"loadBalancerHostnames,omitempty"`
 	// NodeAddresses are the nodes' ExternalIPs (KindNodePort).
-	NodeAddresses []NodeAddress
-	Ports         []Port
+	NodeAddresses []NodeAddress `json:"nodeAddresses,omitempty"`
+	Ports         []Port        `json:"ports,omitempty"`
 	// Ready is the export's readiness: false keeps it out.
-	Ready bool
+	Ready bool `json:"ready,omitempty"`
 	// Reachable is false once the federation marks the member unreachable
 	// past the grace (kept true while it is only unreadable).
-	Reachable bool
+	Reachable bool `json:"reachable,omitempty"`
 	// OptOut is the export's OptOutAnnotation (see OptedOut).
-	OptOut bool
+	OptOut bool `json:"optOut,omitempty"`
 }
 
 // Input is what the records of one federated Service are decided from.

@@ -1,6 +1,8 @@
 package membership
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,8 +53,19 @@ func overlapsRules() []rbacv1.PolicyRule {
 	}
 }
 
+// dnsEndpointRules let the leader keep, in names.Namespace, the
+// DNSEndpoints ExternalDNS publishes (package dnsendpoints): it lists and
+// reads them from the API server (no watch: it lists every resync), creates,
+// updates and deletes its own (the names follow the Services: not by name).
+func dnsEndpointRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{{APIGroups: []string{"externaldns.k8s.io"}, Resources: []string{"dnsendpoints"},
+		Verbs: []string{"get", "list", "create", "update", "delete"}}}
+}
+
 // namespaceRules are the federation account's rights in names.Namespace.
-func namespaceRules() []rbacv1.PolicyRule { return append(leaseRules(), overlapsRules()...) }
+func namespaceRules() []rbacv1.PolicyRule {
+	return slices.Concat(leaseRules(), overlapsRules(), dnsEndpointRules())
+}
 
 // antreaGroup is the API group of Antrea's ExternalEntities.
 const antreaGroup = "crd.antrea.io"

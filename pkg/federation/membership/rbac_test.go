@@ -47,13 +47,14 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 		rules []rbacv1.PolicyRule
 		want  [][]string
 	}{
-		{name: "namespace role: the leader Lease, the claims, the overlaps ConfigMap and its Events", rules: namespaceRules(), want: [][]string{
+		{name: "namespace role: the leader Lease, the claims, the overlaps ConfigMap and its Events, the DNSEndpoints", rules: namespaceRules(), want: [][]string{
 			expand("coordination.k8s.io/leases", "create"),
 			expand("coordination.k8s.io/leases["+names.LeaderLease+"]", "update"),
 			expand("coordination.k8s.io/leases", read...),
 			expand("/configmaps", "create"),
 			expand("/configmaps["+tenancy.OverlapsConfigMap+"]", "get", "update", "delete"),
 			expand("/events", "create"),
+			expand("externaldns.k8s.io/dnsendpoints", "get", "list", "create", "update", "delete"),
 		}},
 		{name: "cluster role: exports, imports, entities, membership status", rules: clusterRules(), want: [][]string{
 			expand("multicluster.x-k8s.io/serviceexports", read...),

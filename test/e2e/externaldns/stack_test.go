@@ -1,7 +1,6 @@
 package externaldns
 
 import (
-	_ "embed"
 	"fmt"
 	"net"
 	"net/http"
@@ -17,25 +16,15 @@ import (
 
 	"github.com/miekg/dns"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
-	"sigs.k8s.io/yaml"
 
 	"antreaplus.io/antreaplus/pkg/toolchain"
 	"antreaplus.io/antreaplus/test/framework"
 )
-
-// dnsEndpointCRD is ExternalDNS's own DNSEndpoint CRD, copied unchanged
-// from sigs.k8s.io/external-dns v0.22.0
-// (config/crd/standard/dnsendpoints.externaldns.k8s.io.yaml, the version
-// hack/tools/external-dns pins).
-//
-//go:embed testdata/dnsendpoints.externaldns.k8s.io.yaml
-var dnsEndpointCRD []byte
 
 // zone is the domain the tests publish in: ExternalDNS's --domain-filter
 // and the zone CoreDNS serves from etcd.
@@ -49,8 +38,7 @@ const owner = "antreaplus-test"
 const interval = time.Second
 
 var (
-	crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	epGVR  = schema.GroupVersionResource{Group: "externaldns.k8s.io", Version: "v1alpha1", Resource: "dnsendpoints"}
+	epGVR = schema.GroupVersionResource{Group: "externaldns.k8s.io", Version: "v1alpha1", Resource: "dnsendpoints"}
 )
 
 // stack is one etcd, one ExternalDNS writing into it from the DNSEndpoints
@@ -85,7 +73,7 @@ func startStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyCRD(t, s.dyn)
+	framework.InstallDNSEndpointCRD(t, clusters.Config(t, member))
 
 	etcdURL := startEtcd(t, tools.Path("etcd"))
 	s.etcd, err = clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
@@ -143,33 +131,6 @@ func startStack(t *testing.T) *stack {
 		"--log-level=debug")
 	waitHTTP(t, "http://"+metrics+"/healthz", s.edns)
 	return s
-}
-
-// applyCRD creates ExternalDNS's DNSEndpoint CRD (once per cluster) and
-// waits until it is established.
-func applyCRD(t *testing.T, dyn dynamic.Interface) {
-	t.Helper()
-	crd := &unstructured.Unstructured{}
-	if err := yaml.Unmarshal(dnsEndpointCRD, &crd.Object); err != nil {
-		t.Fatalf("decoding the DNSEndpoint CRD: %v", err)
-	}
-	ctx := t.Context()
-	if _, err := dyn.Resource(crdGVR).Create(ctx, crd, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("creating the DNSEndpoint CRD: %v", err)
-	}
-	framework.Eventually(t, 30*time.Second, func() error {
-		got, err := dyn.Resource(crdGVR).Get(ctx, crd.GetName(), metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
-		for _, c := range conds {
-			if m, ok := c.(map[string]any); ok && m["type"] == "Established" && m["status"] == "True" {
-				return nil
-			}
-		}
-		return fmt.Errorf("CRD %s not established yet", crd.GetName())
-	})
 }
 
 // startEtcd runs a one-member etcd on loopback and returns its client URL.

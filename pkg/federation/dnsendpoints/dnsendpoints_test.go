@@ -1,0 +1,330 @@
+package dnsendpoints
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/externaldns/records"
+	"antreaplus.io/antreaplus/pkg/federation/manager"
+	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/leadertest"
+)
+
+const (
+	member1 = "member-1"
+	member2 = "member-2"
+	domain  = "ext.antreaplus.test"
+	lbIP    = "203.0.113.10"
+	// The sandbox's regions: member-1 and member-2 are both in region
+	// "sandbox", in zones member-1 and member-2.
+	region = "sandbox"
+)
+
+// env is the test's two members, member-1 asking for external DNS.
+type env struct {
+	a, b client.Client
+	ns   string
+	view *leadertest.View
+}
+
+func setUp(t *testing.T) *env {
+	t.Helper()
+	e := &env{a: clusters.Client(t, member1), b: clusters.Client(t, member2), ns: "shop"}
+	framework.InstallDNSEndpointCRD(t, clusters.Config(t, member1))
+	for _, c := range []client.Client{e.a, e.b} {
+		for _, ns := range []string{e.ns, names.Namespace} {
+			if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !apierrors.IsAlreadyExists(err) {
+				t.Fatal(err)
+			}
+		}
+	}
+	membership(t, e.a, member1, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 60})
+	membership(t, e.b, member2, nil)
+	// member-2's nodes get an ExternalIP (kwok keeps the addresses it finds).
+	nodes := &corev1.NodeList{}
+	if err := e.b.List(t.Context(), nodes); err != nil {
+		t.Fatal(err)
+	}
+	for i := range nodes.Items {
+		n := &nodes.Items[i]
+		framework.UpdateStatus(t, e.b, n, func() {
+			n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: fmt.Sprintf("198.51.100.%d", 20+i)})
+		})
+	}
+	ca, cb := leadertest.Cluster(t, clusters, member1, true), leadertest.Cluster(t, clusters, member2, true)
+	e.view = leadertest.NewView(
+		manager.MemberInfo{ClusterID: member1, Cluster: ca, Reachable: true},
+		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
+	return e
+}
+
+func membership(t *testing.T, c client.Client, id string, ext *federationv1alpha1.ExternalDNSSpec) {
+	t.Helper()
+	m := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
+		Spec: federationv1alpha1.ClusterMembershipSpec{ClusterID: id, FederationID: "fed", ExternalDNS: ext}}
+	if err := c.Create(t.Context(), m); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.WithoutCancel(t.Context()), m) })
+}
+
+// exportService creates Service name of type typ in c, with a named port,
+// and its ServiceExport.
+func (e *env) exportService(t *testing.T, c client.Client, name string, typ corev1.ServiceType) *mcsv1beta1.ServiceExport {
+	t.Helper()
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}, Spec: corev1.ServiceSpec{Type: typ,
+		Selector: map[string]string{"app": name},
+		Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
+	if err := c.Create(t.Context(), svc); err != nil {
+		t.Fatal(err)
+	}
+	if typ == corev1.ServiceTypeLoadBalancer {
+		framework.UpdateStatus(t, c, svc, func() { svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: lbIP}} })
+	}
+	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}}
+	if err := c.Create(t.Context(), exp); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.WithoutCancel(t.Context())
+		_ = c.Delete(ctx, exp)
+		_ = c.Delete(ctx, svc)
+	})
+	return exp
+}
+
+// nodePortIPs are member-2's nodes' ExternalIPs.
+func (e *env) nodePortIPs(t *testing.T) []string {
+	t.Helper()
+	nodes := &corev1.NodeList{}
+	if err := e.b.List(t.Context(), nodes); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range nodes.Items {
+		for _, a := range n.Status.Addresses {
+			if a.Type == corev1.NodeExternalIP {
+				out = append(out, a.Address)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// endpoint reads the DNSEndpoint of Service name in member-1; nil when none.
+func (e *env) endpoint(t *testing.T, name string) *externaldnsv1alpha1.DNSEndpoint {
+	t.Helper()
+	ep := &externaldnsv1alpha1.DNSEndpoint{}
+	err := e.a.Get(t.Context(), client.ObjectKey{Namespace: names.Namespace, Name: name + "." + e.ns}, ep)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ep
+}
+
+// records are the DNSEndpoint's targets by "name type".
+func recordsOf(ep *externaldnsv1alpha1.DNSEndpoint) map[string][]string {
+	out := map[string][]string{}
+	if ep == nil {
+		return out
+	}
+	for _, r := range ep.Spec.Endpoints {
+		out[r.DNSName+" "+r.RecordType] = r.Targets
+	}
+	return out
+}
+
+// waitRecord waits until the DNSEndpoint of name has record "dnsName type"
+// with exactly targets (none: until the record is gone).
+func (e *env) waitRecord(t *testing.T, name, record string, targets ...string) {
+	t.Helper()
+	framework.Eventually(t, 20*time.Second, func() error {
+		got := recordsOf(e.endpoint(t, name))[record]
+		if !slices.Equal(got, targets) {
+			return fmt.Errorf("record %s: %v, want %v", record, got, targets)
+		}
+		return nil
+	})
+}
+
+func writesTo(member string) float64 {
+	n := 0.0
+	for _, verb := range []string{"create", "update", "delete"} {
+		n += testutil.ToFloat64(writes.WithLabelValues(member, kindDNSEndpoint, verb))
+	}
+	return n
+}
+
+// TestPublishedFromEveryExporter exports web through a load balancer in
+// member-1 and node ports in member-2 and follows the records member-1's
+// DNSEndpoint holds through an opt-out, member-2 unreadable, unreachable and
+// back, a new leader, a domain change, someone else's DNSEndpoint in the
+// way, and unexports.
+func TestPublishedFromEveryExporter(t *testing.T) {
+	e := setUp(t)
+	e.exportService(t, e.a, "web", corev1.ServiceTypeLoadBalancer)
+	exp2 := e.exportService(t, e.b, "web", corev1.ServiceTypeNodePort)
+	nodeIPs := e.nodePortIPs(t)
+	all := slices.Sorted(slices.Values(append([]string{lbIP}, nodeIPs...)))
+	fedName := "web." + e.ns + ".fed.svc." + domain
+	regionName := "web." + e.ns + ".fed.svc." + region + "." + domain
+	zone1 := "web." + e.ns + ".fed.svc." + member1 + "." + region + "." + domain
+	zone2 := "web." + e.ns + ".fed.svc." + member2 + "." + region + "." + domain
+
+	start := time.Now()
+	stop := leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), names.Namespace), member1, e.view.Members()[0].Cluster, e.view)
+	e.waitRecord(t, "web", fedName+" A", all...)
+	t.Logf("published %s after the leader started", time.Since(start).Round(10*time.Millisecond))
+	e.waitRecord(t, "web", regionName+" A", all...)
+	e.waitRecord(t, "web", zone1+" A", lbIP)
+	e.waitRecord(t, "web", zone2+" A", nodeIPs...)
+	ep := e.endpoint(t, "web")
+	srv := recordsOf(ep)["_http._tcp."+fedName+" SRV"]
+	wantSRV := []string{"0 50 80 web." + e.ns + "." + member1 + ".fed.svc." + domain + ".",
+		fmt.Sprintf("0 50 %d web.%s.%s.fed.svc.%s.", nodePortOf(t, e.b, e.ns, "web"), e.ns, member2, domain)}
+	if slices.Sort(srv); !slices.Equal(srv, slices.Sorted(slices.Values(wantSRV))) {
+		t.Errorf("SRV of %s: %v, want member-1's load balancer on 80 and member-2's node port", fedName, srv)
+	}
+	for _, r := range ep.Spec.Endpoints {
+		if r.RecordTTL != 60 {
+			t.Errorf("record %s %s has TTL %d, want the membership's 60", r.DNSName, r.RecordType, r.RecordTTL)
+		}
+	}
+	if ep.Labels[names.ManagedByLabel] != names.ManagedBy || ep.Labels[LabelServiceName] != "web" || ep.Annotations[names.LeaderTermAnnotation] == "" {
+		t.Errorf("DNSEndpoint labels %v annotations %v: want ours, with the Service and the leader's term", ep.Labels, ep.Annotations)
+	}
+
+	// Steady state: resyncs, node heartbeats; nothing written.
+	before := writesTo(member1)
+	time.Sleep(3 * time.Second)
+	if n := writesTo(member1) - before; n != 0 {
+		t.Errorf("%v writes in a steady state", n)
+	}
+
+	// member-2 opts its export out, then in again.
+	framework.Update(t, e.b, exp2, func() { exp2.Annotations = map[string]string{records.OptOutAnnotation: "false"} })
+	e.waitRecord(t, "web", fedName+" A", lbIP)
+	e.waitRecord(t, "web", zone2+" A")
+	framework.Update(t, e.b, exp2, func() { delete(exp2.Annotations, records.OptOutAnnotation) })
+	e.waitRecord(t, "web", fedName+" A", all...)
+
+	// member-2 cannot be read (its cache is not synced): its part is kept.
+	e.view.Set(manager.MemberInfo{ClusterID: member2, Cluster: leadertest.Cluster(t, clusters, member2, false), Reachable: false})
+	stays(t, e, "web", fedName+" A", all, 3*time.Second)
+	// The federation marks it unreachable (past the grace): it drops out after the hold-down.
+	since := time.Now()
+	e.view.Set(manager.MemberInfo{ClusterID: member2, Cluster: leadertest.Cluster(t, clusters, member2, false), UnreachableSince: &since})
+	e.waitRecord(t, "web", fedName+" A", lbIP)
+	t.Logf("member-2 dropped out %s after it was marked unreachable (hold-down 5s)", time.Since(since).Round(10*time.Millisecond))
+	// Back: readable again.
+	back := time.Now()
+	e.view.Set(manager.MemberInfo{ClusterID: member2, Cluster: leadertest.Cluster(t, clusters, member2, true), Reachable: true})
+	e.waitRecord(t, "web", fedName+" A", all...)
+	t.Logf("member-2 back in the records %s after it was readable again", time.Since(back).Round(10*time.Millisecond))
+
+	// A new leader decides the same records: it writes nothing.
+	stop()
+	before = writesTo(member1)
+	leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), names.Namespace), member1, e.view.Members()[0].Cluster, e.view)
+	time.Sleep(3 * time.Second)
+	if n := writesTo(member1) - before; n != 0 {
+		t.Errorf("the new leader made %v writes, want none", n)
+	}
+
+	// Someone else's DNSEndpoint has the name of api's: left alone, reported.
+	theirs := &externaldnsv1alpha1.DNSEndpoint{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: "api." + e.ns},
+		Spec: externaldnsv1alpha1.DNSEndpointSpec{Endpoints: []*externaldnsv1alpha1.Endpoint{{DNSName: "api.example", RecordType: "A", Targets: []string{"192.0.2.1"}}}}}
+	if err := e.a.Create(t.Context(), theirs); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.a.Delete(context.WithoutCancel(t.Context()), theirs) })
+	e.exportService(t, e.a, "api", corev1.ServiceTypeLoadBalancer)
+	framework.Eventually(t, 20*time.Second, func() error {
+		list := &corev1.EventList{}
+		if err := e.a.List(t.Context(), list, client.InNamespace(names.Namespace)); err != nil {
+			return err
+		}
+		for _, ev := range list.Items {
+			if ev.Reason == ReasonInTheWay && ev.InvolvedObject.UID == theirs.UID && strings.Contains(ev.Message, e.ns+"/api") {
+				return nil
+			}
+		}
+		return fmt.Errorf("no %s event on %s", ReasonInTheWay, theirs.Name)
+	})
+	if got := e.endpoint(t, "api"); got.ResourceVersion != theirs.ResourceVersion {
+		t.Errorf("someone else's DNSEndpoint was changed: %+v", got)
+	}
+	if n := testutil.ToFloat64(blocked.WithLabelValues(member1)); n != 1 {
+		t.Errorf("antreaplus_federation_dnsendpoints_blocked = %v, want 1", n)
+	}
+
+	// A domain change moves every record.
+	cm := &federationv1alpha1.ClusterMembership{}
+	if err := e.a.Get(t.Context(), client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); err != nil {
+		t.Fatal(err)
+	}
+	framework.Update(t, e.a, cm, func() { cm.Spec.ExternalDNS.Domain = "other.test" })
+	e.waitRecord(t, "web", "web."+e.ns+".fed.svc.other.test A", all...)
+	e.waitRecord(t, "web", fedName+" A")
+
+	// Unexported in member-2, then in member-1: the DNSEndpoint is deleted.
+	if err := e.b.Delete(t.Context(), exp2); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRecord(t, "web", "web."+e.ns+".fed.svc.other.test A", lbIP)
+	if err := e.a.Delete(t.Context(), &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: "web"}}); err != nil {
+		t.Fatal(err)
+	}
+	framework.Eventually(t, 20*time.Second, func() error {
+		if ep := e.endpoint(t, "web"); ep != nil {
+			return fmt.Errorf("DNSEndpoint still there: %v", recordsOf(ep))
+		}
+		return nil
+	})
+	// The domain removed: nothing published.
+	if err := e.a.Get(t.Context(), client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); err != nil {
+		t.Fatal(err)
+	}
+	framework.Update(t, e.a, cm, func() { cm.Spec.ExternalDNS = nil })
+	if got := e.endpoint(t, "api"); got == nil || got.ResourceVersion != theirs.ResourceVersion {
+		t.Errorf("someone else's DNSEndpoint was touched when the domain was removed")
+	}
+}
+
+func nodePortOf(t *testing.T, c client.Client, ns, name string) int32 {
+	t.Helper()
+	svc := &corev1.Service{}
+	if err := c.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: name}, svc); err != nil {
+		t.Fatal(err)
+	}
+	return svc.Spec.Ports[0].NodePort
+}
+
+// stays checks that record keeps targets throughout d.
+func stays(t *testing.T, e *env, name, record string, targets []string, d time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		if got := recordsOf(e.endpoint(t, name))[record]; !slices.Equal(got, targets) {
+			t.Fatalf("record %s: %v, want it kept as %v", record, got, targets)
+		}
+	}
+}
