@@ -76,10 +76,14 @@ type run struct {
 	// listed, read or written: nil when there is none. A key missing from
 	// the map is read before it is written.
 	stored map[key]*externaldnsv1alpha1.DNSEndpoint
-	// listed is false until the DNSEndpoints were listed once.
-	listed bool
-	// crdMissing is the led member's answer when it has no DNSEndpoint API.
-	crdMissing error
+	// listed is false until the DNSEndpoints were listed once; listedAt
+	// is when they last were.
+	listed   bool
+	listedAt time.Time
+	// crdMissing is the led member's answer when it has no DNSEndpoint API;
+	// toldMissing whether that was logged.
+	crdMissing  error
+	toldMissing bool
 	// nodes are the digests (nodeDigest) of every member's nodes, by member
 	// and node: a node event that changes none changes no record.
 	nodes map[string]map[string]string

@@ -328,3 +328,51 @@ func stays(t *testing.T, e *env, name, record string, targets []string, d time.D
 		}
 	}
 }
+
+// TestAPIInstalledLater leads member-2, which asks for external DNS before
+// ExternalDNS's CRD is installed there: nothing is written and the gauge
+// says so; once the CRD is installed, the records are published within
+// seconds, without a restart.
+func TestAPIInstalledLater(t *testing.T) {
+	a, b := clusters.Client(t, member1), clusters.Client(t, member2)
+	for _, c := range []client.Client{a, b} {
+		if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "late"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+	cm := &federationv1alpha1.ClusterMembership{}
+	if err := b.Get(t.Context(), client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); apierrors.IsNotFound(err) {
+		membership(t, b, member2, &federationv1alpha1.ExternalDNSSpec{Domain: domain})
+	} else if err != nil {
+		t.Fatal(err)
+	} else {
+		framework.Update(t, b, cm, func() { cm.Spec.ExternalDNS = &federationv1alpha1.ExternalDNSSpec{Domain: domain} })
+	}
+	e := &env{a: b, b: a, ns: "late"}
+	e.exportService(t, b, "db", corev1.ServiceTypeLoadBalancer)
+	cb := leadertest.Cluster(t, clusters, member2, true)
+	view := leadertest.NewView(manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
+	leadertest.Lead(t, New(leadertest.NewRegistry(member2), names.Namespace), member2, cb, view)
+	framework.Eventually(t, 20*time.Second, func() error {
+		if n := testutil.ToFloat64(apiMissing.WithLabelValues(member2)); n != 1 {
+			return fmt.Errorf("antreaplus_federation_dnsendpoints_api_missing{member=member-2} = %v, want 1", n)
+		}
+		return nil
+	})
+	framework.InstallDNSEndpointCRD(t, clusters.Config(t, member2))
+	installed := time.Now()
+	framework.Eventually(t, 20*time.Second, func() error {
+		ep := &externaldnsv1alpha1.DNSEndpoint{}
+		if err := b.Get(t.Context(), client.ObjectKey{Namespace: names.Namespace, Name: "db.late"}, ep); err != nil {
+			return err
+		}
+		if got := recordsOf(ep)["db.late.fed.svc."+domain+" A"]; !slices.Equal(got, []string{lbIP}) {
+			return fmt.Errorf("records %v", recordsOf(ep))
+		}
+		return nil
+	})
+	t.Logf("published %s after the CRD was installed", time.Since(installed).Round(10*time.Millisecond))
+	if n := testutil.ToFloat64(apiMissing.WithLabelValues(member2)); n != 0 {
+		t.Errorf("antreaplus_federation_dnsendpoints_api_missing{member=member-2} = %v after the CRD was installed, want 0", n)
+	}
+}

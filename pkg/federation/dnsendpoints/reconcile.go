@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -37,15 +38,22 @@ func (r *run) reconcile(ctx context.Context, k key) error {
 		return err
 	}
 	r.mu.Lock()
-	missing := r.crdMissing
+	missing, told := r.crdMissing, r.toldMissing
+	r.toldMissing = missing != nil && ext != nil
 	r.mu.Unlock()
 	if missing != nil {
 		if ext == nil {
 			apiMissing.WithLabelValues(r.m.ClusterID).Set(0)
 			return nil
 		}
+		// Not an error of this Service: said once, looked at again soon
+		// (the API is listed again every apiRecheck meanwhile).
 		apiMissing.WithLabelValues(r.m.ClusterID).Set(1)
-		return fmt.Errorf("publishing %s in %s: %w", k, r.m.ClusterID, errAPIMissing)
+		if !told {
+			r.log.Error(errAPIMissing, "Cannot publish the federated Services", "member", r.m.ClusterID)
+		}
+		r.queue.AddAfter(k, apiRecheck)
+		return nil
 	}
 	apiMissing.WithLabelValues(r.m.ClusterID).Set(0)
 	stored, known := r.storedOf(k)
@@ -77,12 +85,17 @@ func (r *run) config(ctx context.Context) (string, *federationv1alpha1.ExternalD
 	return cm.Spec.FederationID, cm.Spec.ExternalDNS, nil
 }
 
-// ensureListed lists the DNSEndpoints once, before the first write.
+// apiRecheck is how often a member without the DNSEndpoint API is asked
+// again (its CRD may be installed at any time).
+const apiRecheck = 5 * time.Second
+
+// ensureListed lists the DNSEndpoints once before the first write, and
+// again every apiRecheck while the member has no DNSEndpoint API.
 func (r *run) ensureListed(ctx context.Context) error {
 	r.mu.Lock()
-	listed := r.listed
+	fresh := r.listed && (r.crdMissing == nil || time.Since(r.listedAt) < apiRecheck)
 	r.mu.Unlock()
-	if listed {
+	if fresh {
 		return nil
 	}
 	return r.list(ctx)
@@ -97,6 +110,7 @@ func (r *run) list(ctx context.Context) error {
 	err := r.m.Reader().List(ctx, list, client.InNamespace(names.Namespace), client.MatchingLabels{names.ManagedByLabel: names.ManagedBy})
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.listedAt = time.Now()
 	if meta.IsNoMatchError(err) || apierrors.IsNotFound(err) {
 		r.crdMissing, r.listed = err, true
 		return nil
