@@ -17,7 +17,8 @@ say "Starting three real clusters (etcd, kube-apiserver, controller-manager, sch
 say "a local cloud (an AWS and Azure emulator, not the real clouds): AWS imported into member-1, Azure into member-2,"
 say "federated with member-1 and member-2 as supervisors, each running a federation manager,"
 say "and in every member a member controller and a DNS server (our CoreDNS build);"
-say "in member-1 three tenants, each with an AWS account of its own, and their cloud controllers"
+say "in member-1 three tenants, each with an AWS account of its own, and their cloud controllers;"
+say "outside the members, ExternalDNS publishing the federation's names to a DNS server of its own"
 start=$SECONDS
 vm_agents=()
 [ "$(id -u)" = 0 ] && vm_agents=(--vm-agents)   # agented VMs as network namespaces: needs root
@@ -25,7 +26,12 @@ vm_agents=()
 [ "${DEMO_AS_INSTALLED:-}" = 1 ] && vm_agents+=(--as-installed)
 tenancy=(--tenancy) # tenants in member-1 with a controller instance of their own or shared by two replicas
 [ "${DEMO_AS_INSTALLED:-}" = 1 ] && tenancy=() # (the controllers as local processes only)
-"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${tenancy[@]}" "${vm_agents[@]}"
+ext_dns=(--external-dns) # etcd, ExternalDNS and a DNS server publishing member-1's DNSEndpoints
+[ "${DEMO_AS_INSTALLED:-}" = 1 ] && ext_dns=() # (local processes only)
+# Every sandbox up of the demo: a member no supervisor reaches for 15 s is
+# marked unreachable (the default is 60 s), so that the demo shows it soon.
+up=(--clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --manager-arg=--unreachable-grace=15s)
+"$antreaplus" sandbox up "${up[@]}" --cloud "${tenancy[@]}" "${vm_agents[@]}" "${ext_dns[@]}"
 echo "(took $((SECONDS - start))s)"
 export KUBECONFIG=$("$antreaplus" sandbox kubeconfig)
 
@@ -127,6 +133,102 @@ echo "  (clusterset.local: the ServiceImport's cluster-set IP; the federation na
 echo "   exporter offers from outside: member-1's nodes on NodePort 31080, member-2's load balancer)"
 printf '  dig %-50s -> %s\n' "kubernetes.default.svc.cluster.local" "$(dig3 kubernetes.default.svc.cluster.local | tr '\n' ' ')"
 echo "  (the same server is member-3's whole resolver: its own Services under cluster.local too)"
+
+say "Federated names outside the federation: ExternalDNS publishes them, a DNS server outside the members answers"
+if [ ${#ext_dns[@]} -eq 0 ]; then
+  echo "  (skipped: --external-dns runs ExternalDNS, its etcd and DNS server as local processes, not as installed)"
+else
+  ext=$("$antreaplus" sandbox status -o json 2>/dev/null | jq -r '.externalDNS | "\(.server.addr):\(.server.port)"')
+  domain=$("$antreaplus" sandbox status -o json 2>/dev/null | jq -r '.externalDNS.domain')
+  fail() { echo "  FAIL: $*" >&2; exit 1; }
+  ask() { # NAME: "<rcode> <its A records, sorted>", from the external DNS server
+    local out
+    out=$("$dig" @"${ext%:*}" -p "${ext#*:}" +noall +comments +answer +time=2 +tries=1 "$1" A 2>/dev/null) || { echo "NO-ANSWER"; return 0; }
+    echo "$(sed -n 's/.*status: \([A-Z]*\),.*/\1/p' <<<"$out") $(awk '$4 == "A" {print $5}' <<<"$out" | sort | xargs)" | sed 's/ *$//'
+  }
+  wait_answer() { # NAME WANT SECONDS: until the server answers NAME with WANT
+    local deadline=$((SECONDS + $3)) got
+    while :; do
+      got=$(ask "$1")
+      [ "$got" = "$2" ] && return 0
+      [ $SECONDS -ge $deadline ] && fail "$1: '$got' after $3 s, want '$2'"
+      sleep 0.5
+    done
+  }
+  show() { # NAME WANT [NOTE]: the answer, which must be WANT
+    local got
+    got=$(ask "$1")
+    printf '  dig %-66s -> %s%s\n' "$1" "$got" "${3:+   ($3)}"
+    [ "$got" = "$2" ] || fail "$1 answers '$got', want '$2'"
+  }
+  echo "  member-1's ClusterMembership asks its leader for the records (antreaplus sandbox up --external-dns set it):"
+  "$kubectl" --context member-1 get clustermembership cluster.clusterset.k8s.io -o jsonpath='    spec.externalDNS: {.spec.externalDNS}{"\n"}'
+  echo "  ExternalDNS (--source=crd --provider=coredns --registry=txt) publishes member-1's DNSEndpoints into an etcd;"
+  echo "  our CoreDNS build (its etcd plugin) answers $domain from it on $ext"
+  echo "  'web' in namespace demo-ext: a LoadBalancer Service exported from member-2 (region sandbox, zone member-2)"
+  echo "  and from member-3 (region sandbox-2, zone member-3). No load-balancer controller runs here: the demo writes"
+  echo "  each Service's status.loadBalancer.ingress itself (kubectl patch --subresource=status), as a cloud's would:"
+  for m in member-2:203.0.113.2 member-3:203.0.113.3; do
+    ctx=${m%%:*} ip=${m#*:}
+    "$kubectl" --context "$ctx" create namespace demo-ext >/dev/null 2>&1 || true
+    printf 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: demo-ext}\nspec:\n  type: LoadBalancer\n  selector: {app: web}\n  ports:\n  - {name: http, protocol: TCP, port: 80, targetPort: 8080}\n' \
+      | "$kubectl" --context "$ctx" apply -f - >/dev/null
+    "$kubectl" --context "$ctx" -n demo-ext patch service web --subresource=status --type=merge \
+      -p "{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"$ip\"}]}}}" >/dev/null
+    echo "    $ctx: ingress $ip; antreaplus service export web -n demo-ext --context $ctx"
+    "$antreaplus" service export web -n demo-ext --context "$ctx" | sed 's/^/      /'
+  done
+  fed="web.demo-ext.${FEDERATION_ID}.svc.$domain"
+  r1="web.demo-ext.${FEDERATION_ID}.svc.sandbox.$domain"
+  r2="web.demo-ext.${FEDERATION_ID}.svc.sandbox-2.$domain"
+  z2="web.demo-ext.${FEDERATION_ID}.svc.member-2.sandbox.$domain"
+  z3="web.demo-ext.${FEDERATION_ID}.svc.member-3.sandbox-2.$domain"
+  z1="web.demo-ext.${FEDERATION_ID}.svc.member-1.sandbox.$domain"
+  t0=$SECONDS
+  wait_answer "$fed" "NOERROR 203.0.113.2 203.0.113.3" 60
+  wait_answer "$z3" "NOERROR 203.0.113.3" 30
+  echo "  published in $((SECONDS - t0)) s after the exports (ExternalDNS syncs on events, at most every 5 s)"
+  echo "  the DNSEndpoint member-1's leader wrote (kubectl --context member-1 -n antreaplus-system get dnsendpoints):"
+  "$kubectl" --context member-1 -n antreaplus-system get dnsendpoints.externaldns.k8s.io web.demo-ext \
+    -o jsonpath='{range .spec.endpoints[*]}{.dnsName}{" "}{.recordType}{" "}{.targets}{" ttl "}{.recordTTL}{"\n"}{end}' | sed 's/^/    /'
+  echo "  (the per-cluster names are the SRV records' targets; ExternalDNS's coredns provider publishes A, AAAA and"
+  echo "   CNAME records, not SRV: docs/external-dns.md)"
+  echo "  dig @${ext%:*} -p ${ext#*:} NAME A:"
+  show "$fed" "NOERROR 203.0.113.2 203.0.113.3" "the federation"
+  show "$r1" "NOERROR 203.0.113.2" "region sandbox"
+  show "$r2" "NOERROR 203.0.113.3" "region sandbox-2"
+  show "$z2" "NOERROR 203.0.113.2" "zone member-2 of sandbox"
+  show "$z3" "NOERROR 203.0.113.3" "zone member-3 of sandbox-2"
+  show "$z1" "NXDOMAIN" "no exporter in zone member-1: no name, no fallback"
+  show "web.shop.${FEDERATION_ID}.svc.$domain" "NOERROR 203.0.113.20" \
+    "shop/web: member-2's load balancer; member-1's NodePort nodes have no ExternalIP"
+
+  sbdir=$(dirname "$KUBECONFIG")
+  say "Cut member-3 off: kill -9 its API server; the federation marks it unreachable after 15 s (--unreachable-grace)"
+  t0=$(date +%s.%N)
+  kill -9 "$(cat "$sbdir/kwok/clusters/member-3/pids/kube-apiserver.pid")"
+  wait_answer "$fed" "NOERROR 203.0.113.2" 90
+  t1=$(date +%s.%N)
+  wait_answer "$r2" "NXDOMAIN" 15
+  printf '  member-3 left the names %.1f s after its API server died:\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')"
+  show "$fed" "NOERROR 203.0.113.2" "the federation: member-2 alone"
+  show "$r1" "NOERROR 203.0.113.2" "region sandbox, untouched"
+  show "$r2" "NXDOMAIN" "region sandbox-2: no exporter left"
+  show "$z3" "NXDOMAIN" "zone member-3"
+
+  say "member-3 comes back (sandbox up restarts its API server) and returns to the names"
+  t0=$(date +%s.%N)
+  "$antreaplus" sandbox up "${up[@]}" >/dev/null 2>&1 || fail "sandbox up did not restart member-3"
+  t1=$(date +%s.%N)
+  wait_answer "$fed" "NOERROR 203.0.113.2 203.0.113.3" 90
+  t2=$(date +%s.%N)
+  wait_answer "$r2" "NOERROR 203.0.113.3" 15
+  printf '  member-3 was back in the names %.1f s after sandbox up began restarting it (sandbox up itself took %.1f s):\n' \
+    "$(awk -v a="$t0" -v b="$t2" 'BEGIN{print b-a}')" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')"
+  show "$fed" "NOERROR 203.0.113.2 203.0.113.3" "the federation"
+  show "$r2" "NOERROR 203.0.113.3" "region sandbox-2"
+  show "$z3" "NOERROR 203.0.113.3" "zone member-3 of sandbox-2"
+fi
 
 say "The local cloud: AWS's account and selector in member-1's namespace cloud-demo (Azure's are in member-2's)"
 for _ in $(seq 1 100); do
@@ -525,7 +627,7 @@ YAML
   echo "   replica's window for it is open: none, the handover included)"
 
   say "sandbox up restarts $victim: the plan gives it back its share, and only that"
-  "$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --cloud "${tenancy[@]}" >/dev/null 2>&1
+  "$antreaplus" sandbox up "${up[@]}" --cloud "${tenancy[@]}" >/dev/null 2>&1
   for _ in $(seq 1 100); do
     back=1
     for t in $victim_tenants; do [ "$(holder "$t")" = "$victim" ] || back=0; done
@@ -546,7 +648,7 @@ printf '\nEvery member %s led was taken over in %.1f s:\n' "$victim" "$(awk -v a
 leaders
 
 say "$victim's manager comes back (sandbox up restarts it) and takes its share back by hand-over"
-"$antreaplus" sandbox up --clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" >/dev/null 2>&1
+"$antreaplus" sandbox up "${up[@]}" >/dev/null 2>&1
 sleep 15
 leaders
 
@@ -558,10 +660,11 @@ Try it yourself:
   $antreaplus sandbox status
   $antreaplus federation status
   dig @${dns3%:*} -p ${dns3#*:} web.shop.svc.clusterset.local
-  $kubectl --context member-1 -n cloud-demo get virtualmachines,externalentities,networkpolicies.crd.antrea.io
+${ext:+  dig @${ext%:*} -p ${ext#*:} web.demo-ext.${FEDERATION_ID}.svc.sandbox-2.$domain
+}  $kubectl --context member-1 -n cloud-demo get virtualmachines,externalentities,networkpolicies.crd.antrea.io
   $antreaplus policy list
   $antreaplus tenant list --context member-1
-Manager logs: $(dirname "$KUBECONFIG")/managers/; cloud emulator and controllers: $(dirname "$KUBECONFIG")/cloud/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/
+Manager logs: $(dirname "$KUBECONFIG")/managers/; cloud emulator and controllers: $(dirname "$KUBECONFIG")/cloud/; member controllers and DNS servers: $(dirname "$KUBECONFIG")/members/${ext:+; ExternalDNS, its etcd and DNS server: $(dirname "$KUBECONFIG")/external-dns/}
 Stop everything with:
   $antreaplus sandbox down
 NEXT

@@ -38,6 +38,9 @@ func (s *Sandbox) Down(ctx context.Context) error {
 	if err := s.stopMemberServices(); err != nil {
 		errs = append(errs, err)
 	}
+	if err := s.stopExternalDNS(); err != nil {
+		errs = append(errs, err)
+	}
 	if err := s.stopCloud(); err != nil {
 		errs = append(errs, err)
 	}

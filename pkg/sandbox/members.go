@@ -184,8 +184,8 @@ type ServiceStatus struct {
 	// Cluster the process serves.
 	Cluster string `json:"cluster"`
 	// Kind is federation-manager, member-controller, dns, cloud-emulator,
-	// policy-controller, cloud-controller, vm-agent, vm-listener, vm-relay or
-	// vm-dns-relay.
+	// policy-controller, cloud-controller, vm-agent, vm-listener, vm-relay,
+	// vm-dns-relay, external-dns-etcd, external-dns or external-dns-server.
 	Kind string `json:"kind"`
 	// Pid is 0 when the process is not running.
 	Pid int `json:"pid"`
@@ -224,6 +224,7 @@ func (s *Sandbox) Services(ctx context.Context) ([]ServiceStatus, error) {
 			add(processStatus(c.Name, "policy-controller", "", s.policyController(c.Name), nil))
 		}
 	}
+	out = append(out, s.externalDNSServices(ctx, st.ExternalDNS)...)
 	return out, nil
 }
 

@@ -82,7 +82,7 @@ func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 	if n < 1 || n > MaxClusters {
 		return nil, fmt.Errorf("a sandbox runs 1 to %d clusters, not %d", MaxClusters, n)
 	}
-	last := apiPortBase + cloudPortOffset + cloudPorts - 1
+	last := apiPortBase + PortSpan - 1
 	if apiPortBase < 1 || last > 65535 {
 		return nil, fmt.Errorf("ports %d..%d are not valid TCP ports: choose a lower base port", apiPortBase, last)
 	}
@@ -105,12 +105,12 @@ func Plan(n, apiPortBase int) ([]ClusterPlan, error) {
 }
 
 // PortSpan is how many ports from its base one sandbox may use: API
-// servers, components, DNS and the local cloud. Sandboxes whose bases are
-// PortSpan or more apart never share a port.
-const PortSpan = cloudPortOffset + cloudPorts
+// servers, components, DNS, the local cloud and the external DNS stack.
+// Sandboxes whose bases are PortSpan or more apart never share a port.
+const PortSpan = externalDNSPortOffset + externalDNSPorts
 
 // Ports are every TCP port of a sandbox of these plans: each cluster's, and
-// the DNS and cloud ports that follow them.
+// the DNS, cloud and external DNS ports that follow them.
 func Ports(plans []ClusterPlan) []int {
 	var out []int
 	for _, p := range plans {
@@ -128,6 +128,7 @@ func Ports(plans []ClusterPlan) []int {
 		for _, c := range t.Controllers[1:] { // the first is the member's cloud controller
 			out = append(out, c.Ports.Metrics, c.Ports.Health)
 		}
+		out = append(out, PlanExternalDNS(plans[0].APIServerPort, plans[0].Name).Ports()...)
 	}
 	return out
 }

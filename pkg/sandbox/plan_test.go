@@ -27,8 +27,8 @@ func TestPlan(t *testing.T) {
 		{name: "ports past 65535", n: 3, base: 65534, wantErr: "not valid TCP ports"},
 		{name: "component ports past 65535", n: 3, base: 65535 - MaxClusters - 10, wantErr: "not valid TCP ports"},
 		{name: "DNS ports past 65535", n: 1, base: 65535 - dnsPortOffset - 1, wantErr: "not valid TCP ports"},
-		{name: "cloud ports past 65535", n: 1, base: 65535 - cloudPortOffset - cloudPorts + 2, wantErr: "not valid TCP ports"},
-		{name: "highest base", n: MaxClusters, base: 65535 - cloudPortOffset - cloudPorts + 1},
+		{name: "cloud and external DNS ports past 65535", n: 1, base: 65535 - PortSpan + 2, wantErr: "not valid TCP ports"},
+		{name: "highest base", n: MaxClusters, base: 65535 - PortSpan + 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -185,8 +185,12 @@ func (s *Sandbox) runPod(ctx context.Context, cs kubernetes.Interface, pod *core
 	}
 	// Generous: on a loaded machine a controller may take a while to
 	// list what it watches before it serves its probes.
-	if err := waitHTTP(ctx, want.Readiness, 3*time.Minute); err != nil {
-		return fmt.Errorf("%s: the readiness probe %s: %w: see %s", pod.Name, want.Readiness, err, proc.logFile())
+	if err := waitHTTP(ctx, want.Readiness, 3*time.Minute, func() bool { return Alive(pid) }); err != nil {
+		last := ""
+		if raw, rerr := os.ReadFile(proc.logFile()); rerr == nil {
+			last = "; its log ends:\n" + tail(string(raw), 25)
+		}
+		return fmt.Errorf("%s: the readiness probe %s: %w: see %s%s", pod.Name, want.Readiness, err, proc.logFile(), last)
 	}
 	return nil
 }
@@ -198,14 +202,18 @@ func joinHostPort(host string, port int) string {
 	return host + ":" + strconv.Itoa(port)
 }
 
-// waitHTTP waits until url answers 200.
-func waitHTTP(ctx context.Context, url string, timeout time.Duration) error {
+// waitHTTP waits until url answers 200, while alive says the process
+// that should answer runs.
+func waitHTTP(ctx context.Context, url string, timeout time.Duration, alive func() bool) error {
 	deadline := time.Now().Add(timeout)
 	client := &http.Client{Timeout: 2 * time.Second}
 	for {
 		err := getOKWith(ctx, client, url)
 		if err == nil {
 			return nil
+		}
+		if !alive() {
+			return fmt.Errorf("the process exited: %w", err)
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("not ready after %s: %w", timeout, err)

@@ -19,6 +19,8 @@ type process struct {
 	name string
 	// what names it in messages, e.g. "the federation manager of member-1".
 	what string
+	// env is added to the sandbox's environment for it.
+	env []string
 }
 
 func (p process) pidFile() string { return filepath.Join(p.dir, p.name+".pid") }
@@ -53,6 +55,9 @@ func (p process) start(binary string, args ...string) (int, bool, error) {
 	}
 	defer logFile.Close()
 	cmd := exec.Command(binary, args...)
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
+	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Its own process group: a Ctrl-C of the CLI does not stop it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -53,6 +53,9 @@ type State struct {
 	// AsInstalled: the chart is installed in every cluster and the
 	// components run as its Pods (installed.go).
 	AsInstalled bool `json:"asInstalled,omitempty"`
+	// ExternalDNS is set once the sandbox publishes the federation's
+	// names outside the members (--external-dns, externaldns.go).
+	ExternalDNS *ExternalDNSState `json:"externalDNS,omitempty"`
 }
 
 // Sandbox is a set of local clusters living in one directory.
@@ -178,6 +181,7 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 	st := &State{Kubeconfig: s.KubeconfigPath(), Clusters: plans, StartedAt: start}
 	if prev, err := s.LoadState(); err == nil {
 		st.FederationID, st.Supervisors, st.Cloud, st.AsInstalled = prev.FederationID, prev.Supervisors, prev.Cloud, prev.AsInstalled
+		st.ExternalDNS = prev.ExternalDNS
 	}
 	if err := s.writeKubeconfig(plans); err != nil {
 		return nil, err

@@ -29,6 +29,7 @@ type sandboxFlags struct {
 	placement    sandbox.CloudPlacement
 	vmAgents     bool
 	asInstalled  bool
+	externalDNS  bool
 	apiPortBase  int
 	nodes        int
 	output       string
@@ -91,6 +92,12 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 			if f.tenancy && f.asInstalled {
 				return errors.New("--tenancy runs the cloud controllers as local processes: not with --as-installed")
 			}
+			if f.externalDNS && f.supervisors == 0 {
+				return errors.New("--external-dns publishes the federation's names: it needs --supervisors")
+			}
+			if f.externalDNS && f.asInstalled {
+				return errors.New("--external-dns runs ExternalDNS, its etcd and DNS server as local processes: not with --as-installed")
+			}
 			sb := f.sandbox(errOut)
 			if _, err := sb.Up(ctx, f.clusters); err != nil {
 				return err
@@ -116,6 +123,13 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if f.externalDNS || st.ExternalDNS != nil {
+					// In the first supervisor, before its manager starts:
+					// the leaders find the DNSEndpoint API at once.
+					if err := sb.InstallDNSEndpointCRD(ctx, st.Clusters[0].Name); err != nil {
+						return err
+					}
+				}
 				if err := sb.Federate(ctx, sandbox.FederationOptions{
 					FederationID: f.federationID, Supervisors: f.supervisors, ManagerBinary: bin, ManagerArgs: f.managerArgs,
 				}); err != nil {
@@ -125,6 +139,13 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 					if err := startMemberServices(ctx, sb); err != nil {
 						return err
 					}
+				}
+				// Asked for, or recorded by an earlier run: kept.
+				if f.externalDNS || st.ExternalDNS != nil {
+					if err := startExternalDNS(ctx, sb); err != nil {
+						return err
+					}
+					defer printExternalDNS(out, sb)
 				}
 				defer fmt.Fprintf(out, "\nFederation %q: see it with 'antreaplus federation status'.\n", f.federationID)
 			}
@@ -171,6 +192,7 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().BoolVar(&f.tenancy, "tenancy", false, "with --cloud, also run tenants in the member that imports AWS: tenant-hard (with a cloud controller instance of its own), tenant-soft-1 and tenant-soft-2 (shared with cloud-demo by two replicas of the shared instance), each with an AWS account of its own; recorded: later runs keep it (not with --as-installed)")
 	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented VM of both clouds in a network namespace on one bridge with its private IP, a TCP listener on 8080 and a VM agent connected to its member's policy controller, enforcing its policies with nftables (needs root)")
 	c.Flags().BoolVar(&f.asInstalled, "as-installed", false, "install the chart in every cluster (as 'antreaplus install' does) and run each component as its Pod: the rendered Deployment's args, volumes, service account token and security context, in the Pod's own network and mount namespaces (needs root); recorded: later runs go on this way")
+	c.Flags().BoolVar(&f.externalDNS, "external-dns", false, "with --supervisors, also publish the federation's names outside the members: the first supervisor's leader writes ExternalDNS DNSEndpoints (domain "+sandbox.ExternalDNSDomain+"), and an etcd, ExternalDNS (its CRD source and coredns provider) and a DNS server (our CoreDNS build, on "+sandbox.ExternalDNSAddr.String()+") run to answer them; recorded: later runs keep it (not with --as-installed)")
 	c.Flags().BoolVar(&f.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
 }
@@ -207,6 +229,27 @@ func printCloud(out io.Writer, sb *sandbox.Sandbox) {
 		fmt.Fprintf(out, "Tenants %s in %s, each with an AWS account of its own: antreaplus tenant list --context %s\n",
 			strings.Join(t.TenantNamespaces(), ", "), t.Cluster, t.Cluster)
 	}
+}
+
+// startExternalDNS runs the sandbox's external DNS stack.
+func startExternalDNS(ctx context.Context, sb *sandbox.Sandbox) error {
+	coredns, err := sb.FindBinary(ctx, "coredns")
+	if err != nil {
+		return err
+	}
+	return sb.StartExternalDNS(ctx, sandbox.ExternalDNSOptions{CoreDNS: coredns})
+}
+
+// printExternalDNS says where the federation's names are answered outside
+// the members, and how to ask.
+func printExternalDNS(out io.Writer, sb *sandbox.Sandbox) {
+	st, err := sb.LoadState()
+	if err != nil || st.ExternalDNS == nil {
+		return
+	}
+	e := st.ExternalDNS
+	fmt.Fprintf(out, "\nExternal DNS: %s's leader publishes the federation's names under %s (TTL %d s) through ExternalDNS, answered on %s:\n  %s\n",
+		e.Cluster, e.Domain, e.RecordTTL, e.Server.Endpoint(), e.Dig(fmt.Sprintf("<service>.<namespace>.%s.svc[.<zone>][.<region>].%s", st.FederationID, e.Domain)))
 }
 
 // startMemberServices runs every member's member controller and DNS server.
@@ -259,10 +302,11 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(struct {
-					Clusters []sandbox.ClusterStatus `json:"clusters"`
-					Services []sandbox.ServiceStatus `json:"services"`
-					Cloud    *sandbox.CloudState     `json:"cloud,omitempty"`
-				}{statuses, services, st.Cloud})
+					Clusters    []sandbox.ClusterStatus   `json:"clusters"`
+					Services    []sandbox.ServiceStatus   `json:"services"`
+					Cloud       *sandbox.CloudState       `json:"cloud,omitempty"`
+					ExternalDNS *sandbox.ExternalDNSState `json:"externalDNS,omitempty"`
+				}{statuses, services, st.Cloud, st.ExternalDNS})
 			}
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "CLUSTER\tAPI SERVER\tREADY\tPOD CIDR\tSERVICE CIDR")
@@ -290,6 +334,7 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 			if err := w.Flush(); err != nil {
 				return err
 			}
+			printExternalDNS(out, sb)
 			fmt.Fprintf(out, "\nKubeconfig: %s\nLogs:       %s\n", sb.KubeconfigPath(), sb.LogDir("<cluster>"))
 			for _, p := range problems {
 				fmt.Fprintf(out, "\n%s", p)

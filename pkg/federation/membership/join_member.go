@@ -53,9 +53,12 @@ func (p *joinPlan) setUpMember(ctx context.Context, r reporter) error {
 
 // ensureMembership writes the cluster's identity; its labels are added to
 // those it has (as in the registry: joining again without labels keeps them).
+// The operator's spec.externalDNS is kept: joining never sets it.
 func ensureMembership(ctx context.Context, cl client.Client, id identity, labels map[string]string) error {
 	m := membershipObject(id, labels)
-	if err := ensure(ctx, cl, m, func(have, want *federationv1alpha1.ClusterMembership) { have.Spec = want.Spec }); err != nil {
+	if err := ensure(ctx, cl, m, func(have, want *federationv1alpha1.ClusterMembership) {
+		have.Spec = joinedSpec(have.Spec, want.Spec)
+	}); err != nil {
 		return err
 	}
 	stored := &federationv1alpha1.ClusterMembership{}
@@ -126,4 +129,15 @@ func waitToken(ctx context.Context, cl client.Client, timeout time.Duration) ([]
 		return nil, fmt.Errorf("%w; last error: %w", err, last)
 	}
 	return token, err
+}
+
+// joinedSpec is the membership's spec after joining: the identity joining
+// writes (want), with the operator's spec.externalDNS of have kept when
+// joining sets none (dropping it, even for a moment, would unpublish the
+// federation's names).
+func joinedSpec(have, want federationv1alpha1.ClusterMembershipSpec) federationv1alpha1.ClusterMembershipSpec {
+	if want.ExternalDNS == nil {
+		want.ExternalDNS = have.ExternalDNS
+	}
+	return want
 }
