@@ -29,6 +29,10 @@ make -s build >/dev/null  # the sandbox runs bin/federation-manager, bin/member-
 PATH="$repo/bin:$PATH" go run ./test/bench/servicesbench -members "${BENCH_MEMBERS:-3,10}" -services 100 -json "$out/services.json"
 
 echo
+echo "[bench] federated names outside the federation: export -> name answered by the external DNS server (real ExternalDNS, CoreDNS from etcd) vs ExternalDNS's own service source"
+PATH="$repo/bin:$PATH" go run ./test/bench/externaldnsbench -services "${BENCH_EXTERNALDNS_SERVICES:-100}" -json "$out/externaldns.json"
+
+echo
 echo "[bench] antreaplus install vs helm install of the same chart (one real cluster; ${BENCH_INSTALL_RUNS:-5} runs)"
 PATH="$repo/bin:$PATH" go run ./test/bench/installbench -runs "${BENCH_INSTALL_RUNS:-5}" -json "$out/install.json"
 

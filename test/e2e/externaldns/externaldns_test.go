@@ -17,7 +17,7 @@ import (
 // change and go with their DNSEndpoint; an entry someone else put into the
 // same etcd (no TXT ownership record) is left alone.
 func TestPublishesThroughCoreDNS(t *testing.T) {
-	s := startStack(t)
+	s := startStack(t, clusters.Namespace(t, member))
 	ctx := t.Context()
 	www, www6, alias := "www."+zone, "www6."+zone, "alias."+zone
 

@@ -51,10 +51,11 @@ type stack struct {
 	edns *framework.LockedBuffer
 }
 
-// startStack starts the stack for the test (stopped when it ends). The
+// startStack starts the stack for the test (stopped when it ends), its
+// ExternalDNS publishing the DNSEndpoints of member's namespace ns. The
 // tools missing fail the test under ANTREAPLUS_REQUIRE_CLUSTERS=1 and skip
 // it otherwise.
-func startStack(t *testing.T) *stack {
+func startStack(t *testing.T, ns string) *stack {
 	t.Helper()
 	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	if missing := tools.Missing(toolchain.ExternalDNSTools()...); len(missing) > 0 {
@@ -68,7 +69,7 @@ func startStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &stack{ns: clusters.Namespace(t, member)}
+	s := &stack{ns: ns}
 	s.dyn, err = dynamic.NewForConfig(clusters.Config(t, member))
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,22 @@ package externaldns
 import (
 	"testing"
 
+	"k8s.io/klog/v2"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
 	"antreaplus.io/antreaplus/test/framework"
 )
 
 var clusters *framework.Clusters
 
-// member is the one cluster ExternalDNS reads.
-const member = "member-1"
+// member is the cluster ExternalDNS reads; the federation's tests export
+// from it and from member2.
+const (
+	member  = "member-1"
+	member2 = "member-2"
+)
 
 func TestMain(m *testing.M) {
-	framework.Main(m, 1, &clusters)
+	log.SetLogger(klog.Background())
+	framework.Main(m, 2, &clusters)
 }

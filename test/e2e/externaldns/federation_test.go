@@ -1,0 +1,240 @@
+package externaldns
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/federation/dnsendpoints"
+	"antreaplus.io/antreaplus/pkg/federation/manager"
+	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/leadertest"
+)
+
+// The addresses the federation test's exporters offer.
+const (
+	lbIPv4    = "203.0.113.10"
+	lbIPv6    = "2001:db8::10"
+	lbHost    = "lb.example.net"
+	shopNS    = "shop"
+	regionAll = "sandbox" // the sandbox puts member-1 and member-2 in region "sandbox", in zones member-1 and member-2
+)
+
+// fedEnv is the federation test's two members and the leader of member-1.
+type fedEnv struct {
+	a, b client.Client
+	view *leadertest.View
+	lead func() (stop func())
+}
+
+// setUpFederation makes member-1 ask for external DNS under domain, gives
+// member-2's nodes ExternalIPs and runs the DNSEndpoints controller as
+// member-1's leader.
+func setUpFederation(t *testing.T, domain string) *fedEnv {
+	t.Helper()
+	e := &fedEnv{a: clusters.Client(t, member), b: clusters.Client(t, member2)}
+	for _, c := range []client.Client{e.a, e.b} {
+		for _, ns := range []string{shopNS, names.Namespace} {
+			if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !apierrors.IsAlreadyExists(err) {
+				t.Fatal(err)
+			}
+		}
+	}
+	membership(t, e.a, member, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 30})
+	membership(t, e.b, member2, nil)
+	nodes := &corev1.NodeList{}
+	if err := e.b.List(t.Context(), nodes); err != nil {
+		t.Fatal(err)
+	}
+	for i := range nodes.Items {
+		n := &nodes.Items[i]
+		framework.UpdateStatus(t, e.b, n, func() {
+			n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: fmt.Sprintf("198.51.100.%d", 20+i)})
+		})
+	}
+	ca, cb := leadertest.Cluster(t, clusters, member, true), leadertest.Cluster(t, clusters, member2, true)
+	e.view = leadertest.NewView(
+		manager.MemberInfo{ClusterID: member, Cluster: ca, Reachable: true},
+		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
+	e.lead = func() func() {
+		return leadertest.Lead(t, dnsendpoints.New(leadertest.NewRegistry(member, member2), names.Namespace), member, ca, e.view)
+	}
+	return e
+}
+
+func membership(t *testing.T, c client.Client, id string, ext *federationv1alpha1.ExternalDNSSpec) {
+	t.Helper()
+	m := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
+		Spec: federationv1alpha1.ClusterMembershipSpec{ClusterID: id, FederationID: "fed", ExternalDNS: ext}}
+	if err := c.Create(t.Context(), m); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.WithoutCancel(t.Context()), m) })
+}
+
+// export creates Service name of type typ in c (its load balancer given
+// ingress) and exports it.
+func export(t *testing.T, c client.Client, name string, typ corev1.ServiceType, ingress ...corev1.LoadBalancerIngress) *mcsv1beta1.ServiceExport {
+	t.Helper()
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: shopNS, Name: name}, Spec: corev1.ServiceSpec{Type: typ,
+		Selector: map[string]string{"app": name},
+		Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
+	if err := c.Create(t.Context(), svc); err != nil {
+		t.Fatal(err)
+	}
+	if len(ingress) > 0 {
+		framework.UpdateStatus(t, c, svc, func() { svc.Status.LoadBalancer.Ingress = ingress })
+	}
+	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: shopNS, Name: name}}
+	if err := c.Create(t.Context(), exp); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.WithoutCancel(t.Context())
+		_ = c.Delete(ctx, exp)
+		_ = c.Delete(ctx, svc)
+	})
+	return exp
+}
+
+// TestFederationPublished runs the federation's writer with the real
+// consumer: the DNSEndpoints controller, as member-1's leader, publishes
+// web (a load balancer with IPv4 and IPv6 in member-1, node ports in
+// member-2) and api (a load balancer known by hostname) for the
+// ExternalDNS of member-1, and CoreDNS answers the federation-wide, region
+// and zone names; then member-2 unreachable and back, a new leader, a
+// domain change and unexports, with someone else's records left alone.
+func TestFederationPublished(t *testing.T) {
+	domain, domain2 := "one."+zone, "two."+zone
+	s := startStack(t, names.Namespace)
+	e := setUpFederation(t, domain)
+	nodeIPs := nodeExternalIPs(t, e.b)
+	web := func(d string) string { return "web." + shopNS + ".fed.svc." + d }
+	all4 := slices.Sorted(slices.Values(append([]string{lbIPv4}, nodeIPs...)))
+
+	// Someone else's records, published by the same ExternalDNS.
+	s.create(t, "theirs", record("theirs."+zone, "A", "192.0.2.50"))
+	s.expect(t, "theirs."+zone, dns.TypeA, dns.RcodeSuccess, "192.0.2.50")
+
+	export(t, e.a, "web", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIPv4}, corev1.LoadBalancerIngress{IP: lbIPv6})
+	exp2 := export(t, e.b, "web", corev1.ServiceTypeNodePort)
+	export(t, e.a, "api", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{Hostname: lbHost})
+	start := time.Now()
+	stop := e.lead()
+	s.expect(t, web(domain), dns.TypeA, dns.RcodeSuccess, all4...)
+	t.Logf("web answered by the external DNS server %s after the leader started (ExternalDNS --interval %s)", time.Since(start).Round(10*time.Millisecond), interval)
+	s.expect(t, web(domain), dns.TypeAAAA, dns.RcodeSuccess, lbIPv6)
+	s.expect(t, web(regionAll+"."+domain), dns.TypeA, dns.RcodeSuccess, all4...)
+	s.expect(t, web(member+"."+regionAll+"."+domain), dns.TypeA, dns.RcodeSuccess, lbIPv4)
+	s.expect(t, web(member2+"."+regionAll+"."+domain), dns.TypeA, dns.RcodeSuccess, nodeIPs...)
+	s.expect(t, web(member2+"."+regionAll+"."+domain), dns.TypeAAAA, dns.RcodeSuccess)
+	// A hostname: a CNAME, answered to an A query (not chased: outside the zone).
+	s.expect(t, "api."+shopNS+".fed.svc."+domain, dns.TypeA, dns.RcodeSuccess, lbHost+".")
+
+	// member-2 is marked unreachable (past the grace): it leaves every name
+	// after the hold-down; back, it returns.
+	since := time.Now()
+	e.view.Set(manager.MemberInfo{ClusterID: member2, Cluster: leadertest.Cluster(t, clusters, member2, false), UnreachableSince: &since})
+	s.expect(t, web(domain), dns.TypeA, dns.RcodeSuccess, lbIPv4)
+	s.expect(t, web(member2+"."+regionAll+"."+domain), dns.TypeA, dns.RcodeNameError)
+	t.Logf("member-2 left the answers %s after it was marked unreachable (hold-down 5s)", time.Since(since).Round(10*time.Millisecond))
+	back := time.Now()
+	e.view.Set(manager.MemberInfo{ClusterID: member2, Cluster: leadertest.Cluster(t, clusters, member2, true), Reachable: true})
+	s.expect(t, web(domain), dns.TypeA, dns.RcodeSuccess, all4...)
+	t.Logf("member-2 answered again %s after it was readable again", time.Since(back).Round(10*time.Millisecond))
+
+	// A new leader takes over: the answers never change meanwhile.
+	watch := s.watchAnswers(t, web(domain), dns.TypeA, all4)
+	stop()
+	stop = e.lead()
+	time.Sleep(3 * interval)
+	if bad := watch(); len(bad) > 0 {
+		t.Errorf("answers changed while the leader changed: %v", bad)
+	}
+
+	// A domain change: the names move.
+	cm := &federationv1alpha1.ClusterMembership{}
+	if err := e.a.Get(t.Context(), client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); err != nil {
+		t.Fatal(err)
+	}
+	framework.Update(t, e.a, cm, func() { cm.Spec.ExternalDNS.Domain = domain2 })
+	s.expect(t, web(domain2), dns.TypeA, dns.RcodeSuccess, all4...)
+	s.expect(t, web(domain), dns.TypeA, dns.RcodeNameError)
+
+	// Unexported: member-2's part goes, then the name.
+	if err := e.b.Delete(t.Context(), exp2); err != nil {
+		t.Fatal(err)
+	}
+	s.expect(t, web(domain2), dns.TypeA, dns.RcodeSuccess, lbIPv4)
+	if err := e.a.Delete(t.Context(), &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: shopNS, Name: "web"}}); err != nil {
+		t.Fatal(err)
+	}
+	s.expect(t, web(domain2), dns.TypeA, dns.RcodeNameError)
+	s.expect(t, web(domain2), dns.TypeAAAA, dns.RcodeNameError)
+	stop()
+	s.expect(t, "theirs."+zone, dns.TypeA, dns.RcodeSuccess, "192.0.2.50")
+}
+
+// nodeExternalIPs are a member's nodes' ExternalIPs, sorted.
+func nodeExternalIPs(t *testing.T, c client.Client) []string {
+	t.Helper()
+	nodes := &corev1.NodeList{}
+	if err := c.List(t.Context(), nodes); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range nodes.Items {
+		for _, a := range n.Status.Addresses {
+			if a.Type == corev1.NodeExternalIP {
+				out = append(out, a.Address)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// watchAnswers asks CoreDNS for name every 100 ms until the returned
+// function is called, which returns every answer that differed from want.
+func (s *stack) watchAnswers(t *testing.T, name string, qtype uint16, want []string) func() []string {
+	t.Helper()
+	var mu sync.Mutex
+	var bad []string
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			rcode, data, err := s.query(name, qtype)
+			if err != nil || rcode != dns.RcodeSuccess || !slices.Equal(data, want) {
+				mu.Lock()
+				bad = append(bad, fmt.Sprintf("%s %v %v", dns.RcodeToString[rcode], data, err))
+				mu.Unlock()
+			}
+		}
+	})
+	return func() []string {
+		close(done)
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(bad)
+	}
+}
