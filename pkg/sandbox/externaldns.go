@@ -14,13 +14,12 @@ import (
 	"github.com/miekg/dns"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/client-go/tools/clientcmd"
-	"k8s.io/client-go/util/retry"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/crdinstall"
 	fednames "antreaplus.io/antreaplus/internal/names"
+	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/toolchain"
 )
 
@@ -179,29 +178,15 @@ func (s *Sandbox) askForRecords(ctx context.Context, e ExternalDNSState) error {
 	if err := s.InstallDNSEndpointCRD(ctx, e.Cluster); err != nil {
 		return err
 	}
-	c, err := s.cloudClient(e.Cluster)
+	cfg, err := s.restConfig(e.Cluster)
 	if err != nil {
 		return err
 	}
-	want := federationv1alpha1.ExternalDNSSpec{Domain: e.Domain, RecordTTL: e.RecordTTL}
-	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		m := &federationv1alpha1.ClusterMembership{}
-		if err := c.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, m); err != nil {
-			return err
-		}
-		if m.Spec.ExternalDNS != nil && *m.Spec.ExternalDNS == want {
-			return nil
-		}
-		m.Spec.ExternalDNS = &want
-		if err := c.Update(ctx, m); err != nil {
-			return err
-		}
-		s.logf("%s: its leader publishes the federation's names under %s (ClusterMembership spec.externalDNS, TTL %d s)", e.Cluster, e.Domain, e.RecordTTL)
-		return nil
-	})
-	if err != nil {
+	spec := &federationv1alpha1.ExternalDNSSpec{Domain: e.Domain, RecordTTL: e.RecordTTL}
+	if err := membership.SetExternalDNS(ctx, membership.Cluster{Name: e.Cluster, Config: cfg}, spec); err != nil {
 		return fmt.Errorf("%s: setting spec.externalDNS of its ClusterMembership: %w", e.Cluster, err)
 	}
+	s.logf("%s: its leader publishes the federation's names under %s (ClusterMembership spec.externalDNS, TTL %d s)", e.Cluster, e.Domain, e.RecordTTL)
 	return nil
 }
 

@@ -119,12 +119,13 @@ func TestAgentForwardsFederationNamesTheServerOffers(t *testing.T) {
 		st, _ := ReadState(state)
 		return dnsforward.Managed([]byte(readFile(t, resolvConf))) && st.DNS != nil && st.DNS.Original != nil && *st.DNS.Original == dhcp
 	})
-	a.dns.mu.Lock()
-	routes := a.dns.fwd.Routes()
-	a.dns.mu.Unlock()
-	if got := routes.Upstreams; !slices.Equal(got, []string{"10.9.9.9:53"}) {
-		t.Errorf("upstreams %v, want the new original's", got)
-	}
+	// The state file is saved before the forwarder takes the new upstreams
+	// (CI once read them in between): wait for both.
+	eventually(t, "the forwarder sending other names to the new original's servers", func() bool {
+		a.dns.mu.Lock()
+		defer a.dns.mu.Unlock()
+		return slices.Equal(a.dns.fwd.Routes().Upstreams, []string{"10.9.9.9:53"})
+	})
 
 	// A new agent process while the server is down forwards at once, from
 	// the state file.

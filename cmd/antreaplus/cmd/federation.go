@@ -37,6 +37,7 @@ sandbox's or real clusters'); supervisors are found by probing every context.`,
 		federationJoin(f, out, errOut),
 		federationLeave(f, out, errOut),
 		federationStatus(f, out, errOut),
+		federationExternalDNS(f, out, errOut),
 	)
 	return c
 }

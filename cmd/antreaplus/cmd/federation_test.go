@@ -124,3 +124,31 @@ func containsAll(s string, parts []string) bool {
 	}
 	return true
 }
+
+func TestExternalDNSFlags(t *testing.T) {
+	for _, tt := range []struct {
+		flags   externalDNSFlags
+		domain  string
+		off     bool
+		wantErr string
+	}{
+		{flags: externalDNSFlags{context: "hub", domain: "example.org", ttl: 60}, domain: "example.org"},
+		{flags: externalDNSFlags{context: "hub", off: true}, off: true},
+		{flags: externalDNSFlags{domain: "example.org"}, wantErr: "--context"},
+		{flags: externalDNSFlags{context: "hub"}, wantErr: "--domain"},
+		{flags: externalDNSFlags{context: "hub", off: true, domain: "example.org"}, wantErr: "--off takes no"},
+		{flags: externalDNSFlags{context: "hub", domain: "example.org", ttl: -1}, wantErr: "at least 1 second"},
+	} {
+		spec, err := tt.flags.spec()
+		switch {
+		case tt.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%+v: error %v, want %q", tt.flags, err, tt.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%+v: %v", tt.flags, err)
+		case tt.off && spec != nil, !tt.off && (spec == nil || spec.Domain != tt.domain):
+			t.Errorf("%+v: spec %+v", tt.flags, spec)
+		}
+	}
+}

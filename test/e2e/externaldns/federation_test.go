@@ -53,8 +53,8 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 			}
 		}
 	}
-	membership(t, e.a, member, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 30})
-	membership(t, e.b, member2, nil)
+	writeMembership(t, e.a, member, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 30})
+	writeMembership(t, e.b, member2, nil)
 	nodes := &corev1.NodeList{}
 	if err := e.b.List(t.Context(), nodes); err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 	return e
 }
 
-func membership(t *testing.T, c client.Client, id string, ext *federationv1alpha1.ExternalDNSSpec) {
+func writeMembership(t *testing.T, c client.Client, id string, ext *federationv1alpha1.ExternalDNSSpec) {
 	t.Helper()
 	m := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
 		Spec: federationv1alpha1.ClusterMembershipSpec{ClusterID: id, FederationID: "fed", ExternalDNS: ext}}
