@@ -47,40 +47,16 @@ func setUp(t *testing.T) *env {
 	e := &env{a: clusters.Client(t, member1), b: clusters.Client(t, member2), ns: "shop"}
 	framework.InstallDNSEndpointCRD(t, clusters.Config(t, member1))
 	for _, c := range []client.Client{e.a, e.b} {
-		for _, ns := range []string{e.ns, names.Namespace} {
-			if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Fatal(err)
-			}
-		}
+		framework.EnsureNamespaces(t, c, e.ns, names.Namespace)
 	}
-	membership(t, e.a, member1, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 60})
-	membership(t, e.b, member2, nil)
-	// member-2's nodes get an ExternalIP (kwok keeps the addresses it finds).
-	nodes := &corev1.NodeList{}
-	if err := e.b.List(t.Context(), nodes); err != nil {
-		t.Fatal(err)
-	}
-	for i := range nodes.Items {
-		n := &nodes.Items[i]
-		framework.UpdateStatus(t, e.b, n, func() {
-			n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: fmt.Sprintf("198.51.100.%d", 20+i)})
-		})
-	}
+	framework.WriteMembership(t, e.a, member1, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 60})
+	framework.WriteMembership(t, e.b, member2, nil)
+	framework.GiveNodesExternalIPs(t, e.b)
 	ca, cb := leadertest.Cluster(t, clusters, member1, true), leadertest.Cluster(t, clusters, member2, true)
 	e.view = leadertest.NewView(
 		manager.MemberInfo{ClusterID: member1, Cluster: ca, Reachable: true},
 		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	return e
-}
-
-func membership(t *testing.T, c client.Client, id string, ext *federationv1alpha1.ExternalDNSSpec) {
-	t.Helper()
-	m := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
-		Spec: federationv1alpha1.ClusterMembershipSpec{ClusterID: id, FederationID: "fed", ExternalDNS: ext}}
-	if err := c.Create(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Delete(context.WithoutCancel(t.Context()), m) })
 }
 
 // exportService creates Service name of type typ in c, with a named port,
@@ -336,13 +312,11 @@ func stays(t *testing.T, e *env, name, record string, targets []string, d time.D
 func TestAPIInstalledLater(t *testing.T) {
 	a, b := clusters.Client(t, member1), clusters.Client(t, member2)
 	for _, c := range []client.Client{a, b} {
-		if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "late"}}); err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatal(err)
-		}
+		framework.EnsureNamespaces(t, c, "late")
 	}
 	cm := &federationv1alpha1.ClusterMembership{}
 	if err := b.Get(t.Context(), client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); apierrors.IsNotFound(err) {
-		membership(t, b, member2, &federationv1alpha1.ExternalDNSSpec{Domain: domain})
+		framework.WriteMembership(t, b, member2, &federationv1alpha1.ExternalDNSSpec{Domain: domain})
 	} else if err != nil {
 		t.Fatal(err)
 	} else {

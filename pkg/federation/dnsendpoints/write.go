@@ -2,12 +2,10 @@ package dnsendpoints
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -125,16 +123,5 @@ func (r *run) clearInTheWay(k key) {
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
-	err := leaderloop.Fenced(r.m, stamp, do)
-	switch {
-	case errors.Is(err, leaderloop.ErrFenced):
-		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return err
-	case apierrors.IsAlreadyExists(err), apierrors.IsConflict(err):
-		return fmt.Errorf("%s of a %s in %s: changed meanwhile, read again: %w", verb, kind, r.m.ClusterID, err)
-	case err != nil:
-		return fmt.Errorf("%s of a %s in %s: %w", verb, kind, r.m.ClusterID, err)
-	}
-	writes.WithLabelValues(r.m.ClusterID, kind, verb).Inc()
-	return nil
+	return leaderloop.CountedWrite(r.m, leaderloop.WriteMetrics{Writes: writes, Fenced: fencedWrites}, kind, verb, stamp, do)
 }

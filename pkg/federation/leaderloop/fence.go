@@ -1,8 +1,12 @@
 package leaderloop
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -30,4 +34,27 @@ func Fenced(m manager.Member, stamp client.Object, do func() error) error {
 		stamp.SetAnnotations(a)
 	}
 	return do()
+}
+
+// WriteMetrics count a controller's writes into the members it leads.
+type WriteMetrics struct {
+	// Writes counts the writes made, by member (the led member), kind and verb.
+	Writes *prometheus.CounterVec
+	// Fenced counts the writes the election refused, by member.
+	Fenced *prometheus.CounterVec
+}
+
+// CountedWrite is Fenced, counted in wm; an error of do says which write
+// into which member failed (verb, kind), ErrFenced is returned as it is.
+func CountedWrite(m manager.Member, wm WriteMetrics, kind, verb string, stamp client.Object, do func() error) error {
+	err := Fenced(m, stamp, do)
+	switch {
+	case errors.Is(err, ErrFenced):
+		wm.Fenced.WithLabelValues(m.ClusterID).Inc()
+		return err
+	case err != nil:
+		return fmt.Errorf("%s of a %s in %s: %w", verb, kind, m.ClusterID, err)
+	}
+	wm.Writes.WithLabelValues(m.ClusterID, kind, verb).Inc()
+	return nil
 }

@@ -2,7 +2,6 @@ package tenantoverlaps
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -112,14 +111,5 @@ func claimEvent(l *coordinationv1.Lease, clusterID, leader string, a overlap.App
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
-	err := leaderloop.Fenced(r.m, stamp, do)
-	switch {
-	case errors.Is(err, leaderloop.ErrFenced):
-		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return err
-	case err != nil:
-		return fmt.Errorf("%s of a %s in %s: %w", verb, kind, r.m.ClusterID, err)
-	}
-	writes.WithLabelValues(r.m.ClusterID, kind, verb).Inc()
-	return nil
+	return leaderloop.CountedWrite(r.m, leaderloop.WriteMetrics{Writes: writes, Fenced: fencedWrites}, kind, verb, stamp, do)
 }

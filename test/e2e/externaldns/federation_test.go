@@ -10,7 +10,6 @@ import (
 
 	"github.com/miekg/dns"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -37,7 +36,9 @@ const (
 type fedEnv struct {
 	a, b client.Client
 	view *leadertest.View
-	lead func() (stop func())
+	// nodeIPs are member-2's nodes' ExternalIPs, sorted.
+	nodeIPs []string
+	lead    func() (stop func())
 }
 
 // setUpFederation makes member-1 ask for external DNS under domain, gives
@@ -47,24 +48,11 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 	t.Helper()
 	e := &fedEnv{a: clusters.Client(t, member), b: clusters.Client(t, member2)}
 	for _, c := range []client.Client{e.a, e.b} {
-		for _, ns := range []string{shopNS, names.Namespace} {
-			if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Fatal(err)
-			}
-		}
+		framework.EnsureNamespaces(t, c, shopNS, names.Namespace)
 	}
-	writeMembership(t, e.a, member, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 30})
-	writeMembership(t, e.b, member2, nil)
-	nodes := &corev1.NodeList{}
-	if err := e.b.List(t.Context(), nodes); err != nil {
-		t.Fatal(err)
-	}
-	for i := range nodes.Items {
-		n := &nodes.Items[i]
-		framework.UpdateStatus(t, e.b, n, func() {
-			n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: fmt.Sprintf("198.51.100.%d", 20+i)})
-		})
-	}
+	framework.WriteMembership(t, e.a, member, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 30})
+	framework.WriteMembership(t, e.b, member2, nil)
+	e.nodeIPs = framework.GiveNodesExternalIPs(t, e.b)
 	ca, cb := leadertest.Cluster(t, clusters, member, true), leadertest.Cluster(t, clusters, member2, true)
 	e.view = leadertest.NewView(
 		manager.MemberInfo{ClusterID: member, Cluster: ca, Reachable: true},
@@ -73,16 +61,6 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 		return leadertest.Lead(t, dnsendpoints.New(leadertest.NewRegistry(member, member2), names.Namespace), member, ca, e.view)
 	}
 	return e
-}
-
-func writeMembership(t *testing.T, c client.Client, id string, ext *federationv1alpha1.ExternalDNSSpec) {
-	t.Helper()
-	m := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName},
-		Spec: federationv1alpha1.ClusterMembershipSpec{ClusterID: id, FederationID: "fed", ExternalDNS: ext}}
-	if err := c.Create(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Delete(context.WithoutCancel(t.Context()), m) })
 }
 
 // export creates Service name of type typ in c (its load balancer given
@@ -121,7 +99,7 @@ func TestFederationPublished(t *testing.T) {
 	domain, domain2 := "one."+zone, "two."+zone
 	s := startStack(t, names.Namespace)
 	e := setUpFederation(t, domain)
-	nodeIPs := nodeExternalIPs(t, e.b)
+	nodeIPs := e.nodeIPs
 	web := func(d string) string { return "web." + shopNS + ".fed.svc." + d }
 	all4 := slices.Sorted(slices.Values(append([]string{lbIPv4}, nodeIPs...)))
 
@@ -186,25 +164,6 @@ func TestFederationPublished(t *testing.T) {
 	s.expect(t, web(domain2), dns.TypeAAAA, dns.RcodeNameError)
 	stop()
 	s.expect(t, "theirs."+zone, dns.TypeA, dns.RcodeSuccess, "192.0.2.50")
-}
-
-// nodeExternalIPs are a member's nodes' ExternalIPs, sorted.
-func nodeExternalIPs(t *testing.T, c client.Client) []string {
-	t.Helper()
-	nodes := &corev1.NodeList{}
-	if err := c.List(t.Context(), nodes); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, n := range nodes.Items {
-		for _, a := range n.Status.Addresses {
-			if a.Type == corev1.NodeExternalIP {
-				out = append(out, a.Address)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // watchAnswers asks CoreDNS for name every 100 ms until the returned

@@ -9,6 +9,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 // TestSetExternalDNS is what 'antreaplus federation external-dns' does,
@@ -18,7 +19,7 @@ import (
 func TestSetExternalDNS(t *testing.T) {
 	c := membership.Cluster{Name: member2, Config: clusters.Config(t, member2)}
 	cl := clusters.Client(t, member2)
-	writeMembership(t, cl, member2, nil)
+	framework.WriteMembership(t, cl, member2, nil)
 	read := func() *federationv1alpha1.ExternalDNSSpec {
 		m := &federationv1alpha1.ClusterMembership{}
 		if err := cl.Get(t.Context(), client.ObjectKey{Name: federationv1alpha1.MembershipName}, m); err != nil {
