@@ -5,23 +5,16 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
-// sourceKinds are what the leader reads of every member.
-func sourceKinds() []client.Object {
-	return []client.Object{&mcsv1beta1.ServiceExport{}, &corev1.Service{}, &discoveryv1.EndpointSlice{}, &corev1.Node{}}
-}
-
 // newTracker follows the members whose exports the run reads: every member,
 // the led one included (a Service it exports is imported into it too).
 func (r *run) newTracker() *sources.Tracker {
 	return sources.New(r.m, sources.Options{
-		Kinds: sourceKinds(), Handler: r.sourceHandler, ReadLed: true,
+		Kinds: sources.ServiceKinds(), Handler: r.sourceHandler, ReadLed: true,
 		UnreachableHoldDown: r.c.UnreachableHoldDown,
 		Registry:            r.c.registry, RegistryNamespace: r.c.registryNamespace,
 		Gauge: sourcesGauge,

@@ -12,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
@@ -40,6 +39,8 @@ type env struct {
 	a, b client.Client
 	ns   string
 	view *leadertest.View
+	// nodeIPs are member-2's nodes' ExternalIPs, sorted.
+	nodeIPs []string
 }
 
 func setUp(t *testing.T) *env {
@@ -51,56 +52,12 @@ func setUp(t *testing.T) *env {
 	}
 	framework.WriteMembership(t, e.a, member1, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 60})
 	framework.WriteMembership(t, e.b, member2, nil)
-	framework.GiveNodesExternalIPs(t, e.b)
+	e.nodeIPs = framework.GiveNodesExternalIPs(t, e.b)
 	ca, cb := leadertest.Cluster(t, clusters, member1, true), leadertest.Cluster(t, clusters, member2, true)
 	e.view = leadertest.NewView(
 		manager.MemberInfo{ClusterID: member1, Cluster: ca, Reachable: true},
 		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	return e
-}
-
-// exportService creates Service name of type typ in c, with a named port,
-// and its ServiceExport.
-func (e *env) exportService(t *testing.T, c client.Client, name string, typ corev1.ServiceType) *mcsv1beta1.ServiceExport {
-	t.Helper()
-	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}, Spec: corev1.ServiceSpec{Type: typ,
-		Selector: map[string]string{"app": name},
-		Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
-	if err := c.Create(t.Context(), svc); err != nil {
-		t.Fatal(err)
-	}
-	if typ == corev1.ServiceTypeLoadBalancer {
-		framework.UpdateStatus(t, c, svc, func() { svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: lbIP}} })
-	}
-	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: name}}
-	if err := c.Create(t.Context(), exp); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx := context.WithoutCancel(t.Context())
-		_ = c.Delete(ctx, exp)
-		_ = c.Delete(ctx, svc)
-	})
-	return exp
-}
-
-// nodePortIPs are member-2's nodes' ExternalIPs.
-func (e *env) nodePortIPs(t *testing.T) []string {
-	t.Helper()
-	nodes := &corev1.NodeList{}
-	if err := e.b.List(t.Context(), nodes); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, n := range nodes.Items {
-		for _, a := range n.Status.Addresses {
-			if a.Type == corev1.NodeExternalIP {
-				out = append(out, a.Address)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // endpoint reads the DNSEndpoint of Service name in member-1; nil when none.
@@ -157,9 +114,9 @@ func writesTo(member string) float64 {
 // way, and unexports.
 func TestPublishedFromEveryExporter(t *testing.T) {
 	e := setUp(t)
-	e.exportService(t, e.a, "web", corev1.ServiceTypeLoadBalancer)
-	exp2 := e.exportService(t, e.b, "web", corev1.ServiceTypeNodePort)
-	nodeIPs := e.nodePortIPs(t)
+	framework.ExportService(t, e.a, e.ns, "web", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
+	exp2 := framework.ExportService(t, e.b, e.ns, "web", corev1.ServiceTypeNodePort)
+	nodeIPs := e.nodeIPs
 	all := slices.Sorted(slices.Values(append([]string{lbIP}, nodeIPs...)))
 	fedName := "web." + e.ns + ".fed.svc." + domain
 	regionName := "web." + e.ns + ".fed.svc." + region + "." + domain
@@ -233,7 +190,7 @@ func TestPublishedFromEveryExporter(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.a.Delete(context.WithoutCancel(t.Context()), theirs) })
-	e.exportService(t, e.a, "api", corev1.ServiceTypeLoadBalancer)
+	framework.ExportService(t, e.a, e.ns, "api", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
 	framework.Eventually(t, 20*time.Second, func() error {
 		list := &corev1.EventList{}
 		if err := e.a.List(t.Context(), list, client.InNamespace(names.Namespace)); err != nil {
@@ -323,7 +280,7 @@ func TestAPIInstalledLater(t *testing.T) {
 		framework.Update(t, b, cm, func() { cm.Spec.ExternalDNS = &federationv1alpha1.ExternalDNSSpec{Domain: domain} })
 	}
 	e := &env{a: b, b: a, ns: "late"}
-	e.exportService(t, b, "db", corev1.ServiceTypeLoadBalancer)
+	framework.ExportService(t, b, e.ns, "db", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
 	cb := leadertest.Cluster(t, clusters, member2, true)
 	view := leadertest.NewView(manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	leadertest.Lead(t, New(leadertest.NewRegistry(member2), names.Namespace), member2, cb, view)

@@ -15,17 +15,11 @@ import (
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
-// sourceKinds are what the leader reads of every member (the informers the
-// Service imports already hold: no new list or watch of the members).
-func sourceKinds() []client.Object {
-	return []client.Object{&mcsv1beta1.ServiceExport{}, &corev1.Service{}, &discoveryv1.EndpointSlice{}, &corev1.Node{}}
-}
-
 // newTracker follows every member, the led one included (its exports are
 // published too).
 func (r *run) newTracker() *sources.Tracker {
 	return sources.New(r.m, sources.Options{
-		Kinds: sourceKinds(), Handler: r.sourceHandler, ReadLed: true,
+		Kinds: sources.ServiceKinds(), Handler: r.sourceHandler, ReadLed: true,
 		UnreachableHoldDown: r.c.UnreachableHoldDown,
 		Registry:            r.c.registry, RegistryNamespace: r.c.registryNamespace,
 	}, r.log)

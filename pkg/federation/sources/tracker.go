@@ -9,10 +9,13 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 )
@@ -225,4 +228,12 @@ func (t *Tracker) WaitForSources(ctx context.Context, timeout time.Duration) {
 		time.Sleep(50 * time.Millisecond)
 		t.Refresh(ctx)
 	}
+}
+
+// ServiceKinds are what a federated Service is read from in every member:
+// its exports, Services, EndpointSlices and the nodes (NodePort addresses,
+// regions and zones). Controllers that read them share one informer per
+// kind in each member's cache.
+func ServiceKinds() []client.Object {
+	return []client.Object{&mcsv1beta1.ServiceExport{}, &corev1.Service{}, &discoveryv1.EndpointSlice{}, &corev1.Node{}}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"net/http"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -130,18 +129,7 @@ func run(t *testing.T, bin string, cfg serverConfig, text string) *server {
 
 func (s *server) waitReady(t *testing.T) {
 	t.Helper()
-	url := fmt.Sprintf("http://%s:%d/ready", s.cfg.Addr, s.cfg.ReadyPort)
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(url); err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("CoreDNS not ready within 20s:\n%s", s.log.String())
+	framework.WaitHTTP(t, fmt.Sprintf("http://%s:%d/ready", s.cfg.Addr, s.cfg.ReadyPort), 20*time.Second, s.log)
 }
 
 // exchangeFrom asks one question over proto ("udp" or "tcp") from the

@@ -1,7 +1,6 @@
 package externaldns
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/miekg/dns"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
@@ -63,31 +61,6 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 	return e
 }
 
-// export creates Service name of type typ in c (its load balancer given
-// ingress) and exports it.
-func export(t *testing.T, c client.Client, name string, typ corev1.ServiceType, ingress ...corev1.LoadBalancerIngress) *mcsv1beta1.ServiceExport {
-	t.Helper()
-	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: shopNS, Name: name}, Spec: corev1.ServiceSpec{Type: typ,
-		Selector: map[string]string{"app": name},
-		Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
-	if err := c.Create(t.Context(), svc); err != nil {
-		t.Fatal(err)
-	}
-	if len(ingress) > 0 {
-		framework.UpdateStatus(t, c, svc, func() { svc.Status.LoadBalancer.Ingress = ingress })
-	}
-	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: shopNS, Name: name}}
-	if err := c.Create(t.Context(), exp); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx := context.WithoutCancel(t.Context())
-		_ = c.Delete(ctx, exp)
-		_ = c.Delete(ctx, svc)
-	})
-	return exp
-}
-
 // TestFederationPublished runs the federation's writer with the real
 // consumer: the DNSEndpoints controller, as member-1's leader, publishes
 // web (a load balancer with IPv4 and IPv6 in member-1, node ports in
@@ -107,9 +80,9 @@ func TestFederationPublished(t *testing.T) {
 	s.create(t, "theirs", record("theirs."+zone, "A", "192.0.2.50"))
 	s.expect(t, "theirs."+zone, dns.TypeA, dns.RcodeSuccess, "192.0.2.50")
 
-	export(t, e.a, "web", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIPv4}, corev1.LoadBalancerIngress{IP: lbIPv6})
-	exp2 := export(t, e.b, "web", corev1.ServiceTypeNodePort)
-	export(t, e.a, "api", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{Hostname: lbHost})
+	framework.ExportService(t, e.a, shopNS, "web", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIPv4}, corev1.LoadBalancerIngress{IP: lbIPv6})
+	exp2 := framework.ExportService(t, e.b, shopNS, "web", corev1.ServiceTypeNodePort)
+	framework.ExportService(t, e.a, shopNS, "api", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{Hostname: lbHost})
 	start := time.Now()
 	stop := e.lead()
 	s.expect(t, web(domain), dns.TypeA, dns.RcodeSuccess, all4...)

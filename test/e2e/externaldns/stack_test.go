@@ -3,7 +3,6 @@ package externaldns
 import (
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +99,7 @@ func startStack(t *testing.T, ns string) *stack {
 	}
 	dnsLog := startProcess(t, "CoreDNS", nil, coredns, "-conf", path, "-dns.port", strconv.Itoa(port))
 	s.dns = net.JoinHostPort(addr, strconv.Itoa(port))
-	waitHTTP(t, fmt.Sprintf("http://%s:%d/ready", addr, ready), dnsLog)
+	framework.WaitHTTP(t, fmt.Sprintf("http://%s:%d/ready", addr, ready), 30*time.Second, dnsLog)
 
 	// ExternalDNS reads the cluster through a kubeconfig whose current
 	// context is the member.
@@ -130,7 +129,7 @@ func startStack(t *testing.T, ns string) *stack {
 		"--min-event-sync-interval="+interval.String(),
 		"--metrics-address="+metrics,
 		"--log-level=debug")
-	waitHTTP(t, "http://"+metrics+"/healthz", s.edns)
+	framework.WaitHTTP(t, "http://"+metrics+"/healthz", 30*time.Second, s.edns)
 	return s
 }
 
@@ -149,7 +148,7 @@ func startEtcd(t *testing.T, bin string) string {
 		"--initial-cluster=default="+peer,
 		"--unsafe-no-fsync",
 		"--log-level=warn")
-	waitHTTP(t, client+"/health", log)
+	framework.WaitHTTP(t, client+"/health", 30*time.Second, log)
 	return client
 }
 
@@ -179,22 +178,6 @@ func startProcess(t *testing.T, name string, env []string, bin string, args ...s
 		}
 	})
 	return out
-}
-
-// waitHTTP waits until url answers 200.
-func waitHTTP(t *testing.T, url string, log *framework.LockedBuffer) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(url); err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s did not answer 200 within 30s; output:\n%s", url, log.String())
 }
 
 // freePort returns a TCP (and, almost surely, UDP) port free on loopback.
