@@ -1,6 +1,7 @@
 package entityexport
 
 import (
+	"encoding/json"
 	"maps"
 	"net"
 
@@ -48,8 +49,54 @@ func DesiredEntity(src Source, e *antreav1alpha2.ExternalEntity) *federationv1al
 			Kind:          e.Labels[externalentity.LabelKind],
 			Endpoints:     remoteEndpoints(e.Spec.Endpoints),
 			Ports:         remotePorts(e.Spec.Ports),
+			Network:       remoteNetwork(e.Labels[federationv1alpha1.LabelNetwork]),
+			Addresses:     remoteAddresses(e.Annotations[federationv1alpha1.AnnotationAddresses]),
 		},
 	}
+}
+
+// Limits of the RemoteEntity's network fields.
+const (
+	maxNetworkName = 63
+	maxAddresses   = 128
+	maxVia         = 1024
+)
+
+// remoteNetwork is the entity's network, if the API can hold its name.
+func remoteNetwork(name string) string {
+	if len(name) > maxNetworkName {
+		return ""
+	}
+	return name
+}
+
+// remoteAddresses are the classified addresses of an entity's annotation
+// (federationv1alpha1.AnnotationAddresses). An annotation that does not
+// parse classifies nothing (the importing members then use only the
+// endpoints outside the private ranges); an entry that the API would
+// refuse is left out.
+func remoteAddresses(annotation string) []federationv1alpha1.EntityAddress {
+	if annotation == "" {
+		return nil
+	}
+	var in []federationv1alpha1.EntityAddress
+	if err := json.Unmarshal([]byte(annotation), &in); err != nil {
+		return nil
+	}
+	out := make([]federationv1alpha1.EntityAddress, 0, len(in))
+	for _, a := range in {
+		switch {
+		case len(out) == maxAddresses, net.ParseIP(a.IP) == nil, len(a.Network) > maxNetworkName, len(a.Via) > maxVia:
+			continue
+		case a.Kind != federationv1alpha1.AddressPrivate && a.Kind != federationv1alpha1.AddressPublic && a.Kind != federationv1alpha1.AddressEgress:
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // remoteEndpoints keeps the endpoints with an IP address; a name longer

@@ -75,3 +75,26 @@ func TestMatches(t *testing.T) {
 		})
 	}
 }
+
+func TestRemoteAddresses(t *testing.T) {
+	for _, tc := range []struct {
+		name, annotation string
+		want             int
+	}{
+		{"none", "", 0},
+		{"not JSON", "{", 0},
+		{"classified", `[{"ip":"10.0.1.5","kind":"Private","network":"aws.vpc-a"},{"ip":"198.51.100.7","kind":"Egress","via":"nat-0a"}]`, 2},
+		{"a bad IP and an unknown kind left out", `[{"ip":"10.0.1.x","kind":"Private"},{"ip":"10.0.1.6","kind":"Secret"},{"ip":"203.0.113.1","kind":"Public"}]`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &antreav1alpha2.ExternalEntity{}
+			e.Name, e.Namespace = "nic-a", "shop"
+			e.Annotations = map[string]string{federationv1alpha1.AnnotationAddresses: tc.annotation}
+			e.Labels = map[string]string{federationv1alpha1.LabelNetwork: "aws.vpc-a"}
+			got := DesiredEntity(Source{ClusterID: "member-1"}, e)
+			if len(got.Spec.Addresses) != tc.want || got.Spec.Network != "aws.vpc-a" {
+				t.Errorf("addresses %v network %q; want %d addresses in aws.vpc-a", got.Spec.Addresses, got.Spec.Network, tc.want)
+			}
+		})
+	}
+}

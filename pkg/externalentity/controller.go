@@ -23,6 +23,7 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
@@ -181,14 +182,31 @@ func (w writer) upsert(ctx context.Context, want *antreav1alpha2.ExternalEntity)
 			updated.Labels[k] = v
 		}
 	}
+	setAddresses(updated, want.Annotations[federationv1alpha1.AnnotationAddresses])
 	if err := w.c.Update(ctx, updated); err != nil {
 		return fmt.Errorf("updating ExternalEntity %s/%s: %w", want.Namespace, want.Name, err)
 	}
 	return nil
 }
 
+// setAddresses sets (or, when empty, removes) the annotation that
+// classifies an entity's addresses, keeping the others.
+func setAddresses(ee *antreav1alpha2.ExternalEntity, value string) {
+	if value == "" {
+		delete(ee.Annotations, federationv1alpha1.AnnotationAddresses)
+		return
+	}
+	if ee.Annotations == nil {
+		ee.Annotations = map[string]string{}
+	}
+	ee.Annotations[federationv1alpha1.AnnotationAddresses] = value
+}
+
 func upToDate(want, have *antreav1alpha2.ExternalEntity) bool {
 	if !equality.Semantic.DeepEqual(want.Spec, have.Spec) || !equality.Semantic.DeepEqual(want.OwnerReferences, have.OwnerReferences) {
+		return false
+	}
+	if want.Annotations[federationv1alpha1.AnnotationAddresses] != have.Annotations[federationv1alpha1.AnnotationAddresses] {
 		return false
 	}
 	n := 0

@@ -11,7 +11,9 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // Labels of an ExternalEntity, besides the tag labels.
@@ -55,8 +57,13 @@ func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.
 	maps.Copy(tags, nic.Spec.Tags)
 	labels := entityLabels(&nic.ObjectMeta, tags, KindVirtualMachine, nic.Spec.VirtualMachine, nic.Spec.VPCID, nic.Spec.Region)
 	labels[LabelNetworkInterface] = nic.Name
+	network := networks.CloudName(string(nic.Spec.Provider), nic.Spec.VPCID)
+	if network != "" {
+		labels[federationv1alpha1.LabelNetwork] = network
+	}
 	ee := &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Name: NameForInterface(nic.Name), Namespace: nic.Namespace, Labels: labels,
+			Annotations:     addressesAnnotation(interfaceAddresses(network, &nic.Spec)),
 			OwnerReferences: []metav1.OwnerReference{owner("NetworkInterface", nic.Name, &nic.ObjectMeta)}},
 		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: endpoints(nic.Name, nic.Spec.PrivateIPs, nic.Spec.PublicIPs), ExternalNode: node},
 	}
@@ -67,8 +74,13 @@ func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.
 func ForCloudNativeService(svc *cloudv1alpha1.CloudNativeService, agentlessNode string) *antreav1alpha2.ExternalEntity {
 	labels := entityLabels(&svc.ObjectMeta, svc.Spec.Tags, KindCloudNativeService, svc.Name, svc.Spec.VPCID, svc.Spec.Region)
 	labels[LabelServiceKind] = string(svc.Spec.Kind)
+	network := networks.CloudName(string(svc.Spec.Provider), svc.Spec.VPCID)
+	if network != "" {
+		labels[federationv1alpha1.LabelNetwork] = network
+	}
 	ee := &antreav1alpha2.ExternalEntity{
 		ObjectMeta: metav1.ObjectMeta{Name: NameForService(svc.Name), Namespace: svc.Namespace, Labels: labels,
+			Annotations:     addressesAnnotation(serviceAddresses(network, svc.Spec.PrivateIPs, svc.Spec.PublicIPs)),
 			OwnerReferences: []metav1.OwnerReference{owner("CloudNativeService", svc.Name, &svc.ObjectMeta)}},
 		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: endpoints(svc.Name, svc.Spec.PrivateIPs, svc.Spec.PublicIPs), ExternalNode: agentlessNode},
 	}
@@ -125,5 +137,5 @@ func owner(kind, name string, m *metav1.ObjectMeta) metav1.OwnerReference {
 
 // isManaged reports whether this controller owns a label.
 func isManaged(key string) bool {
-	return strings.HasPrefix(key, LabelPrefix) || strings.HasPrefix(key, inventory.TagLabelPrefix)
+	return strings.HasPrefix(key, LabelPrefix) || strings.HasPrefix(key, inventory.TagLabelPrefix) || key == federationv1alpha1.LabelNetwork
 }

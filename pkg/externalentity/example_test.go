@@ -35,7 +35,9 @@ func ExampleSetupWithManager() {
 }
 
 // The ExternalEntity of an agented VM's interface: the VM's agent is its
-// externalNode, its addresses the endpoints, the cloud tags labels.
+// externalNode, its addresses the endpoints, the cloud tags labels; its
+// network is its VPC's, and an annotation classifies its addresses (the
+// public IP is also its egress address: it has no NAT gateway).
 func ExampleForNetworkInterface() {
 	vm := &cloudv1alpha1.VirtualMachine{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-1"},
@@ -57,6 +59,7 @@ func ExampleForNetworkInterface() {
 	for _, k := range keys {
 		fmt.Printf("%s=%s\n", k, ee.Labels[k])
 	}
+	fmt.Println(ee.Annotations["network.antreaplus.io/addresses"])
 	// Output:
 	// shop nic-eni-0123 web-1 [{10.0.1.5 eni-0123} {203.0.113.7 eni-0123}]
 	// cloud.antreaplus.io/kind=VirtualMachine
@@ -65,5 +68,7 @@ func ExampleForNetworkInterface() {
 	// cloud.antreaplus.io/network-interface=eni-0123
 	// cloud.antreaplus.io/region=eu-west-1
 	// cloud.antreaplus.io/vpc=vpc-0a1b
+	// network.antreaplus.io/name=aws.vpc-0a1b
 	// tag.cloud.antreaplus.io/role=web
+	// [{"ip":"10.0.1.5","kind":"Private","network":"aws.vpc-0a1b"},{"ip":"203.0.113.7","kind":"Public"},{"ip":"203.0.113.7","kind":"Egress","via":"PublicIP"}]
 }

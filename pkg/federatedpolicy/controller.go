@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
@@ -37,7 +38,8 @@ import (
 // +kubebuilder:rbac:groups=policy.antreaplus.io,resources=federatednetworkpolicies,verbs=get;list;watch
 // +kubebuilder:rbac:groups=policy.antreaplus.io,resources=federatednetworkpolicies/status;federatednetworkpolicies/finalizers,verbs=update
 // +kubebuilder:rbac:groups=crd.antrea.io,resources=networkpolicies;groups,verbs=get;list;watch;create;update;delete
-// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=remoteentities;clustermemberships,verbs=get;list;watch
+// +kubebuilder:rbac:groups=federation.antreaplus.io,resources=remoteentities;clustermemberships;networks,verbs=get;list;watch
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=externalentities,verbs=get;list;watch
 // +kubebuilder:rbac:groups=multicluster.x-k8s.io,resources=serviceimports,verbs=get;list;watch
 // +kubebuilder:rbac:groups=discovery.k8s.io,resources=endpointslices,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
@@ -117,6 +119,8 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager) err
 		Watches(&discoveryv1.EndpointSlice{}, handler.EnqueueRequestsFromMapFunc(r.sliceToPolicies), builder.WithPredicates(importedSlices())).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceToPolicies), builder.WithPredicates(labelsChanged())).
 		Watches(&federationv1alpha1.ClusterMembership{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies)).
+		Watches(&federationv1alpha1.Network{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		WatchesMetadata(&antreav1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.namespacePolicies), builder.WithPredicates(networkLabelChanged())).
 		Complete(r)
 }
 
@@ -192,6 +196,30 @@ func (r *Reconciler) allPolicies(ctx context.Context, _ client.Object) []reconci
 		out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
 	}
 	return out
+}
+
+// namespacePolicies maps an ExternalEntity to the policies of its
+// Namespace, which may be applied to it.
+func (r *Reconciler) namespacePolicies(ctx context.Context, o client.Object) []reconcile.Request {
+	list := &policyv1alpha1.FederatedNetworkPolicyList{}
+	if err := r.List(ctx, list, client.InNamespace(o.GetNamespace())); err != nil {
+		log.FromContext(ctx).Error(err, "Listing federated policies", "namespace", o.GetNamespace())
+		return nil
+	}
+	out := make([]reconcile.Request, 0, len(list.Items))
+	for i := range list.Items {
+		out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+	}
+	return out
+}
+
+// networkLabelChanged passes creations, deletions and changes of an
+// entity's network label: the networks a Namespace's policies are
+// enforced in.
+func networkLabelChanged() predicate.Predicate {
+	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.GetLabels()[federationv1alpha1.LabelNetwork] != e.ObjectNew.GetLabels()[federationv1alpha1.LabelNetwork]
+	}}
 }
 
 // takenNameToPolicy maps a NetworkPolicy that no federated policy controls

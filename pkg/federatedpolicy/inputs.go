@@ -3,18 +3,22 @@ package federatedpolicy
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // inputs reads what the translation of p needs, and only that.
@@ -40,6 +44,9 @@ func (r *Reconciler) inputs(ctx context.Context, p *policyv1alpha1.FederatedNetw
 			entities = append(entities, list.Items...)
 		}
 		in.Entities = translate.NewIndex(entities)
+	}
+	if err := r.networkInputs(ctx, p, in); err != nil {
+		return nil, err
 	}
 	for _, key := range deps.Services {
 		svc, err := r.service(ctx, key)
@@ -94,4 +101,31 @@ func (r *Reconciler) service(ctx context.Context, key types.NamespacedName) (tra
 	}
 	in.Slices = slices.Items
 	return in, nil
+}
+
+// networkInputs reads the member's Networks and the networks of the
+// policy Namespace's ExternalEntities (their metadata only).
+func (r *Reconciler) networkInputs(ctx context.Context, p *policyv1alpha1.FederatedNetworkPolicy, in *translate.Inputs) error {
+	nets := &federationv1alpha1.NetworkList{}
+	if err := r.List(ctx, nets); err != nil {
+		return fmt.Errorf("listing Networks: %w", err)
+	}
+	in.Networks = networks.NewTopology(networks.FromAPI(nets.Items))
+	in.ClusterNetwork = networks.ClusterNetwork(nets.Items, in.Member.ClusterID)
+	entities := &metav1.PartialObjectMetadataList{}
+	entities.SetGroupVersionKind(antreav1alpha2.GroupVersion.WithKind("ExternalEntityList"))
+	if err := r.List(ctx, entities, client.InNamespace(p.Namespace)); err != nil {
+		return fmt.Errorf("listing the ExternalEntities of Namespace %s: %w", p.Namespace, err)
+	}
+	set := map[string]bool{}
+	for i := range entities.Items {
+		set[entities.Items[i].Labels[federationv1alpha1.LabelNetwork]] = true
+	}
+	list := make([]string, 0, len(set))
+	for n := range set {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	in.EntityNetworks = map[string][]string{p.Namespace: list}
+	return nil
 }

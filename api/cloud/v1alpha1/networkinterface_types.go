@@ -70,6 +70,24 @@ type NetworkInterfaceSpec struct {
 	// +kubebuilder:validation:items:MaxLength=45
 	PublicIPs []string `json:"publicIPs,omitempty"`
 
+	// egressIPs are the addresses the interface's traffic leaves with
+	// toward networks not flat-connected to its own: the public IPs of the
+	// NAT gateway its subnet routes through (natGatewayID), else its own
+	// public IPs. Empty when its traffic cannot leave its network (no
+	// public IP, no NAT gateway).
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=45
+	EgressIPs []string `json:"egressIPs,omitempty"`
+
+	// natGatewayID is the id of the NAT gateway the interface's subnet
+	// routes outbound traffic through, if any: every interface behind it
+	// shares its egressIPs.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	NATGatewayID string `json:"natGatewayID,omitempty"`
+
 	// securityGroupIDs are the ids of the security groups attached to the
 	// interface: AWS security groups; on Azure the interface's network
 	// security group and the application security groups of its IP

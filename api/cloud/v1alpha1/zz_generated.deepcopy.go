@@ -627,6 +627,11 @@ func (in *NetworkInterfaceSpec) DeepCopyInto(out *NetworkInterfaceSpec) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	if in.EgressIPs != nil {
+		in, out := &in.EgressIPs, &out.EgressIPs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
 	if in.SecurityGroupIDs != nil {
 		in, out := &in.SecurityGroupIDs, &out.SecurityGroupIDs
 		*out = make([]string, len(*in))

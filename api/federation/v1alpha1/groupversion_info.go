@@ -16,6 +16,7 @@ var (
 		&MemberCluster{}, &MemberClusterList{},
 		&EntityExport{}, &EntityExportList{},
 		&RemoteEntity{}, &RemoteEntityList{},
+		&Network{}, &NetworkList{},
 	)
 
 	// AddToScheme adds the federation types to a scheme.

@@ -74,6 +74,25 @@ type RemoteEntitySpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=128
 	Ports []RemotePort `json:"ports,omitempty"`
+
+	// network is the network the entity's private addresses belong to
+	// (the exporting member's name for it: aws.<vpc>, azure.<vnet>, ...);
+	// empty when its member does not know it.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	Network string `json:"network,omitempty"`
+
+	// addresses classify the entity's addresses: private (with their
+	// network), public, and egress (the source addresses its traffic
+	// carries into networks not flat-connected to its own: a NAT
+	// gateway's or its own public IP). A federated policy uses, at each
+	// enforcement point, only those that point sees. Unset when the
+	// exporting member does not classify them: then only endpoints outside
+	// the private and special-purpose ranges are used, as public.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=128
+	Addresses []EntityAddress `json:"addresses,omitempty"`
 }
 
 // RemoteEndpoint is one IP address of a RemoteEntity.

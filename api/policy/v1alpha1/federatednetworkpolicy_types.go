@@ -161,6 +161,24 @@ type RemoteSourceStatus struct {
 	// message says what it is waiting for, when it is not resolved.
 	// +optional
 	Message string `json:"message,omitempty"`
+
+	// unusable says, for each remote entity or address the source selects
+	// that an enforcement point does not see (a private address of a
+	// network not connected to the point's, an address that would name a
+	// host of this member), why it is left out there and what would fix
+	// it. The last line says how many more were left out.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	Unusable []string `json:"unusable,omitempty"`
+
+	// sharedEgress names the egress addresses the source is matched by
+	// that other hosts share (a NAT gateway): a rule admitting the source
+	// admits them too.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	SharedEgress []string `json:"sharedEgress,omitempty"`
 }
 
 // RefusedPeer is a peer that cannot be realised. It matches nothing; the

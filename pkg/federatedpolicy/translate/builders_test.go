@@ -12,6 +12,7 @@ import (
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // Builders with functional modifiers, so each test case says only what matters to it.
@@ -71,8 +72,27 @@ func remoteEntity(ns, cluster, name string, ips ...string) federationv1alpha1.Re
 	}
 	for _, ip := range ips {
 		e.Spec.Endpoints = append(e.Spec.Endpoints, federationv1alpha1.RemoteEndpoint{IP: ip})
+		e.Spec.Addresses = append(e.Spec.Addresses, federationv1alpha1.EntityAddress{IP: ip, Kind: federationv1alpha1.AddressPrivate, Network: remoteNetwork})
 	}
+	e.Spec.Network = remoteNetwork
 	return e
+}
+
+// The networks of the builders' inputs: every remote entity is in
+// remoteNetwork, flat-connected to localNetwork, the network of the
+// member's ExternalEntities in shop.
+const (
+	remoteNetwork = "aws.vpc-remote"
+	localNetwork  = "azure.vnet-local"
+)
+
+func flatTopology() *networks.Topology {
+	return networks.NewTopology([]networks.Network{{
+		Name:     localNetwork,
+		Prefixes: []netip.Prefix{netip.MustParsePrefix("192.168.0.0/16")},
+		Flat: []networks.Flat{{Network: remoteNetwork, Prefixes: []netip.Prefix{
+			netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}}},
+	}})
 }
 
 // manyEntities is n entities of member-1 in ns, with consecutive addresses.
@@ -88,7 +108,7 @@ func manyEntities(ns string, n int) []federationv1alpha1.RemoteEntity {
 
 func inputs(entities ...federationv1alpha1.RemoteEntity) *Inputs {
 	return &Inputs{Member: Member{ClusterID: "member-2"}, Namespaces: map[string]map[string]string{"shop": nil},
-		Entities: NewIndex(entities)}
+		Entities: NewIndex(entities), Networks: flatTopology(), EntityNetworks: map[string][]string{"shop": {localNetwork}}}
 }
 
 // checkValid fails the test when a result breaks a limit of the CRDs or

@@ -9,11 +9,13 @@ import (
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // entityPeers translates a ClusterSet externalEntitySelector peer (peer j
 // of rule i of dir): its local part, when it holds for this member, and a
-// group peer for each Group of the remote entities it selects.
+// group peer for each Group of the remote entities it selects, with the
+// addresses the enforcement point sees of them.
 func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1beta1.NetworkPolicyPeer) []antreav1beta1.NetworkPolicyPeer {
 	sel, prob := parseSelector(p.ExternalEntitySelector, id, j, "externalEntitySelector")
 	if prob == nil && p.NamespaceSelector != nil {
@@ -28,9 +30,11 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1bet
 		out = append(out, local)
 	}
 	namespaces := t.peerNamespaces(p)
-	addrs, clusters := t.selectEntities(sel, namespaces)
+	sel2 := t.selectEntities(sel, namespaces, direction(dir))
+	addrs := sel2.addrs
 	src := policyv1alpha1.RemoteSourceStatus{Rule: id, Kind: KindRemoteEntities, Name: describe(p.ExternalEntitySelector),
-		Resolved: len(addrs) > 0, Clusters: clusters, Addresses: int32(len(addrs))}
+		Resolved: len(addrs) > 0, Clusters: sel2.clusters, Addresses: int32(len(addrs)),
+		Unusable: sel2.unusable, SharedEgress: t.sharedEgress(sel2)}
 	if p.NamespaceSelector != nil {
 		src.Name += " in namespaces " + describe(p.NamespaceSelector)
 	}
@@ -38,6 +42,8 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1bet
 	switch {
 	case len(namespaces) == 0:
 		src.Message = "the namespaceSelector selects no Namespace of this member"
+	case len(addrs) == 0 && sel2.matched > 0:
+		src.Message = fmt.Sprintf("%d remote entities match, but none has an address usable here: see unusable", sel2.matched)
 	case len(addrs) == 0:
 		src.Message = "no remote entity matches yet: export them with an EntityExport in their member"
 	case len(parts) > 1:
@@ -46,9 +52,17 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1bet
 	}
 	t.report.RemoteSources = append(t.report.RemoteSources, src)
 	for k, part := range parts {
-		out = append(out, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(entitiesGroupName(t.policy.Name, dir, i, j, k), part)})
+		out = append(out, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(t.groupName(entitiesGroupName(t.policy.Name, dir, i, j, k)), part)})
 	}
 	return out
+}
+
+// direction is how a rule of dir sees its peers.
+func direction(dir string) networks.Direction {
+	if dir == ingress {
+		return networks.Source
+	}
+	return networks.Destination
 }
 
 // peerNamespaces are the Namespaces a peer selects remote entities in:
@@ -71,21 +85,114 @@ func (t *translator) peerNamespaces(p *antreav1beta1.NetworkPolicyPeer) []string
 	return out
 }
 
-// selectEntities returns the normalised addresses of the remote entities
-// sel selects in namespaces, and the sorted clusters they come from.
-func (t *translator) selectEntities(sel labels.Selector, namespaces []string) ([]netip.Addr, []string) {
-	var addrs []netip.Addr
+// selection is what a peer selects of the remote entities at the
+// translation's enforcement point.
+type selection struct {
+	// addrs are the usable addresses, normalised.
+	addrs []netip.Addr
+	// clusters are the members they come from, sorted.
+	clusters []string
+	// matched counts the entities the selector matches.
+	matched int
+	// selected are the matched entities ("namespace/name").
+	selected map[string]bool
+	// egress are the usable egress addresses and what they are.
+	egress map[netip.Addr]string
+	// unusable says why some matched entities or addresses are left out.
+	unusable []string
+}
+
+// maxUnusable is how many unusable lines a source reports.
+const maxUnusable = 16
+
+// selectEntities returns what sel selects in namespaces at the point.
+func (t *translator) selectEntities(sel labels.Selector, namespaces []string, dir networks.Direction) selection {
+	s := selection{selected: map[string]bool{}, egress: map[netip.Addr]string{}}
 	clusters := map[string]bool{}
+	var lines []string
 	for _, ns := range namespaces {
 		for _, e := range t.in.Entities.inNamespace(ns) {
-			if len(e.addrs) == 0 || !sel.Matches(e.labels) {
+			if !sel.Matches(e.labels) {
 				continue
 			}
-			addrs = append(addrs, e.addrs...)
+			s.matched++
+			s.selected[ns+"/"+e.name] = true
+			vd := t.view.Decide(&e.entity, dir)
+			if len(vd.Addresses) == 0 {
+				lines = append(lines, t.at()+vd.Reason)
+				continue
+			}
+			for _, r := range vd.Rejected {
+				lines = append(lines, t.at()+e.entity.Name+": "+r.Message)
+			}
+			s.addrs = append(s.addrs, vd.Addresses...)
+			for a, via := range vd.Egress {
+				s.egress[a] = via
+			}
 			clusters[e.cluster] = true
 		}
 	}
-	return normalize(addrs), sortedKeys(clusters)
+	s.addrs, s.clusters, s.unusable = normalize(s.addrs), sortedKeys(clusters), capLines(lines)
+	return s
+}
+
+// at prefixes a line about the point when the policy has several.
+func (t *translator) at() string {
+	if t.multi {
+		return "at " + t.view.Network() + ": "
+	}
+	return ""
+}
+
+// capLines keeps maxUnusable lines, the last saying how many more there
+// were.
+func capLines(lines []string) []string {
+	if len(lines) <= maxUnusable {
+		return lines
+	}
+	more := len(lines) - (maxUnusable - 1)
+	return append(lines[:maxUnusable-1:maxUnusable-1], fmt.Sprintf("and %d more", more))
+}
+
+// sharedEgress describes the egress addresses of s that admit more than
+// s selects: every host behind a NAT gateway, and the other remote
+// entities that leave through it.
+func (t *translator) sharedEgress(s selection) []string {
+	addrs := make([]netip.Addr, 0, len(s.egress))
+	for a := range s.egress {
+		addrs = append(addrs, a)
+	}
+	addrs = normalize(addrs)
+	var out []string
+	for _, a := range addrs {
+		via := s.egress[a]
+		var others []string
+		for _, name := range t.in.Entities.byEgress[a] {
+			if !s.selected[name] {
+				others = append(others, name)
+			}
+		}
+		switch {
+		case via != "" && via != "PublicIP":
+			line := fmt.Sprintf("%s is NAT gateway %s's: it admits every host behind it", a, via)
+			if len(others) > 0 {
+				line += fmt.Sprintf(", including %d remote entities this peer does not select: %s", len(others), list(others, 5))
+			}
+			out = append(out, t.at()+line)
+		case len(others) > 0:
+			out = append(out, t.at()+fmt.Sprintf("%s is also the egress address of %d remote entities this peer does not select: %s", a, len(others), list(others, 5)))
+		}
+	}
+	return capLines(out)
+}
+
+// list writes at most n names, then how many more.
+func list(names []string, n int) string {
+	sort.Strings(names)
+	if len(names) <= n {
+		return fmt.Sprint(names)
+	}
+	return fmt.Sprintf("%v and %d more", names[:n], len(names)-n)
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -11,6 +11,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // Inputs is everything a translation reads besides the policy.
@@ -25,6 +26,28 @@ type Inputs struct {
 	// Services are the federated Services toServices entries name, by
 	// namespace/name; a Service missing here is imported by nobody yet.
 	Services map[types.NamespacedName]ServiceInput
+	// Networks are the member's networks and their flat connections; nil
+	// is a member that declares none (nothing is flat).
+	Networks *networks.Topology
+	// ClusterNetwork is the network of the member's Pods (its Network of
+	// kind Cluster; "cluster.<clusterID>" when it declares none).
+	ClusterNetwork string
+	// EntityNetworks are, by Namespace, the networks of the member's own
+	// ExternalEntities (their network.antreaplus.io/name label; "" for
+	// entities without it), sorted: the enforcement points a policy
+	// applied to ExternalEntities can be in.
+	EntityNetworks map[string][]string
+}
+
+// clusterNetwork is the network of the member's Pods.
+func (in *Inputs) clusterNetwork() string {
+	if in.ClusterNetwork != "" {
+		return in.ClusterNetwork
+	}
+	if in.Member.ClusterID != "" {
+		return federationv1alpha1.ClusterNetworkPrefix + in.Member.ClusterID
+	}
+	return ""
 }
 
 // Member is this member's identity: its clusterID and labels, from its
@@ -59,19 +82,22 @@ type ServiceInput struct {
 // of the Namespaces it selects.
 type Index struct {
 	byNamespace map[string][]indexedEntity
+	// byEgress are the entities ("namespace/name") that leave through
+	// each egress address.
+	byEgress map[netip.Addr][]string
 }
 
 type indexedEntity struct {
 	name    string
 	cluster string
 	labels  labels.Set
-	addrs   []netip.Addr
+	entity  networks.Entity
 }
 
 // NewIndex indexes entities. A RemoteEntity's source-cluster label is
 // taken from its spec.sourceCluster, whatever its labels say.
 func NewIndex(entities []federationv1alpha1.RemoteEntity) *Index {
-	x := &Index{byNamespace: map[string][]indexedEntity{}}
+	x := &Index{byNamespace: map[string][]indexedEntity{}, byEgress: map[netip.Addr][]string{}}
 	for i := range entities {
 		e := &entities[i]
 		lbls := make(labels.Set, len(e.Labels)+1)
@@ -79,10 +105,10 @@ func NewIndex(entities []federationv1alpha1.RemoteEntity) *Index {
 			lbls[k] = v
 		}
 		lbls[federationv1alpha1.LabelSourceCluster] = e.Spec.SourceCluster
-		ie := indexedEntity{name: e.Name, cluster: e.Spec.SourceCluster, labels: lbls}
-		for _, ep := range e.Spec.Endpoints {
-			if a, err := netip.ParseAddr(ep.IP); err == nil {
-				ie.addrs = append(ie.addrs, a.Unmap())
+		ie := indexedEntity{name: e.Name, cluster: e.Spec.SourceCluster, labels: lbls, entity: networkEntity(e)}
+		for _, a := range ie.entity.Addresses {
+			if a.Kind == networks.Egress {
+				x.byEgress[a.IP] = append(x.byEgress[a.IP], e.Namespace+"/"+e.Name)
 			}
 		}
 		x.byNamespace[e.Namespace] = append(x.byNamespace[e.Namespace], ie)
@@ -91,6 +117,40 @@ func NewIndex(entities []federationv1alpha1.RemoteEntity) *Index {
 		sort.Slice(list, func(a, b int) bool { return list[a].name < list[b].name })
 	}
 	return x
+}
+
+// networkEntity is what the network decision knows of a RemoteEntity: its
+// classified addresses, or, from a member that does not classify them,
+// its endpoints (networks.Unclassified).
+func networkEntity(e *federationv1alpha1.RemoteEntity) networks.Entity {
+	ne := networks.Entity{Name: e.Spec.SourceCluster + "/" + e.Namespace + "/" + e.Spec.SourceName, Network: e.Spec.Network}
+	if len(e.Spec.Addresses) == 0 {
+		var ips []netip.Addr
+		for _, ep := range e.Spec.Endpoints {
+			if a, err := netip.ParseAddr(ep.IP); err == nil {
+				ips = append(ips, a.Unmap())
+			}
+		}
+		ne.Addresses = networks.Unclassified(ips)
+		return ne
+	}
+	for _, a := range e.Spec.Addresses {
+		ip, err := netip.ParseAddr(a.IP)
+		if err != nil {
+			continue
+		}
+		na := networks.Address{IP: ip.Unmap(), Network: a.Network, Via: a.Via}
+		switch a.Kind {
+		case federationv1alpha1.AddressPublic:
+			na.Kind = networks.Public
+		case federationv1alpha1.AddressEgress:
+			na.Kind = networks.Egress
+		default:
+			na.Kind = networks.Private
+		}
+		ne.Addresses = append(ne.Addresses, na)
+	}
+	return ne
 }
 
 // inNamespace returns the entities of a Namespace.

@@ -59,6 +59,12 @@ func renderReport(r Report) []string {
 			line += ": " + s.Message
 		}
 		out = append(out, line)
+		for _, u := range s.Unusable {
+			out = append(out, "  unusable: "+u)
+		}
+		for _, e := range s.SharedEgress {
+			out = append(out, "  shared egress: "+e)
+		}
 	}
 	for _, p := range r.RefusedPeers {
 		out = append(out, fmt.Sprintf("refused %s peer %d %s: %s", p.Rule, p.Peer, p.Reason, p.Message))

@@ -15,7 +15,9 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // port is one (protocol, port) pair an address is offered on.
@@ -39,13 +41,15 @@ type portSet struct {
 // offered on: the cluster-set IP on the Service ports, each exporter's
 // ready addresses on the ports of their slice.
 type offers struct {
-	byAddr   map[netip.Addr][]port
+	byAddr map[netip.Addr][]port
+	// origin is the exporter of each address ("" for the cluster-set IP).
+	origin   map[netip.Addr]string
 	clusters map[string]bool // exporters with a ready address
 	remote   int             // ready exporter addresses
 }
 
 func collectOffers(svc ServiceInput) offers {
-	o := offers{byAddr: map[netip.Addr][]port{}, clusters: map[string]bool{}}
+	o := offers{byAddr: map[netip.Addr][]port{}, origin: map[netip.Addr]string{}, clusters: map[string]bool{}}
 	if imp := svc.Import; imp != nil && imp.Spec.Type != mcsv1beta1.Headless {
 		var ports []port
 		for _, p := range imp.Spec.Ports {
@@ -77,6 +81,7 @@ func collectOffers(svc ServiceInput) offers {
 				o.remote++
 				if c := s.Labels[mcsv1beta1.LabelSourceCluster]; c != "" {
 					o.clusters[c] = true
+					o.origin[netip.MustParseAddr(a).Unmap()] = c
 				}
 			}
 		}
@@ -158,10 +163,13 @@ func (t *translator) serviceSource(i, j int, id string, ps antreav1beta1.PeerSer
 	}
 	svc, imported := t.in.Services[key]
 	o := collectOffers(svc)
+	unusable := t.keepReachable(&o)
 	sets := o.portSets()
 	src := policyv1alpha1.RemoteSourceStatus{Rule: id, Kind: KindFederatedService, Name: key.String(),
-		Resolved: o.remote > 0, Clusters: sortedKeys(o.clusters), Addresses: int32(len(o.byAddr))}
+		Resolved: o.remote > 0, Clusters: sortedKeys(o.clusters), Addresses: int32(len(o.byAddr)), Unusable: unusable}
 	switch {
+	case o.remote == 0 && len(unusable) > 0:
+		src.Message = fmt.Sprintf("Service %s is exported, but no exporter offers an address usable here: see unusable", key)
 	case !imported || svc.Import == nil:
 		src.Message = fmt.Sprintf("no member exports Service %s yet: export it with 'antreaplus service export %s -n %s' in the member that runs it",
 			key, key.Name, key.Namespace)
@@ -176,7 +184,7 @@ func (t *translator) serviceSource(i, j int, id string, ps antreav1beta1.PeerSer
 	for _, s := range sets {
 		sp := servicePortSet{key: s.key, ports: rulePorts(s.ports)}
 		for k, part := range chunks(s.addrs) {
-			sp.peers = append(sp.peers, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(serviceGroupName(t.policy.Name, i, j, s.key, k), part)})
+			sp.peers = append(sp.peers, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(t.groupName(serviceGroupName(t.policy.Name, i, j, s.key, k)), part)})
 		}
 		out = append(out, sp)
 	}
@@ -189,4 +197,41 @@ type servicePortSet struct {
 	key   string
 	ports []antreav1beta1.NetworkPolicyPort
 	peers []antreav1beta1.NetworkPolicyPeer
+}
+
+// keepReachable leaves in o only the addresses the translation's points
+// reach: the cluster-set IP is an address of this member's cluster
+// network, an exporter's address in a private range one of the
+// exporter's cluster network (cluster.<clusterID>), any other public. It
+// returns why the others were left out.
+func (t *translator) keepReachable(o *offers) []string {
+	var lines []string
+	o.remote, o.clusters = 0, map[string]bool{}
+	addrs := make([]netip.Addr, 0, len(o.byAddr))
+	for a := range o.byAddr {
+		addrs = append(addrs, a)
+	}
+	for _, a := range normalize(addrs) {
+		c, remote := o.origin[a]
+		e := networks.Entity{Name: "the cluster-set IP " + a.String(), Network: t.in.clusterNetwork()}
+		if remote {
+			e = networks.Entity{Name: fmt.Sprintf("exporter %s's address %s", c, a), Network: federationv1alpha1.ClusterNetworkPrefix + c}
+		}
+		kind := networks.Public
+		if !remote || networks.IsPrivate(a) {
+			kind = networks.Private
+		}
+		e.Addresses = []networks.Address{{IP: a, Kind: kind, Network: e.Network}}
+		vd := t.view.Decide(&e, networks.Destination)
+		if len(vd.Addresses) == 0 {
+			delete(o.byAddr, a)
+			lines = append(lines, t.at()+vd.Reason)
+			continue
+		}
+		if remote {
+			o.remote++
+			o.clusters[c] = true
+		}
+	}
+	return capLines(lines)
 }

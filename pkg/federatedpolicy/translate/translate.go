@@ -9,6 +9,7 @@ import (
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // Directions, as rules are named in the status ("ingress[0]").
@@ -17,19 +18,66 @@ const (
 	egress  = "egress"
 )
 
-// translator holds one translation's state.
+// translator holds one translation's state: the derived objects for the
+// enforcement points of one network.
 type translator struct {
 	policy       *policyv1alpha1.FederatedNetworkPolicy
 	in           *Inputs
 	memberLabels labels.Set
 	report       Report
 	groups       map[string][]netip.Addr
+	// view is what the enforcement points translated for see.
+	view *networks.View
+	// multi is true when the policy has points in several networks: lines
+	// of the report then say which network they are about.
+	multi bool
+	// suffix ends the names of the Groups of this network's points.
+	suffix string
+}
+
+func newTranslator(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, network string, multi bool, suffix string) *translator {
+	return &translator{policy: p, in: in, memberLabels: in.Member.FederationLabels(), groups: map[string][]netip.Addr{},
+		view: in.Networks.View(network), multi: multi, suffix: suffix}
 }
 
 // Translate derives the Antrea NetworkPolicy and Groups of a federated
 // policy from in. It does no I/O; the same inputs give the same result.
+//
+// A policy whose enforcement points are in one network (or whose remote
+// peers resolve alike in all of them) derives one policy as the federated
+// one is written; otherwise each network's points get their own copy of
+// every rule, restricted to them by a rule appliedTo, with the addresses
+// they see (see the package documentation).
 func Translate(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs) Result {
-	t := &translator{policy: p, in: in, memberLabels: in.Member.FederationLabels(), groups: map[string][]netip.Addr{}}
+	points := enforcementNetworks(p, in)
+	multi := len(points) > 1
+	if multi && appliedToGroup(&p.Spec) {
+		res := newTranslator(p, in, "", false, "").run()
+		res.Report.Notes = append(res.Report.Notes, "the policy is applied to a Group, whose members' networks are not known: "+
+			"remote peers contribute only public and egress addresses; select the entities with externalEntitySelector instead")
+		return res
+	}
+	first := newTranslator(p, in, points[0], multi, "").run()
+	if !multi || first.Report.Problem != nil {
+		return first
+	}
+	results := []Result{first}
+	same := true
+	for _, n := range points[1:] {
+		r := newTranslator(p, in, n, multi, "").run()
+		same = same && sameDerived(first, r)
+		results = append(results, r)
+	}
+	if same {
+		first.Report = mergeReports(results)
+		return first
+	}
+	return split(p, in, points)
+}
+
+// run translates the policy for the translator's points.
+func (t *translator) run() Result {
+	p := t.policy
 	t.report.AppliesToPods, t.report.AppliesToExternalEntities = appliesTo(&p.Spec)
 	if prob := checkRuleNames(&p.Spec); prob != nil {
 		return t.failed(prob)
@@ -76,6 +124,15 @@ func (t *translator) fail(prob *Problem) {
 
 func (t *translator) note(format string, args ...any) {
 	t.report.Notes = append(t.report.Notes, fmt.Sprintf(format, args...))
+}
+
+// groupName is the name of a Group of the translator's points: base, or
+// base and the suffix of their network.
+func (t *translator) groupName(base string) string {
+	if t.suffix == "" {
+		return base
+	}
+	return shorten(base + t.suffix)
 }
 
 // addGroup records the content of a derived Group and returns its name.

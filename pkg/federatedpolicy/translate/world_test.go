@@ -18,6 +18,7 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // world is the state of a member that data-driven tests build up: what a
@@ -30,6 +31,7 @@ type world struct {
 	slices     map[types.NamespacedName]discoveryv1.EndpointSlice
 	policies   map[types.NamespacedName]*policyv1alpha1.FederatedNetworkPolicy
 	local      map[types.NamespacedName]*antreav1alpha2.ExternalEntity
+	networks   map[string]federationv1alpha1.Network
 }
 
 func newWorld() *world {
@@ -40,6 +42,7 @@ func newWorld() *world {
 		slices:     map[types.NamespacedName]discoveryv1.EndpointSlice{},
 		policies:   map[types.NamespacedName]*policyv1alpha1.FederatedNetworkPolicy{},
 		local:      map[types.NamespacedName]*antreav1alpha2.ExternalEntity{},
+		networks:   map[string]federationv1alpha1.Network{},
 	}
 }
 
@@ -62,7 +65,33 @@ func (w *world) inputs() *Inputs {
 	for _, in := range services {
 		sort.Slice(in.Slices, func(a, b int) bool { return in.Slices[a].Name < in.Slices[b].Name })
 	}
-	return &Inputs{Member: w.member, Namespaces: w.namespaces, Entities: NewIndex(entities), Services: services}
+	var nets []federationv1alpha1.Network
+	for _, n := range w.networks {
+		nets = append(nets, n)
+	}
+	return &Inputs{Member: w.member, Namespaces: w.namespaces, Entities: NewIndex(entities), Services: services,
+		Networks: networks.NewTopology(networks.FromAPI(nets)), ClusterNetwork: networks.ClusterNetwork(nets, w.member.ClusterID),
+		EntityNetworks: w.entityNetworks()}
+}
+
+// entityNetworks are the networks of the local ExternalEntities by
+// Namespace, as the member controller collects them.
+func (w *world) entityNetworks() map[string][]string {
+	byNS := map[string]map[string]bool{}
+	for _, e := range w.local {
+		if byNS[e.Namespace] == nil {
+			byNS[e.Namespace] = map[string]bool{}
+		}
+		byNS[e.Namespace][e.Labels[federationv1alpha1.LabelNetwork]] = true
+	}
+	out := map[string][]string{}
+	for ns, set := range byNS {
+		for n := range set {
+			out[ns] = append(out[ns], n)
+		}
+		sort.Strings(out[ns])
+	}
+	return out
 }
 
 // apply upserts (or deletes) the YAML objects of text, chosen by kind.
@@ -113,6 +142,8 @@ func (w *world) applyOne(raw json.RawMessage, del bool) error {
 		return upsert(raw, del, w.policies, func(p *policyv1alpha1.FederatedNetworkPolicy) (types.NamespacedName, *policyv1alpha1.FederatedNetworkPolicy) {
 			return key(p.Namespace, p.Name), p
 		})
+	case "Network":
+		return upsert(raw, del, w.networks, func(n *federationv1alpha1.Network) (string, federationv1alpha1.Network) { return n.Name, *n })
 	case "ExternalEntity":
 		return upsert(raw, del, w.local, func(e *antreav1alpha2.ExternalEntity) (types.NamespacedName, *antreav1alpha2.ExternalEntity) {
 			return key(e.Namespace, e.Name), e
