@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
@@ -34,7 +35,37 @@ func remoteEntity(ns, cluster, name, role, ip string) *federationv1alpha1.Remote
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: cluster + "." + name, Labels: map[string]string{
 			"tag.cloud.antreaplus.io/role": role, federationv1alpha1.LabelSourceCluster: cluster}},
 		Spec: federationv1alpha1.RemoteEntitySpec{SourceCluster: cluster, SourceName: name, Kind: "VirtualMachine",
-			Endpoints: []federationv1alpha1.RemoteEndpoint{{IP: ip}}},
+			Endpoints: []federationv1alpha1.RemoteEndpoint{{IP: ip}}, Network: remoteNetwork,
+			Addresses: []federationv1alpha1.EntityAddress{{IP: ip, Kind: federationv1alpha1.AddressPrivate, Network: remoteNetwork}}},
+	}
+}
+
+// The networks of the suite (suiteNetworks): the remote entities of
+// remoteEntity are in remoteNetwork, flat-connected to this member's
+// cluster network and to localNetwork, the network of localEntity.
+const (
+	remoteNetwork = "aws.vpc-remote"
+	localNetwork  = "azure.vnet-local"
+)
+
+func suiteNetworks() []*federationv1alpha1.Network {
+	remote := federationv1alpha1.FlatConnection{Network: remoteNetwork, CIDRs: []string{"10.1.0.0/16", "10.3.0.0/16"}}
+	return []*federationv1alpha1.Network{
+		{ObjectMeta: metav1.ObjectMeta{Name: "cluster.member-2"}, Spec: federationv1alpha1.NetworkSpec{
+			Kind: federationv1alpha1.NetworkCluster, CIDRs: []string{"10.96.0.0/16"},
+			Flat: []federationv1alpha1.FlatConnection{remote, {Network: "cluster.member-1", CIDRs: []string{"172.18.0.0/16"}}}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: localNetwork}, Spec: federationv1alpha1.NetworkSpec{
+			Kind: federationv1alpha1.NetworkOther, CIDRs: []string{"192.168.0.0/16"}, Flat: []federationv1alpha1.FlatConnection{remote}}},
+	}
+}
+
+// localEntity is an ExternalEntity role=db of ns in network: a point the
+// policies of federatedPolicy are enforced at.
+func localEntity(ns, name, network, ip string) *antreav1alpha2.ExternalEntity {
+	return &antreav1alpha2.ExternalEntity{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{
+			"tag.cloud.antreaplus.io/role": "db", federationv1alpha1.LabelNetwork: network}},
+		Spec: antreav1alpha2.ExternalEntitySpec{Endpoints: []antreav1alpha2.Endpoint{{IP: ip}}, ExternalNode: name},
 	}
 }
 

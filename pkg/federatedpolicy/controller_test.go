@@ -35,7 +35,7 @@ func TestDerivedObjectsAndRemoteAddressChange(t *testing.T) {
 	c := start(t)
 	ns := clusters.Namespace(t, cluster)
 	nicA := remoteEntity(ns, "member-1", "nic-a", "web", "10.1.0.5")
-	create(t, c, nicA, remoteEntity(ns, "member-3", "nic-b", "web", "10.3.0.5"),
+	create(t, c, localEntity(ns, "db", localNetwork, "192.168.0.5"), nicA, remoteEntity(ns, "member-3", "nic-b", "web", "10.3.0.5"),
 		federatedPolicy(ns, "db", ingress("from-web", remoteRole("web"))))
 	group := "fnp-db-ingress-0-peer-0"
 	framework.Eventually(t, timeout, func() error {
@@ -60,6 +60,7 @@ func TestDerivedObjectsAndRemoteAddressChange(t *testing.T) {
 	// A remote VM changes its IP: only the Group is rewritten.
 	rv := np.ResourceVersion
 	nicA.Spec.Endpoints[0].IP = "10.1.0.6"
+	nicA.Spec.Addresses[0].IP = "10.1.0.6"
 	if err := c.Update(ctx, nicA); err != nil {
 		t.Fatal(err)
 	}

@@ -67,6 +67,11 @@ func run(cfg *rest.Config, c client.Client) error {
 	if err := c.Create(ctx, m); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating the ClusterMembership: %w", err)
 	}
+	for _, n := range suiteNetworks() {
+		if err := c.Create(ctx, n); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating Network %s: %w", n.Name, err)
+		}
+	}
 	sch, err := scheme.New()
 	if err != nil {
 		return err

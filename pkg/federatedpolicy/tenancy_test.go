@@ -30,7 +30,7 @@ func TestTenancy(t *testing.T) {
 	if err := c.Update(ctx, nsB); err != nil {
 		t.Fatal(err)
 	}
-	create(t, c, remoteEntity(a, "member-1", "web", "web", "10.1.1.1"), remoteEntity(b, "member-1", "web", "web", "10.1.2.1"),
+	create(t, c, localEntity(a, "db", localNetwork, "192.168.0.6"), remoteEntity(a, "member-1", "web", "web", "10.1.1.1"), remoteEntity(b, "member-1", "web", "web", "10.1.2.1"),
 		federatedPolicy(a, "db", ingress("own", remoteRole("web"))))
 	framework.Eventually(t, timeout, func() error {
 		cidrs, err := groupCIDRs(c, a, "fnp-db-ingress-0-peer-0")
