@@ -13,7 +13,6 @@ import (
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
-	"antreaplus.io/antreaplus/pkg/networks"
 )
 
 // Labels of an ExternalEntity, besides the tag labels.
@@ -57,7 +56,7 @@ func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.
 	maps.Copy(tags, nic.Spec.Tags)
 	labels := entityLabels(&nic.ObjectMeta, tags, KindVirtualMachine, nic.Spec.VirtualMachine, nic.Spec.VPCID, nic.Spec.Region)
 	labels[LabelNetworkInterface] = nic.Name
-	network := networks.CloudName(string(nic.Spec.Provider), nic.Spec.VPCID)
+	network := inventory.NetworkName(string(nic.Spec.Provider), nic.Spec.VPCID)
 	if network != "" {
 		labels[federationv1alpha1.LabelNetwork] = network
 	}
@@ -74,7 +73,7 @@ func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.
 func ForCloudNativeService(svc *cloudv1alpha1.CloudNativeService, agentlessNode string) *antreav1alpha2.ExternalEntity {
 	labels := entityLabels(&svc.ObjectMeta, svc.Spec.Tags, KindCloudNativeService, svc.Name, svc.Spec.VPCID, svc.Spec.Region)
 	labels[LabelServiceKind] = string(svc.Spec.Kind)
-	network := networks.CloudName(string(svc.Spec.Provider), svc.Spec.VPCID)
+	network := inventory.NetworkName(string(svc.Spec.Provider), svc.Spec.VPCID)
 	if network != "" {
 		labels[federationv1alpha1.LabelNetwork] = network
 	}

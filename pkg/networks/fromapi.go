@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
 // FromAPI turns a member's Network objects into the decision's networks,
@@ -55,20 +54,4 @@ func ClusterNetwork(items []federationv1alpha1.Network, clusterID string) string
 		return ""
 	}
 	return federationv1alpha1.ClusterNetworkPrefix + clusterID
-}
-
-// CloudName is the name the federation gives the network of a VPC or
-// VNet: the provider in lower case, a dot, and the VPC id as the
-// ExternalEntities' cloud.antreaplus.io/vpc label carries it (an AWS VPC id
-// as it is; an Azure VNet's name and a hash of its ARM id). It is a DNS
-// subdomain and a label value.
-func CloudName(provider, vpcID string) string {
-	if vpcID == "" {
-		return ""
-	}
-	p := strings.ToLower(provider)
-	if p == "" {
-		p = "cloud"
-	}
-	return p + "." + inventory.ObjectName(vpcID, "")
 }

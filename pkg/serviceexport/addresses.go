@@ -2,6 +2,7 @@ package serviceexport
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sort"
 	"strings"
 
@@ -85,6 +86,17 @@ func ChooseAddresses(svc *corev1.Service, flat bool, slices []discoveryv1.Endpoi
 		return Addresses{Type: AddressNone, Note: fmt.Sprintf("a ClusterIP Service is not reachable from outside its cluster: make it a NodePort or LoadBalancer Service, "+
 			"or annotate the ServiceExport %s=true if its Pods are routable from every member", FlatNetworkAnnotation)}
 	}
+}
+
+// ExportNetwork is the network an export's annotations name for its
+// private addresses; "" (the exporting cluster's) when they name none or a
+// name that is not a DNS subdomain of at most 63 characters.
+func ExportNetwork(annotations map[string]string) string {
+	n := annotations[NetworkAnnotation]
+	if len(n) > 63 || len(validation.IsDNS1123Subdomain(n)) > 0 {
+		return ""
+	}
+	return n
 }
 
 // IsFlat tells whether annotations declare a flat network.

@@ -42,7 +42,12 @@ type Export struct {
 	// Zones are the distinct topology.kubernetes.io/zone values of the
 	// exporting cluster's nodes, sorted: the zones an address without a
 	// zone of its own (a load balancer's) serves.
-	Zones     []string
+	Zones []string
+	// Network is the network the export's private addresses belong to, as
+	// its ServiceExport's network.antreaplus.io/name annotation names it
+	// (a flat-network export of Pods in a VPC, for example); "" is the
+	// exporting cluster's own network (docs/networks.md).
+	Network   string
 	Addresses Addresses
 }
 
@@ -68,6 +73,7 @@ func FromCluster(cluster string, export *mcsv1beta1.ServiceExport, svc *corev1.S
 		ExportedAnnotations:   annotations,
 		Region:                Region(nodes),
 		Zones:                 Zones(nodes),
+		Network:               ExportNetwork(export.Annotations),
 		Addresses:             ChooseAddresses(svc, IsFlat(export.Annotations), slices, nodes),
 	}
 	if e.ServiceType == "" {

@@ -20,6 +20,11 @@ const (
 	// the Pods behind the exported Service are reachable from every member:
 	// the export then contributes Pod IPs.
 	FlatNetworkAnnotation = "federation.antreaplus.io/flat-network"
+	// NetworkAnnotation on a ServiceExport names the network its private
+	// addresses belong to (a Network's name, such as aws.vpc-0a1b); it is
+	// copied to the EndpointSlices imported from it. Without it they are
+	// in the exporting cluster's network, cluster.<clusterID>.
+	NetworkAnnotation = "network.antreaplus.io/name"
 	// AddressTypeAnnotation on an imported EndpointSlice names the kind of
 	// addresses it holds (LoadBalancer, NodePort, PodIP, None).
 	AddressTypeAnnotation = "federation.antreaplus.io/address-type"

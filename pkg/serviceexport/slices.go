@@ -53,6 +53,9 @@ func DesiredSlices(ns, name string, r Result, owners []metav1.OwnerReference, im
 		if len(e.Zones) > 0 {
 			annotations[SourceZonesAnnotation] = strings.Join(e.Zones, ",")
 		}
+		if e.Network != "" {
+			annotations[NetworkAnnotation] = e.Network
+		}
 		for _, group := range byFamily(e) {
 			eps := group.endpoints
 			for i := 0; i == 0 || len(eps) > 0; i++ {

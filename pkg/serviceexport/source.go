@@ -27,13 +27,15 @@ type sourceExport struct {
 	Region                string                              `json:"region,omitempty"`
 	Zones                 []string                            `json:"zones,omitempty"`
 	AddressType           AddressType                         `json:"addressType"`
+	Network               string                              `json:"network,omitempty"`
 }
 
 func encodeSource(e Export) string {
 	raw, err := json.Marshal(sourceExport{Created: e.Created, ServiceType: e.ServiceType, Headless: e.Headless, Ports: e.Ports,
 		SessionAffinity: e.SessionAffinity, SessionAffinityConfig: e.SessionAffinityConfig,
 		InternalTrafficPolicy: e.InternalTrafficPolicy, TrafficDistribution: e.TrafficDistribution, IPFamilies: e.IPFamilies,
-		ExportedLabels: e.ExportedLabels, ExportedAnnotations: e.ExportedAnnotations, Region: e.Region, Zones: e.Zones, AddressType: e.Addresses.Type})
+		ExportedLabels: e.ExportedLabels, ExportedAnnotations: e.ExportedAnnotations, Region: e.Region, Zones: e.Zones, AddressType: e.Addresses.Type,
+		Network: e.Network})
 	if err != nil { // cannot happen: plain data
 		return ""
 	}
@@ -60,7 +62,7 @@ func ExportFromSlices(cluster string, slices []discoveryv1.EndpointSlice) (Expor
 		SessionAffinity: src.SessionAffinity, SessionAffinityConfig: src.SessionAffinityConfig,
 		InternalTrafficPolicy: src.InternalTrafficPolicy, TrafficDistribution: src.TrafficDistribution, IPFamilies: src.IPFamilies,
 		ExportedLabels: src.ExportedLabels, ExportedAnnotations: src.ExportedAnnotations, Region: src.Region, Zones: src.Zones,
-		Addresses: Addresses{Type: src.AddressType, Ports: map[string]int32{}, Note: "kept from the last import while " + cluster + " cannot be read"}}
+		Network: src.Network, Addresses: Addresses{Type: src.AddressType, Ports: map[string]int32{}, Note: "kept from the last import while " + cluster + " cannot be read"}}
 	if e.InternalTrafficPolicy == "" { // recorded before the policy was
 		e.InternalTrafficPolicy = corev1.ServiceInternalTrafficPolicyCluster
 	}

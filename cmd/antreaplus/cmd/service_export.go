@@ -17,12 +17,14 @@ func serviceExport(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
 	var opts federatedservice.ExportOptions
 	var wait time.Duration
 	c := &cobra.Command{
-		Use:   "export NAME -n NS --context CTX [--flat-network]",
+		Use:   "export NAME -n NS --context CTX [--flat-network [--network NET]]",
 		Short: "Export a Service of one member to the federation",
 		Long: `export creates the ServiceExport of the Service, then waits for the member controller to judge it
 (Valid, Ready) and prints the verdict. The Service must be reachable from outside its member: a
-LoadBalancer or NodePort Service, or any Service whose Pods are routable from every member
-(--flat-network).`,
+LoadBalancer or NodePort Service, or any Service whose Pods are routable on a flat network
+(--flat-network). Private addresses are in the exporting cluster's network unless --network
+names the network they are in (a Network's name, such as aws.vpc-0a1b for Pods in that VPC):
+other members use them only where that network is flat-connected (docs/networks.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -53,6 +55,7 @@ LoadBalancer or NodePort Service, or any Service whose Pods are routable from ev
 	}
 	f.addTargetFlags(c)
 	c.Flags().BoolVar(&opts.FlatNetwork, "flat-network", false, "declare the Service's Pods routable from every member: the export offers Pod IPs")
+	c.Flags().StringVar(&opts.Network, "network", "", "the network the exported private addresses are in (default: the exporting cluster's, cluster.<clusterID>)")
 	c.Flags().DurationVar(&wait, "wait", 15*time.Second, "how long to wait for the export's conditions")
 	return c
 }

@@ -121,6 +121,8 @@ func (in Input) networkInterface(snap *provider.Snapshot, vmName string, nic pro
 			MACAddress:       nic.MAC,
 			PrivateIPs:       slices.Clone(nic.PrivateIPs),
 			PublicIPs:        slices.Clone(nic.PublicIPs),
+			EgressIPs:        slices.Clone(nic.EgressIPs),
+			NATGatewayID:     nic.NATGatewayID,
 			SecurityGroupIDs: slices.Clone(nic.SecurityGroupIDs),
 			Tags:             cloneTags(nic.Tags),
 		},

@@ -32,6 +32,11 @@ type Snapshot struct {
 
 // VPC is an AWS VPC or an Azure VNet.
 type VPC struct {
+	// Peerings are the VPC's active flat connections to other VPCs
+	// (VNets): AWS VPC peering connections and transit gateway
+	// attachments, Azure VNet peerings in the Connected state.
+	Peerings []Peering
+
 	// ID is the VPC id (AWS) or the VNet's ARM resource id (Azure).
 	ID string
 	// Name is the Name tag (AWS) or the resource name (Azure).
@@ -78,6 +83,12 @@ type VM struct {
 
 // NIC is a network interface attached to a VM.
 type NIC struct {
+	// EgressIPs are the addresses its traffic leaves with toward other
+	// networks: its subnet's NAT gateway's public IPs (NATGatewayID), else
+	// its own public IPs when its subnet routes to the internet.
+	EgressIPs    []string
+	NATGatewayID string
+
 	// ID is the ENI id (AWS) or the ARM resource id (Azure).
 	ID string
 	// Primary is true for the VM's primary interface.
@@ -101,6 +112,17 @@ type NIC struct {
 
 // ServiceKind is a kind of cloud-native service. The values match the
 // CloudNativeServiceKind values of the API.
+// Peering is a flat connection of a VPC (VNet) to another.
+type Peering struct {
+	// ID is the connection's id (pcx-..., tgw-attach-..., a peering's ARM id).
+	ID string
+	// Via is VPCPeering, TransitGateway or VNetPeering.
+	Via string
+	// PeerVPCID is the other VPC's (VNet's) id, PeerCIDRs its ranges.
+	PeerVPCID string
+	PeerCIDRs []string
+}
+
 type ServiceKind string
 
 // Service kinds.

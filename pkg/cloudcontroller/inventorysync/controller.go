@@ -199,11 +199,16 @@ func (r *Reconciler) sync(ctx context.Context, acct *cloudv1alpha1.CloudProvider
 	if err != nil {
 		return 0, err
 	}
+	nets, err := r.syncNetworks(ctx, snap, desired)
+	if err != nil {
+		return nets, err
+	}
 	plan := inventory.Diff(desired, inRegion(existing, snap.Region), nil)
 	if plan.Writes() == 0 {
-		return 0, nil
+		return nets, nil
 	}
-	return apply(ctx, r.Client, sel, plan, r.Workers)
+	n, err := apply(ctx, r.Client, sel, plan, r.Workers)
+	return nets + n, err
 }
 
 // Classify turns a provider error into an account condition reason and the

@@ -43,13 +43,16 @@ type portSet struct {
 type offers struct {
 	byAddr map[netip.Addr][]port
 	// origin is the exporter of each address ("" for the cluster-set IP).
-	origin   map[netip.Addr]string
+	origin map[netip.Addr]string
+	// network is the network of an exporter's address its export names
+	// (the slice's network.antreaplus.io/name annotation), if any.
+	network  map[netip.Addr]string
 	clusters map[string]bool // exporters with a ready address
 	remote   int             // ready exporter addresses
 }
 
 func collectOffers(svc ServiceInput) offers {
-	o := offers{byAddr: map[netip.Addr][]port{}, origin: map[netip.Addr]string{}, clusters: map[string]bool{}}
+	o := offers{byAddr: map[netip.Addr][]port{}, origin: map[netip.Addr]string{}, network: map[netip.Addr]string{}, clusters: map[string]bool{}}
 	if imp := svc.Import; imp != nil && imp.Spec.Type != mcsv1beta1.Headless {
 		var ports []port
 		for _, p := range imp.Spec.Ports {
@@ -82,6 +85,9 @@ func collectOffers(svc ServiceInput) offers {
 				if c := s.Labels[mcsv1beta1.LabelSourceCluster]; c != "" {
 					o.clusters[c] = true
 					o.origin[netip.MustParseAddr(a).Unmap()] = c
+				}
+				if n := s.Annotations[federationv1alpha1.LabelNetwork]; n != "" {
+					o.network[netip.MustParseAddr(a).Unmap()] = n
 				}
 			}
 		}
@@ -201,9 +207,10 @@ type servicePortSet struct {
 
 // keepReachable leaves in o only the addresses the translation's points
 // reach: the cluster-set IP is an address of this member's cluster
-// network, an exporter's address in a private range one of the
-// exporter's cluster network (cluster.<clusterID>), any other public. It
-// returns why the others were left out.
+// network, an exporter's address in a private range one of the network
+// its export names (else the exporter's cluster network,
+// cluster.<clusterID>), any other public. It returns why the others were
+// left out.
 func (t *translator) keepReachable(o *offers) []string {
 	var lines []string
 	o.remote, o.clusters = 0, map[string]bool{}
@@ -215,7 +222,8 @@ func (t *translator) keepReachable(o *offers) []string {
 		c, remote := o.origin[a]
 		e := networks.Entity{Name: "the cluster-set IP " + a.String(), Network: t.in.clusterNetwork()}
 		if remote {
-			e = networks.Entity{Name: fmt.Sprintf("exporter %s's address %s", c, a), Network: federationv1alpha1.ClusterNetworkPrefix + c}
+			network := cmp.Or(o.network[a], federationv1alpha1.ClusterNetworkPrefix+c)
+			e = networks.Entity{Name: fmt.Sprintf("exporter %s's address %s", c, a), Network: network}
 		}
 		kind := networks.Public
 		if !remote || networks.IsPrivate(a) {

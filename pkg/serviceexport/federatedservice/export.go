@@ -21,6 +21,23 @@ type ExportOptions struct {
 	// FlatNetwork declares the Service's Pods routable from every member:
 	// the export then contributes Pod IPs.
 	FlatNetwork bool
+	// Network names the network the exported addresses are private in
+	// (a Network's name, such as aws.vpc-0a1b, for Pods in a VPC): members
+	// use them only where that network is flat-connected. Empty: the
+	// exporting cluster's own network.
+	Network string
+}
+
+// annotations are what opts set on a ServiceExport.
+func (opts ExportOptions) annotations() map[string]string {
+	out := map[string]string{}
+	if opts.FlatNetwork {
+		out[serviceexport.FlatNetworkAnnotation] = "true"
+	}
+	if opts.Network != "" {
+		out[serviceexport.NetworkAnnotation] = opts.Network
+	}
+	return out
 }
 
 func newClient(cfg *rest.Config) (client.Client, error) {
@@ -38,10 +55,11 @@ func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportO
 	if err != nil {
 		return false, err
 	}
-	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	if opts.FlatNetwork {
-		exp.Annotations = map[string]string{serviceexport.FlatNetworkAnnotation: "true"}
+	if opts.Network != "" && serviceexport.ExportNetwork(map[string]string{serviceexport.NetworkAnnotation: opts.Network}) == "" {
+		return false, fmt.Errorf("--network %q is not a network's name: a DNS subdomain of at most 63 characters, such as aws.vpc-0a1b2c3d", opts.Network)
 	}
+	want := opts.annotations()
+	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: want}}
 	err = c.Create(ctx, exp)
 	if err == nil {
 		return true, nil
@@ -53,13 +71,20 @@ func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportO
 	if err := c.Get(ctx, client.ObjectKeyFromObject(exp), have); err != nil {
 		return false, fmt.Errorf("reading ServiceExport %s/%s: %w", ns, name, err)
 	}
-	if serviceexport.IsFlat(have.Annotations) == opts.FlatNetwork {
-		return false, nil
+	changed := false
+	for _, k := range []string{serviceexport.FlatNetworkAnnotation, serviceexport.NetworkAnnotation} {
+		v, ok := want[k]
+		switch {
+		case ok && have.Annotations[k] != v:
+			metav1.SetMetaDataAnnotation(&have.ObjectMeta, k, v)
+			changed = true
+		case !ok && have.Annotations[k] != "":
+			delete(have.Annotations, k)
+			changed = true
+		}
 	}
-	if opts.FlatNetwork {
-		metav1.SetMetaDataAnnotation(&have.ObjectMeta, serviceexport.FlatNetworkAnnotation, "true")
-	} else {
-		delete(have.Annotations, serviceexport.FlatNetworkAnnotation)
+	if !changed {
+		return false, nil
 	}
 	if err := c.Update(ctx, have); err != nil {
 		return false, fmt.Errorf("updating ServiceExport %s/%s: %w", ns, name, err)
