@@ -166,6 +166,9 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	if err := s.declareFlatNetworks(ctx, members); err != nil {
+		return err
+	}
 	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs, Tenancy: ten}
 	return s.saveState(st)
 }

@@ -106,6 +106,8 @@ var accounts = []account{
 			why: "owners with blockOwnerDeletion: a VM of its interfaces, interfaces and services of their ExternalEntities"},
 		{verbs: "create update delete get list watch", group: "crd.antrea.io", resources: "externalentities",
 			why: "externalentity writes an ExternalEntity per interface and service; agentless enforcement reads them"},
+		{verbs: "get list watch create patch", group: "federation.antreaplus.io", resources: "networks",
+			why: "inventorysync writes the Networks of the VPCs and VNets it imports from (server-side apply)"},
 		{verbs: "get list watch", resources: "namespaces",
 			why: "tenancy: the tenants are the Namespaces --tenant-selector picks"},
 		{inRelease: true, verbs: "get list watch create update patch delete", group: "coordination.k8s.io", resources: "leases",
