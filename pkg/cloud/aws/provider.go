@@ -64,7 +64,8 @@ func New(opts Options) (*Provider, error) {
 var liveStates = []string{"pending", "running", "shutting-down", "stopping", "stopped"}
 
 // Inventory reads the region's VPCs, instances, network interfaces, load
-// balancers and DB instances, each through every page, concurrently.
+// balancers, DB instances, NAT gateways, route tables and VPC peering
+// connections, each through every page, concurrently.
 func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
 	if err := checkRegion(region); err != nil {
 		return nil, err
@@ -75,7 +76,8 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 
 	var (
 		wg        sync.WaitGroup
-		errs      [5]error
+		errs      [8]error
+		routes    routing
 		vpcs      []types.Vpc
 		instances []types.Instance
 		enis      []types.NetworkInterface
@@ -115,11 +117,24 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 		dbs, err = p.describeDBInstances(ctx, region)
 		return err
 	})
+	run(5, "DescribeNatGateways", func() (err error) {
+		routes.natGateways, err = p.describeNatGateways(ctx, inRegion)
+		return err
+	})
+	run(6, "DescribeRouteTables", func() (err error) {
+		routes.routeTables, err = p.describeRouteTables(ctx, inRegion)
+		return err
+	})
+	run(7, "DescribeVpcPeeringConnections", func() (err error) {
+		routes.peerings, err = p.describePeerings(ctx, inRegion)
+		return err
+	})
 	wg.Wait()
 	if err := firstError(errs[:]); err != nil {
 		return nil, err
 	}
 	snap := snapshot(region, vpcs, instances, enis)
+	applyRouting(snap, routes)
 	snap.Services = append(snap.Services, loadBalancerServices(lbs, enis)...)
 	snap.Services = append(snap.Services, p.dbServices(ctx, dbs, snap.VPCs)...)
 	snap.Sort()

@@ -18,6 +18,9 @@ type region struct {
 	// by identifier.
 	lbs map[string]*loadBalancer
 	dbs map[string]*dbInstance
+	// natGateways and peerings shape routing (routing.go).
+	natGateways map[string]*natGateway
+	peerings    map[string]*peering
 }
 
 func newRegion(name string) *region {
@@ -29,6 +32,9 @@ func newRegion(name string) *region {
 		groups:    map[string]*securityGroup{},
 		lbs:       map[string]*loadBalancer{},
 		dbs:       map[string]*dbInstance{},
+
+		natGateways: map[string]*natGateway{},
+		peerings:    map[string]*peering{},
 	}
 }
 
@@ -41,6 +47,9 @@ type vpc struct {
 	nextHost uint32
 	// defaultGroup is the id of the VPC's "default" security group.
 	defaultGroup string
+	// natGatewayID is the NAT gateway the subnet routes the internet
+	// through ("": the internet gateway).
+	natGatewayID string
 }
 
 type instance struct {
