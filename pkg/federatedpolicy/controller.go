@@ -120,7 +120,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager) err
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceToPolicies), builder.WithPredicates(labelsChanged())).
 		Watches(&federationv1alpha1.ClusterMembership{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies)).
 		Watches(&federationv1alpha1.Network{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		WatchesMetadata(&antreav1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.namespacePolicies), builder.WithPredicates(networkLabelChanged())).
+		WatchesMetadata(&antreav1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.namespacePolicies), builder.WithPredicates(labelsChanged())).
 		Complete(r)
 }
 
@@ -199,7 +199,8 @@ func (r *Reconciler) allPolicies(ctx context.Context, _ client.Object) []reconci
 }
 
 // namespacePolicies maps an ExternalEntity to the policies of its
-// Namespace, which may be applied to it.
+// Namespace, which may be applied to it: its creation, deletion or a
+// change of its labels may change the networks they are enforced in.
 func (r *Reconciler) namespacePolicies(ctx context.Context, o client.Object) []reconcile.Request {
 	list := &policyv1alpha1.FederatedNetworkPolicyList{}
 	if err := r.List(ctx, list, client.InNamespace(o.GetNamespace())); err != nil {
@@ -213,14 +214,6 @@ func (r *Reconciler) namespacePolicies(ctx context.Context, o client.Object) []r
 	return out
 }
 
-// networkLabelChanged passes creations, deletions and changes of an
-// entity's network label: the networks a Namespace's policies are
-// enforced in.
-func networkLabelChanged() predicate.Predicate {
-	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-		return e.ObjectOld.GetLabels()[federationv1alpha1.LabelNetwork] != e.ObjectNew.GetLabels()[federationv1alpha1.LabelNetwork]
-	}}
-}
 
 // takenNameToPolicy maps a NetworkPolicy that no federated policy controls
 // and whose name is a derived one (fnp-<name>) to the federated policy of

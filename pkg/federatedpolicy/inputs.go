@@ -104,7 +104,8 @@ func (r *Reconciler) service(ctx context.Context, key types.NamespacedName) (tra
 }
 
 // networkInputs reads the member's Networks and the networks of the
-// policy Namespace's ExternalEntities (their metadata only).
+// ExternalEntities of the policy's Namespace it applies to (their metadata
+// only).
 func (r *Reconciler) networkInputs(ctx context.Context, p *policyv1alpha1.FederatedNetworkPolicy, in *translate.Inputs) error {
 	nets := &federationv1alpha1.NetworkList{}
 	if err := r.List(ctx, nets); err != nil {
@@ -117,9 +118,12 @@ func (r *Reconciler) networkInputs(ctx context.Context, p *policyv1alpha1.Federa
 	if err := r.List(ctx, entities, client.InNamespace(p.Namespace)); err != nil {
 		return fmt.Errorf("listing the ExternalEntities of Namespace %s: %w", p.Namespace, err)
 	}
+	applied := translate.AppliedToEntities(p)
 	set := map[string]bool{}
 	for i := range entities.Items {
-		set[entities.Items[i].Labels[federationv1alpha1.LabelNetwork]] = true
+		if applied(entities.Items[i].Labels) {
+			set[entities.Items[i].Labels[federationv1alpha1.LabelNetwork]] = true
+		}
 	}
 	list := make([]string, 0, len(set))
 	for n := range set {

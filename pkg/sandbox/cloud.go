@@ -40,6 +40,10 @@ type CloudOptions struct {
 	// hard tenant (PlanTenancy). Recorded: later runs keep it. Not with
 	// the as-installed mode.
 	Tenancy bool
+	// Networks seeds the edge networks (overlapping ranges, a NAT gateway;
+	// docs/networks.md), played behind routers by StartVMAgents; their
+	// networks are not declared flat. Recorded: later runs keep it.
+	Networks bool
 }
 
 // CloudState is what the state records of a sandbox's local cloud.
@@ -56,8 +60,14 @@ type CloudState struct {
 	// VMs are the agented VMs played with --vm-agents (a copy of
 	// vms/vms.json).
 	VMs []AgentVM `json:"vms,omitempty"`
+	// Routed are the edge networks whose VMs are played behind routers
+	// (--networks).
+	Routed []RoutedNetwork `json:"routed,omitempty"`
 	// Tenancy is set when the sandbox runs tenants (--tenancy).
 	Tenancy *TenancyState `json:"tenancy,omitempty"`
+	// Networks is set when the emulator seeds the edge networks
+	// (--networks).
+	Networks bool `json:"networks,omitempty"`
 }
 
 // Member returns the cloud member called cluster.
@@ -121,6 +131,7 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	if opts.Tenancy, err = chooseTenancy(opts.Tenancy, st.Cloud); err != nil {
 		return err
 	}
+	opts.Networks = opts.Networks || prev.Networks
 	if opts.Tenancy && st.AsInstalled {
 		return errors.New("--tenancy runs the cloud controllers as local processes: the as-installed sandbox runs the chart's (one instance)")
 	}
@@ -169,7 +180,8 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	if err := s.declareFlatNetworks(ctx, members); err != nil {
 		return err
 	}
-	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs, Tenancy: ten}
+	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs, Routed: prev.Routed,
+		Tenancy: ten, Networks: opts.Networks}
 	return s.saveState(st)
 }
 
@@ -189,6 +201,9 @@ func (s *Sandbox) startEmulator(ctx context.Context, opts CloudOptions, ports Cl
 			"--state-dir", s.CloudDir(), "--namespace", opts.Namespace}
 		if len(tenants) > 0 {
 			args = append(args, "--tenants", strings.Join(tenants, ","))
+		}
+		if opts.Networks {
+			args = append(args, "--edge")
 		}
 		pid, _, err := emu.start(opts.Emulator, args...)
 		if err != nil {

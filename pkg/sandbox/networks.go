@@ -13,7 +13,6 @@ import (
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
@@ -56,12 +55,14 @@ func planFlat(members []memberNetworks) map[string]map[string][]federationv1alph
 }
 
 // declareFlatNetworks waits for the Networks of the VPCs and VNets each
-// cloud member imports, then declares them flat to each other (planFlat).
+// cloud member imports, then declares those of its bridge flat to each
+// other (planFlat); the edge networks (--networks) are not: their VMs are
+// behind routers that NAT.
 func (s *Sandbox) declareFlatNetworks(ctx context.Context, members []CloudMember) error {
 	var found []memberNetworks
 	clients := map[string]client.Client{}
 	for _, m := range members {
-		c, err := s.ctrlClient(m.Cluster)
+		c, err := s.cloudClient(m.Cluster)
 		if err != nil {
 			return err
 		}
@@ -84,17 +85,6 @@ func (s *Sandbox) declareFlatNetworks(ctx context.Context, members []CloudMember
 	return errors.Join(errs...)
 }
 
-func (s *Sandbox) ctrlClient(cluster string) (client.Client, error) {
-	cfg, err := s.restConfig(cluster)
-	if err != nil {
-		return nil, err
-	}
-	sch, err := scheme.New()
-	if err != nil {
-		return nil, err
-	}
-	return client.New(cfg, client.Options{Scheme: sch})
-}
 
 // waitNetworks waits until cluster holds the Network of every VPC (VNet)
 // its NetworkInterfaces are in, and returns those Networks.
@@ -117,11 +107,22 @@ func waitNetworks(ctx context.Context, c client.Client, cluster string) ([]feder
 }
 
 // importedNetworks returns the Networks of the VPCs the imported
-// interfaces are in, and the names of those still missing.
+// interfaces are in, but the edge networks, and the names of those still
+// missing.
 func importedNetworks(ctx context.Context, c client.Client) ([]federationv1alpha1.Network, []string, error) {
 	nics := &cloudv1alpha1.NetworkInterfaceList{}
 	if err := c.List(ctx, nics); err != nil {
 		return nil, nil, err
+	}
+	vms := &cloudv1alpha1.VirtualMachineList{}
+	if err := c.List(ctx, vms); err != nil {
+		return nil, nil, err
+	}
+	edge := map[string]bool{}
+	for i := range vms.Items {
+		if n := routedNetwork(&vms.Items[i]); n != "" {
+			edge[n] = true
+		}
 	}
 	list := &federationv1alpha1.NetworkList{}
 	if err := c.List(ctx, list); err != nil {
@@ -129,7 +130,7 @@ func importedNetworks(ctx context.Context, c client.Client) ([]federationv1alpha
 	}
 	want := map[string]bool{}
 	for _, n := range nics.Items {
-		if name := inventory.NetworkName(string(n.Spec.Provider), n.Spec.VPCID); name != "" {
+		if name := inventory.NetworkName(string(n.Spec.Provider), n.Spec.VPCID); name != "" && !edge[name] {
 			want[name] = true
 		}
 	}

@@ -84,7 +84,7 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 		}
 	}
 	base := vmNetNSBase(s.opts.Dir)
-	vms, tokens, err := s.waitAgentVMs(ctx, clients, st.Cloud, base, opts.Timeout)
+	vms, routed, tokens, err := s.waitAgentVMs(ctx, clients, st.Cloud, base, opts.Timeout)
 	if err != nil {
 		return err
 	}
@@ -94,22 +94,49 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 	if err := s.forgetVMs(vms); err != nil {
 		return err
 	}
-	if err := s.saveVMPlan(st, vms); err != nil {
+	if err := s.saveVMPlan(st, vms, routed); err != nil {
 		return err
 	}
 	if err := ensureBridge(base); err != nil {
 		return fmt.Errorf("creating the VMs' bridge: %w", err)
 	}
+	if err := s.ensureRouters(base, routed); err != nil {
+		return err
+	}
 	for _, vm := range vms {
-		if err := s.ensureVM(base, vm, tokens[vm.Name], opts); err != nil {
+		if err := s.ensureVM(base, vm, routed, tokens[vm.Name], opts); err != nil {
 			return err
 		}
 	}
 	return s.waitAgentsConnected(ctx, clients, st.Cloud.Namespace, vms, opts.Timeout)
 }
 
+// ensureRouters plays the routed networks: the internet namespace, and
+// each network's router, recreated when it is not intact, its routes and
+// NAT rules applied again (a NAT gateway's address may have changed).
+func (s *Sandbox) ensureRouters(base string, routed []RoutedNetwork) error {
+	if len(routed) == 0 {
+		return nil
+	}
+	if err := ensureInternet(base); err != nil {
+		return fmt.Errorf("creating the internet namespace: %w", err)
+	}
+	for _, r := range routed {
+		if !routerIntact(r) {
+			if err := createRouter(base, r); err != nil {
+				return err
+			}
+		}
+		if err := configureRouter(base, r); err != nil {
+			return err
+		}
+		s.logf("network %s: router %s, gateway %s, NAT %v, public %v", r.Name, r.NetNS, r.Gateway, r.NAT, r.Public)
+	}
+	return nil
+}
+
 // saveVMPlan writes the plan to vms.json and the sandbox state.
-func (s *Sandbox) saveVMPlan(st *State, vms []AgentVM) error {
+func (s *Sandbox) saveVMPlan(st *State, vms []AgentVM, routed []RoutedNetwork) error {
 	if err := os.MkdirAll(s.VMDir(), 0o755); err != nil {
 		return err
 	}
@@ -117,7 +144,7 @@ func (s *Sandbox) saveVMPlan(st *State, vms []AgentVM) error {
 	if err := os.WriteFile(s.vmPlanPath(), raw, 0o644); err != nil {
 		return err
 	}
-	st.Cloud.VMs = vms
+	st.Cloud.VMs, st.Cloud.Routed = vms, routed
 	return s.saveState(st)
 }
 
@@ -136,19 +163,19 @@ func (s *Sandbox) cloudClient(cluster string) (client.Client, error) {
 // waitAgentVMs waits until the agented VMs are imported with their
 // addresses into every cloud member and its policy controller issued
 // their tokens.
-func (s *Sandbox) waitAgentVMs(ctx context.Context, clients map[string]client.Client, cloud *CloudState, base string, timeout time.Duration) ([]AgentVM, map[string][]byte, error) {
+func (s *Sandbox) waitAgentVMs(ctx context.Context, clients map[string]client.Client, cloud *CloudState, base string, timeout time.Duration) ([]AgentVM, []RoutedNetwork, map[string][]byte, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		vms, tokens, err := agentVMs(ctx, clients, cloud, base)
+		vms, routed, tokens, err := agentVMs(ctx, clients, cloud, base)
 		if err == nil {
-			return vms, tokens, nil
+			return vms, routed, tokens, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, fmt.Errorf("the agented VMs of namespace %s were not ready after %s: %w (see the logs in %s)", cloud.Namespace, timeout, err, s.CloudDir())
+			return nil, nil, nil, fmt.Errorf("the agented VMs of namespace %s were not ready after %s: %w (see the logs in %s)", cloud.Namespace, timeout, err, s.CloudDir())
 		}
 		select {
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		case <-time.After(time.Second):
 		}
 	}
@@ -156,38 +183,39 @@ func (s *Sandbox) waitAgentVMs(ctx context.Context, clients map[string]client.Cl
 
 // agentVMs plans the agented VMs of every cloud member and reads their
 // tokens, by VM.
-func agentVMs(ctx context.Context, clients map[string]client.Client, cloud *CloudState, base string) ([]AgentVM, map[string][]byte, error) {
+func agentVMs(ctx context.Context, clients map[string]client.Client, cloud *CloudState, base string) ([]AgentVM, []RoutedNetwork, map[string][]byte, error) {
 	var invs []vmInventory
 	for _, m := range cloud.Members {
 		inv := vmInventory{member: m}
 		var vmList cloudv1alpha1.VirtualMachineList
 		if err := clients[m.Cluster].List(ctx, &vmList, client.InNamespace(cloud.Namespace)); err != nil {
-			return nil, nil, fmt.Errorf("listing the VMs of %s: %w", m.Cluster, err)
+			return nil, nil, nil, fmt.Errorf("listing the VMs of %s: %w", m.Cluster, err)
 		}
 		var nics cloudv1alpha1.NetworkInterfaceList
 		if err := clients[m.Cluster].List(ctx, &nics, client.InNamespace(cloud.Namespace)); err != nil {
-			return nil, nil, fmt.Errorf("listing the interfaces of %s: %w", m.Cluster, err)
+			return nil, nil, nil, fmt.Errorf("listing the interfaces of %s: %w", m.Cluster, err)
 		}
 		inv.vms, inv.nics = vmList.Items, nics.Items
 		invs = append(invs, inv)
 	}
 	vms, err := planVMs(base, invs)
+	routed := planRouted(base, vms, invs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tokens := map[string][]byte{}
 	for _, vm := range vms {
 		var sec corev1.Secret
 		key := client.ObjectKey{Namespace: cloud.Namespace, Name: agenttoken.SecretName(vm.Object)}
 		if err := clients[vm.Cluster].Get(ctx, key, &sec); err != nil {
-			return nil, nil, fmt.Errorf("the token of %s in %s: %w", vm.Name, vm.Cluster, err)
+			return nil, nil, nil, fmt.Errorf("the token of %s in %s: %w", vm.Name, vm.Cluster, err)
 		}
 		if len(sec.Data[policydistribution.TokenKey]) == 0 {
-			return nil, nil, fmt.Errorf("the Secret %s of %s holds no token yet", key, vm.Cluster)
+			return nil, nil, nil, fmt.Errorf("the Secret %s of %s holds no token yet", key, vm.Cluster)
 		}
 		tokens[vm.Name] = sec.Data[policydistribution.TokenKey]
 	}
-	return vms, tokens, nil
+	return vms, routed, tokens, nil
 }
 
 // waitAgentsConnected waits until every VM's status, in the member that

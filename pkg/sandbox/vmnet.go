@@ -67,19 +67,39 @@ func ensureBridge(base string) error {
 }
 
 // vmWired reports whether the VM's namespace exists with its address on
-// eth0 and the other end of its veth on the bridge.
-func vmWired(base string, vm AgentVM) bool {
+// eth0 and the other end of its veth on the bridge of link (the sandbox's
+// bridge namespace, or its network's router).
+func vmWired(link string, vm AgentVM) bool {
 	out, err := netns.IP("-n", vm.NetNS, "-o", "addr", "show", "dev", "eth0")
 	if err != nil || !strings.Contains(out, " "+vm.CIDR()+" ") {
 		return false
 	}
-	out, err = netns.IP("-n", base, "-o", "link", "show", vm.Veth)
+	if vm.Gateway != "" {
+		if out, err := netns.IP("-n", vm.NetNS, "route", "show", "default"); err != nil || !strings.Contains(out, "via "+vm.Gateway+" ") {
+			return false
+		}
+	}
+	out, err = netns.IP("-n", link, "-o", "link", "show", vm.Veth)
 	return err == nil && strings.Contains(out, "master "+vmBridge)
 }
 
-// wireVM creates the VM's namespace, joined to the bridge by a veth pair,
-// with the VM's address on its eth0.
-func wireVM(base string, vm AgentVM) error {
+// wireVM creates the VM's namespace, joined to the bridge of link by a
+// veth pair, with the VM's address on its eth0 and, behind a router, its
+// default route through it.
+func wireVM(link string, vm AgentVM) error {
+	if err := attachVM(link, vm); err != nil {
+		return err
+	}
+	if vm.Gateway == "" {
+		return nil
+	}
+	if _, err := netns.IP("-n", vm.NetNS, "route", "replace", "default", "via", vm.Gateway); err != nil {
+		return fmt.Errorf("the default route of %s: %w", vm.Name, err)
+	}
+	return nil
+}
+
+func attachVM(base string, vm AgentVM) error {
 	br, err := netns.Open(base)
 	if err != nil {
 		return err

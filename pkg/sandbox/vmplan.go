@@ -42,6 +42,11 @@ type AgentVM struct {
 	// Veth is the bridge's end of the VM's veth pair, in the bridge's
 	// namespace; the VM's end is eth0.
 	Veth string `json:"veth"`
+	// Network is, for a VM of an edge network, that network: the VM is
+	// on its router's bridge, Gateway its default route (vmrouters.go).
+	// Empty for the VMs on the sandbox's bridge.
+	Network string `json:"network,omitempty"`
+	Gateway string `json:"gateway,omitempty"`
 }
 
 // CIDR is the address of the VM's eth0, e.g. 10.20.0.11/24.
@@ -98,13 +103,20 @@ func planVMs(base string, invs []vmInventory) ([]AgentVM, error) {
 	nameVMs(base, out)
 	byIP := map[string]string{}
 	for _, v := range out {
-		if other, ok := byIP[v.IP]; ok {
+		key := v.Network + "/" + v.IP
+		if other, ok := byIP[key]; ok {
 			return nil, fmt.Errorf("VMs %s and %s share the address %s: they cannot be played on one link (seed their networks with distinct CIDRs)", other, v.Name, v.IP)
 		}
-		byIP[v.IP] = v.Name
+		byIP[key] = v.Name
 	}
 	slices.SortFunc(out, func(a, b AgentVM) int { return strings.Compare(a.Name, b.Name) })
-	bits := commonPrefixLen(out)
+	var bridged []AgentVM
+	for _, v := range out {
+		if v.Network == "" {
+			bridged = append(bridged, v)
+		}
+	}
+	bits := commonPrefixLen(bridged)
 	for i := range out {
 		out[i].PrefixLen = bits
 	}
@@ -124,7 +136,7 @@ func (inv vmInventory) playable() ([]AgentVM, error) {
 			return nil, fmt.Errorf("VirtualMachine %s/%s (%s) in %s has no primary interface with an IPv4 address yet", vm.Namespace, vm.Name, vm.Spec.CloudName, inv.member.Cluster)
 		}
 		out = append(out, AgentVM{Cloud: vm.Spec.Provider, CloudName: cmp.Or(vm.Spec.CloudName, vm.Name), Cluster: inv.member.Cluster,
-			PolicyServer: inv.member.PolicyServer, Object: vm.Name, IP: ip.String()})
+			PolicyServer: inv.member.PolicyServer, Object: vm.Name, IP: ip.String(), Network: routedNetwork(&vm)})
 	}
 	for _, c := range inv.member.Clouds {
 		if !slices.ContainsFunc(out, func(v AgentVM) bool { return v.Cloud == c }) {

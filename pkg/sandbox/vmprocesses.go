@@ -41,16 +41,17 @@ type vmStep struct {
 // ensureVM wires the VM's namespace unless it is intact (restarting the
 // VM's processes if it was not), writes its token and its resolver file,
 // and starts what of its processes does not run.
-func (s *Sandbox) ensureVM(base string, vm AgentVM, token []byte, opts VMAgentOptions) error {
+func (s *Sandbox) ensureVM(base string, vm AgentVM, routed []RoutedNetwork, token []byte, opts VMAgentOptions) error {
 	procs := s.vmProcesses(vm)
-	if !vmWired(base, vm) {
+	link := vmLink(base, vm, routed)
+	if !vmWired(link, vm) {
 		if err := s.stopVM(vm); err != nil {
 			return err
 		}
-		if err := wireVM(base, vm); err != nil {
+		if err := wireVM(link, vm); err != nil {
 			return err
 		}
-		s.logf("%s: network namespace %s, %s on bridge %s of namespace %s", vm.Name, vm.NetNS, vm.CIDR(), vmBridge, base)
+		s.logf("%s: network namespace %s, %s on bridge %s of namespace %s", vm.Name, vm.NetNS, vm.CIDR(), vmBridge, link)
 	}
 	tokenFile := filepath.Join(s.VMDir(), vm.Name+".token")
 	if err := os.WriteFile(tokenFile, token, 0o600); err != nil {

@@ -26,6 +26,7 @@ type sandboxFlags struct {
 	memberSvcs   bool
 	cloud        bool
 	tenancy      bool
+	networks     bool
 	placement    sandbox.CloudPlacement
 	vmAgents     bool
 	asInstalled  bool
@@ -155,7 +156,7 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 				}
 			}
 			if f.cloud {
-				if err := startCloud(ctx, sb, f.placement, f.tenancy); err != nil {
+				if err := startCloud(ctx, sb, f.placement, f.tenancy, f.networks); err != nil {
 					return err
 				}
 				if st.AsInstalled { // the cloud members' cloud controllers
@@ -190,6 +191,7 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 	c.Flags().StringVar(&f.placement.Azure, "azure-cluster", "", "cluster the emulator's Azure account is imported into (default: --cloud-cluster, else member-2, or member-1 in a one-cluster sandbox)")
 	c.Flags().StringVar(&f.placement.Cluster, "cloud-cluster", "", "import both clouds into this cluster (default: AWS into member-1, Azure into member-2); a re-run keeps them where they are")
 	c.Flags().BoolVar(&f.tenancy, "tenancy", false, "with --cloud, also run tenants in the member that imports AWS: tenant-hard (with a cloud controller instance of its own), tenant-soft-1 and tenant-soft-2 (shared with cloud-demo by two replicas of the shared instance), each with an AWS account of its own; recorded: later runs keep it (not with --as-installed)")
+	c.Flags().BoolVar(&f.networks, "networks", false, "with --cloud, also seed the edge networks: an AWS VPC and an Azure VNet of the same range (10.0.0.0/16) with a VM at the same private address in each, the VPC behind a NAT gateway; with --vm-agents their VMs are played behind routers that NAT as the clouds do (docs/networks.md); recorded: later runs keep it")
 	c.Flags().BoolVar(&f.vmAgents, "vm-agents", false, "with --cloud, play each agented VM of both clouds in a network namespace on one bridge with its private IP, a TCP listener on 8080 and a VM agent connected to its member's policy controller, enforcing its policies with nftables (needs root)")
 	c.Flags().BoolVar(&f.asInstalled, "as-installed", false, "install the chart in every cluster (as 'antreaplus install' does) and run each component as its Pod: the rendered Deployment's args, volumes, service account token and security context, in the Pod's own network and mount namespaces (needs root); recorded: later runs go on this way")
 	c.Flags().BoolVar(&f.externalDNS, "external-dns", false, "with --supervisors, also publish the federation's names outside the members: the first supervisor's leader writes ExternalDNS DNSEndpoints (domain "+sandbox.ExternalDNSDomain+"), and an etcd, ExternalDNS (its CRD source and coredns provider) and a DNS server (our CoreDNS build, on "+sandbox.ExternalDNSAddr.String()+") run to answer them; recorded: later runs keep it (not with --as-installed)")
@@ -199,8 +201,8 @@ func sandboxUp(f *sandboxFlags, out, errOut io.Writer) *cobra.Command {
 
 // startCloud runs the sandbox's local cloud and its members' controllers,
 // and the tenants when tenancy is asked for.
-func startCloud(ctx context.Context, sb *sandbox.Sandbox, p sandbox.CloudPlacement, tenancy bool) error {
-	opts := sandbox.CloudOptions{Cluster: p.Cluster, AWSCluster: p.AWS, AzureCluster: p.Azure, Tenancy: tenancy}
+func startCloud(ctx context.Context, sb *sandbox.Sandbox, p sandbox.CloudPlacement, tenancy, networks bool) error {
+	opts := sandbox.CloudOptions{Cluster: p.Cluster, AWSCluster: p.AWS, AzureCluster: p.Azure, Tenancy: tenancy, Networks: networks}
 	var err error
 	if opts.Emulator, err = sb.FindBinary(ctx, "cloud-emulator"); err != nil {
 		return err

@@ -52,7 +52,7 @@ func runDataCase(t *testing.T, w *world, d *datadriven.TestData) []string {
 		if !ok {
 			return []string{"no such policy"}
 		}
-		res := Translate(p, w.inputs())
+		res := Translate(p, w.inputs(p))
 		checkValid(t, res)
 		return renderResult(t, res)
 	case "compile":

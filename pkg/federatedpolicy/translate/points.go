@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
@@ -206,4 +207,37 @@ func appendNew(list []string, more ...string) []string {
 		}
 	}
 	return list
+}
+
+// AppliedToEntities returns whether a policy applies to an ExternalEntity
+// of its Namespace with the given labels: an appliedTo (of the policy or
+// of a rule) selects it, or names a Group (whose members are not known
+// here: every entity counts). The member controller collects the networks
+// of these entities for Inputs.EntityNetworks.
+func AppliedToEntities(p *policyv1alpha1.FederatedNetworkPolicy) func(map[string]string) bool {
+	var sels []labels.Selector
+	group := false
+	collect := func(list []antreav1beta1.AppliedTo) {
+		for _, a := range list {
+			group = group || a.Group != ""
+			if a.ExternalEntitySelector == nil {
+				continue
+			}
+			if s, err := metav1.LabelSelectorAsSelector(a.ExternalEntitySelector); err == nil {
+				sels = append(sels, s)
+			}
+		}
+	}
+	collect(p.Spec.AppliedTo)
+	for _, rules := range [][]antreav1beta1.Rule{p.Spec.Ingress, p.Spec.Egress} {
+		for _, r := range rules {
+			collect(r.AppliedTo)
+		}
+	}
+	return func(l map[string]string) bool {
+		if group {
+			return true
+		}
+		return slices.ContainsFunc(sels, func(s labels.Selector) bool { return s.Matches(labels.Set(l)) })
+	}
 }

@@ -93,9 +93,8 @@ func compileFor(t *testing.T, w *world, endpoint string) []string {
 	for _, e := range w.local {
 		objs = append(objs, e)
 	}
-	in := w.inputs()
 	for _, p := range w.policies {
-		res := Translate(p, in)
+		res := Translate(p, w.inputs(p))
 		if res.Policy != nil {
 			objs = append(objs, res.Policy)
 		}

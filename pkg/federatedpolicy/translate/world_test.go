@@ -46,8 +46,8 @@ func newWorld() *world {
 	}
 }
 
-// inputs are the world as a translation reads it.
-func (w *world) inputs() *Inputs {
+// inputs are the world as the translation of p reads it.
+func (w *world) inputs(p *policyv1alpha1.FederatedNetworkPolicy) *Inputs {
 	var entities []federationv1alpha1.RemoteEntity
 	for _, e := range w.entities {
 		entities = append(entities, e)
@@ -71,14 +71,18 @@ func (w *world) inputs() *Inputs {
 	}
 	return &Inputs{Member: w.member, Namespaces: w.namespaces, Entities: NewIndex(entities), Services: services,
 		Networks: networks.NewTopology(networks.FromAPI(nets)), ClusterNetwork: networks.ClusterNetwork(nets, w.member.ClusterID),
-		EntityNetworks: w.entityNetworks()}
+		EntityNetworks: w.entityNetworks(p)}
 }
 
-// entityNetworks are the networks of the local ExternalEntities by
-// Namespace, as the member controller collects them.
-func (w *world) entityNetworks() map[string][]string {
+// entityNetworks are the networks of the local ExternalEntities p applies
+// to, by Namespace, as the member controller collects them.
+func (w *world) entityNetworks(p *policyv1alpha1.FederatedNetworkPolicy) map[string][]string {
 	byNS := map[string]map[string]bool{}
+	applied := AppliedToEntities(p)
 	for _, e := range w.local {
+		if e.Namespace != p.Namespace || !applied(e.Labels) {
+			continue
+		}
 		if byNS[e.Namespace] == nil {
 			byNS[e.Namespace] = map[string]bool{}
 		}

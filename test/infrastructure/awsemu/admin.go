@@ -68,6 +68,9 @@ type InstanceSpec struct {
 	NICs int
 	// PublicIP gives the primary interface a public address.
 	PublicIP bool
+	// PrivateIP is the primary interface's address; default the VPC's next
+	// free one.
+	PrivateIP string
 	// SecurityGroupIDs of every interface; default the VPC's default group.
 	SecurityGroupIDs []string
 }
@@ -114,6 +117,9 @@ func (s *Server) AddInstance(spec InstanceSpec) (Instance, error) {
 	out := Instance{ID: i.id}
 	for n := range max(spec.NICs, 1) {
 		ip, err := v.allocIP()
+		if n == 0 && spec.PrivateIP != "" {
+			ip, err = spec.PrivateIP, v.checkFree(reg, spec.PrivateIP)
+		}
 		if err != nil {
 			return Instance{}, err
 		}
@@ -236,4 +242,16 @@ func (s *Server) region(name string) (*region, error) {
 		return nil, fmt.Errorf("region %q is not served by this emulator", name)
 	}
 	return reg, nil
+}
+
+// checkFree fails unless ip is a free address of the VPC.
+func (v *vpc) checkFree(reg *region, ip string) error {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil || !v.cidr.Contains(addr) {
+		return fmt.Errorf("address %s is not in VPC %s (%s)", ip, v.id, v.cidr)
+	}
+	if reg.addressInUse(ip) {
+		return fmt.Errorf("address %s is in use", ip)
+	}
+	return nil
 }

@@ -65,6 +65,9 @@ type VMSpec struct {
 	PowerState string
 	// PublicIP gives the primary NIC a public address.
 	PublicIP bool
+	// PrivateIP is the primary NIC's address; default the VNet's next
+	// free one.
+	PrivateIP string
 	// NSGID and ASGIDs are attached to every NIC, if set.
 	NSGID  string
 	ASGIDs []string
@@ -104,6 +107,9 @@ func (s *Server) AddVM(spec VMSpec) (VM, error) {
 	out := VM{ID: id}
 	for n := range max(spec.NICs, 1) {
 		ip, err := vn.allocIP()
+		if n == 0 && spec.PrivateIP != "" {
+			ip, err = spec.PrivateIP, s.checkFree(vn, spec.PrivateIP)
+		}
 		if err != nil {
 			return VM{}, err
 		}
@@ -218,4 +224,19 @@ func (v *vnet) allocIP() (string, error) {
 		return "", fmt.Errorf("VNet %s has no free address left", v.id)
 	}
 	return addr.String(), nil
+}
+
+// checkFree fails unless ip is in the VNet and no NIC of it has it.
+func (s *Server) checkFree(vn *vnet, ip string) error {
+	addr, err := netip.ParseAddr(ip)
+	prefix, perr := netip.ParsePrefix(vn.prefix)
+	if err != nil || perr != nil || !prefix.Contains(addr) {
+		return fmt.Errorf("address %s is not in VNet %s (%s)", ip, vn.id, vn.prefix)
+	}
+	for _, n := range s.nics {
+		if n.subnetID == vn.subnetID && n.privateIP == ip {
+			return fmt.Errorf("address %s is in use in VNet %s", ip, vn.id)
+		}
+	}
+	return nil
 }

@@ -65,6 +65,7 @@ type flags struct {
 	pollSeconds        int
 	tenants            string
 	vmsPerTenant       int
+	edge               bool
 }
 
 func main() {
@@ -77,6 +78,8 @@ func main() {
 	flag.IntVar(&f.pollSeconds, "poll-interval-seconds", 30, "pollIntervalSeconds of the accounts in cloud.yaml")
 	flag.StringVar(&f.tenants, "tenants", "", "comma-separated Namespaces that each get an AWS account of their own (credentials, a VPC, VMs) and tenant-<ns>.yaml")
 	flag.IntVar(&f.vmsPerTenant, "vms-per-tenant", 2, "VMs seeded in each tenant's VPC")
+	flag.BoolVar(&f.edge, "edge", false, "also seed the edge networks: an AWS VPC and an Azure VNet of the same range (10.0.0.0/16), "+
+		"the VPC behind a NAT gateway, a VM at the same address in each (docs/networks.md)")
 	flag.Parse()
 	if err := run(f); err != nil {
 		fmt.Fprintln(os.Stderr, "cloud-emulator:", err)
@@ -113,6 +116,9 @@ func run(f flags) error {
 		if err := seedAWS(emu, f.vmsPerVPC); err != nil {
 			return err
 		}
+		if err := seedAWSEdge(emu, f.edge); err != nil {
+			return err
+		}
 		if err := seedAWSTenants(emu, tenants, f.vmsPerTenant); err != nil {
 			return err
 		}
@@ -128,6 +134,9 @@ func run(f flags) error {
 	if f.azureAddr != "" {
 		emu := azureemu.New(azureemu.Options{Clients: []azureemu.Client{{ClientID: azureClientID, Secret: azureClientSecret}}})
 		if err := seedAzure(emu, f.vmsPerVPC); err != nil {
+			return err
+		}
+		if err := seedAzureEdge(emu, f.edge); err != nil {
 			return err
 		}
 		ends.tenant, ends.subscription = emu.TenantID(), emu.SubscriptionID()

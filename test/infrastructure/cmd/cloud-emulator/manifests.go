@@ -74,7 +74,7 @@ spec:
       secretRef:
         name: aws-emulator-credentials
 `, f.namespace, awsAccessKeyID, awsSecretAccessKey, e.aws, f.pollSeconds, awsRegion)
-	b.WriteString(selectorYAML(f.namespace, "aws-emulator"))
+	b.WriteString(selectorYAML(f.namespace, "aws-emulator", f.edge))
 	// And the prod VPC's load balancers and databases.
 	b.WriteString("  cloudNativeServices:\n  - vpcMatch:\n      names: [prod]\n")
 	return b.String()
@@ -110,10 +110,14 @@ spec:
       secretRef:
         name: azure-emulator-credentials
 `, f.namespace, e.subscription, e.tenant, azureClientID, azureClientSecret, e.azure, f.pollSeconds, azureRegion) +
-		selectorYAML(f.namespace, "azure-emulator")
+		selectorYAML(f.namespace, "azure-emulator", f.edge)
 }
 
-func selectorYAML(ns, account string) string {
+func selectorYAML(ns, account string, edge bool) string {
+	edgeVMs := ""
+	if edge {
+		edgeVMs = "  - vpcMatch:\n      names: [edge]\n    enforcementMode: Agented\n"
+	}
 	return fmt.Sprintf(`---
 apiVersion: cloud.antreaplus.io/v1alpha1
 kind: CloudEntitySelector
@@ -130,5 +134,5 @@ spec:
   - vpcMatch:
       names: [dev]
     enforcementMode: Agented
-`, ns, account)
+`, ns, account) + edgeVMs
 }
