@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	awssdk "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
 	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
 )
 
@@ -71,5 +74,81 @@ func TestRouting(t *testing.T) {
 	want = fmt.Sprintf("[198.51.100.8]@%s [%s]@ []@ ", nat, pubIP)
 	if got := egress(); got != want {
 		t.Errorf("after the NAT gateway's new address and the peering's deletion:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The same changes made through the EC2 API, as an operator's tools make
+// them: a new NAT gateway with a new elastic IP, the VPC's default route
+// replaced to go through it; a peering requested and accepted, then
+// deleted.
+func TestRoutingChangedThroughTheAPI(t *testing.T) {
+	f := newFixture(t, 2)
+	vm, err := f.emu.AddInstance(awsemu.InstanceSpec{Region: region, VPCID: f.vpcs[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.emu.AddNATGateway(region, f.vpcs[0], "198.51.100.7"); err != nil {
+		t.Fatal(err)
+	}
+	p, c, ctx := f.provider(t, nil), f.ec2Client(), t.Context()
+	snapshot := func() (egress []string, peerings int) {
+		t.Helper()
+		snap, err := p.Inventory(ctx, region)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := snap.VM(vm.ID)
+		for _, v := range snap.VPCs {
+			peerings += len(v.Peerings)
+		}
+		return got.NICs[0].EgressIPs, peerings
+	}
+	snap, err := p.Inventory(ctx, region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := snap.VM(vm.ID)
+	subnet := got.NICs[0].SubnetID
+
+	eip, err := c.AllocateAddress(ctx, &ec2.AllocateAddressInput{Address: awssdk.String("198.51.100.9")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nat, err := c.CreateNatGateway(ctx, &ec2.CreateNatGatewayInput{SubnetId: awssdk.String(subnet), AllocationId: eip.AllocationId})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := c.DescribeRouteTables(ctx, &ec2.DescribeRouteTablesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table string
+	for _, rt := range tables.RouteTables {
+		if awssdk.ToString(rt.VpcId) == f.vpcs[0] {
+			table = awssdk.ToString(rt.RouteTableId)
+		}
+	}
+	if _, err := c.ReplaceRoute(ctx, &ec2.ReplaceRouteInput{RouteTableId: awssdk.String(table), DestinationCidrBlock: awssdk.String("0.0.0.0/0"),
+		NatGatewayId: nat.NatGateway.NatGatewayId}); err != nil {
+		t.Fatal(err)
+	}
+	pcx, err := c.CreateVpcPeeringConnection(ctx, &ec2.CreateVpcPeeringConnectionInput{VpcId: awssdk.String(f.vpcs[0]), PeerVpcId: awssdk.String(f.vpcs[1])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if egress, peerings := snapshot(); fmt.Sprint(egress) != "[198.51.100.9]" || peerings != 0 {
+		t.Errorf("egress %v and %d peerings before the peering is accepted; want [198.51.100.9] and none", egress, peerings)
+	}
+	if _, err := c.AcceptVpcPeeringConnection(ctx, &ec2.AcceptVpcPeeringConnectionInput{VpcPeeringConnectionId: pcx.VpcPeeringConnection.VpcPeeringConnectionId}); err != nil {
+		t.Fatal(err)
+	}
+	if _, peerings := snapshot(); peerings != 2 {
+		t.Errorf("%d peerings once accepted; want one on each VPC", peerings)
+	}
+	if _, err := c.DeleteVpcPeeringConnection(ctx, &ec2.DeleteVpcPeeringConnectionInput{VpcPeeringConnectionId: pcx.VpcPeeringConnection.VpcPeeringConnectionId}); err != nil {
+		t.Fatal(err)
+	}
+	if _, peerings := snapshot(); peerings != 0 {
+		t.Errorf("%d peerings once deleted; want none", peerings)
 	}
 }

@@ -260,14 +260,17 @@ func (s *Server) describeVpcPeerings(req *request) (any, *apiError) {
 		return nil, aerr
 	}
 	resp := &describeVpcPeeringsResponse{NextToken: next}
-	info := func(id string) peeringVpcInfoXML {
-		c := req.region.vpcs[id].cidr.String()
-		return peeringVpcInfoXML{VpcID: id, OwnerID: s.opts.OwnerID, Region: req.region.name, CidrBlock: c, CidrBlocks: []cidrBlockXML{{CidrBlock: c}}}
-	}
 	for _, id := range pageIDs {
-		p := req.region.peerings[id]
-		resp.Peerings = append(resp.Peerings, vpcPeeringXML{ID: p.id, Requester: info(p.requester), Accepter: info(p.accepter),
-			Status: peeringStatusXML{Code: p.status, Message: strings.ToUpper(p.status[:1]) + p.status[1:]}})
+		resp.Peerings = append(resp.Peerings, s.peeringXML(req.region, req.region.peerings[id]))
 	}
 	return resp, nil
+}
+
+func (s *Server) peeringXML(reg *region, p *peering) vpcPeeringXML {
+	info := func(id string) peeringVpcInfoXML {
+		c := reg.vpcs[id].cidr.String()
+		return peeringVpcInfoXML{VpcID: id, OwnerID: s.opts.OwnerID, Region: reg.name, CidrBlock: c, CidrBlocks: []cidrBlockXML{{CidrBlock: c}}}
+	}
+	return vpcPeeringXML{ID: p.id, Requester: info(p.requester), Accepter: info(p.accepter),
+		Status: peeringStatusXML{Code: p.status, Message: strings.ToUpper(p.status[:1]) + p.status[1:]}}
 }
