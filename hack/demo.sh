@@ -31,7 +31,7 @@ ext_dns=(--external-dns) # etcd, ExternalDNS and a DNS server publishing member-
 # Every sandbox up of the demo: a member no supervisor reaches for 15 s is
 # marked unreachable (the default is 60 s), so that the demo shows it soon.
 up=(--clusters "${DEMO_CLUSTERS:-3}" --supervisors "${DEMO_SUPERVISORS:-2}" --manager-arg=--unreachable-grace=15s)
-"$antreaplus" sandbox up "${up[@]}" --cloud "${tenancy[@]}" "${vm_agents[@]}" "${ext_dns[@]}"
+"$antreaplus" sandbox up "${up[@]}" --cloud --networks "${tenancy[@]}" "${vm_agents[@]}" "${ext_dns[@]}"
 echo "(took $((SECONDS - start))s)"
 export KUBECONFIG=$("$antreaplus" sandbox kubeconfig)
 
@@ -505,6 +505,67 @@ YAML
   done
   echo "  antreaplus policy status remote-pods -n cloud-demo --context member-2 (the federated policy)"
   "$antreaplus" policy status remote-pods -n cloud-demo --context member-2 2>/dev/null | sed -n '1,/^$/p' | sed 's/^/  /'
+fi
+
+say "Networks: overlapping and NAT"
+if [ ${#vm_agents[@]} -eq 0 ]; then
+  echo "  (skipped: the agented VMs are network namespaces, which need root)"
+else
+  echo "  member-1's AWS VPC edge and member-2's Azure VNet edge are both 10.0.0.0/16, not connected: AWS's edge-web-1"
+  echo "  and Azure's edge-twin-1 are both 10.0.1.5. edge-web-1 leaves through its VPC's NAT gateway; edge-db-1 has a"
+  echo "  public IP. The Networks each member holds (its cloud controller wrote them; the sandbox declared the rest flat):"
+  for ctx in member-1 member-2; do
+    echo "    kubectl --context $ctx get networks.federation.antreaplus.io"
+    "$kubectl" --context "$ctx" get networks.federation.antreaplus.io \
+      -o custom-columns='NAME:.metadata.name,CIDRS:.spec.cidrs,FLAT:.spec.flat[*].network' | sed 's/^/      /'
+  done
+  echo "  member-1's import of edge-web-1, classified (kubectl --context member-1 -n cloud-demo get networkinterfaces):"
+  "$kubectl" --context member-1 -n cloud-demo get networkinterfaces \
+    -o custom-columns='VM:.spec.virtualMachine,PRIVATE:.spec.privateIPs,PUBLIC:.spec.publicIPs,EGRESS:.spec.egressIPs,NAT:.spec.natGatewayID' \
+    | grep -E '^VM|10\.0\.' | sed 's/^/    /'
+  "$kubectl" --context member-1 apply -f - >/dev/null <<'YAML'
+apiVersion: federation.antreaplus.io/v1alpha1
+kind: EntityExport
+metadata: {name: edge-vms, namespace: cloud-demo}
+spec:
+  externalEntitySelector: {matchLabels: {tag.cloud.antreaplus.io/env: edge}}
+YAML
+  db_public=$("$kubectl" --context member-2 -n cloud-demo get networkinterfaces -o json \
+    | jq -r '.items[] | select(.spec.privateIPs[0]=="10.0.1.10") | .spec.publicIPs[0]')
+  policy6=$(cat <<'YAML'
+apiVersion: policy.antreaplus.io/v1alpha1
+kind: FederatedNetworkPolicy
+metadata: {name: edge-db, namespace: cloud-demo}
+spec:
+  priority: 5
+  appliedTo:
+  - externalEntitySelector: {matchLabels: {tag.cloud.antreaplus.io/role: edge-db}}
+  ingress:
+  - action: Allow            # 8080 from the edge web VMs of other members, however they arrive
+    from: [{scope: ClusterSet, externalEntitySelector: {matchLabels: {tag.cloud.antreaplus.io/role: edge-web}}}]
+    ports: [{protocol: TCP, port: 8080}]
+  - action: Drop
+    from: [{ipBlock: {cidr: 0.0.0.0/0}}]
+  egress:
+  - action: Allow            # and edge-db-1 may call them back on 8080
+    to: [{scope: ClusterSet, externalEntitySelector: {matchLabels: {tag.cloud.antreaplus.io/role: edge-web}}}]
+    ports: [{protocol: TCP, port: 8080}]
+YAML
+)
+  echo "  member-1 exports its edge VMs; member-2 applies to edge-db-1:"
+  echo "$policy6" | sed 's/^/  /'
+  echo "$policy6" | "$kubectl" --context member-2 apply -f - >/dev/null
+  wait_probe edge-twin-1 edge-db-1:8080 blocked || true
+  echo "  real TCP: the remote VM through its NAT address, the local VM with the same private address, the flat pair:"
+  probes edge-web-1 "$db_public:8080"
+  probes edge-twin-1 edge-db-1:8080
+  probes dev-build-1 azure-dev-build-2:8080
+  echo "  what edge-db-1's agent admits (the NAT gateway's address, never 10.0.1.5):"
+  "$kubectl" --context member-2 -n cloud-demo get groups.crd.antrea.io -l policy.antreaplus.io/federated-policy=edge-db \
+    -o custom-columns='GROUP:.metadata.name,IPBLOCKS:.spec.ipBlocks[*].cidr' | sed 's/^/    /'
+  echo "  and why: the status of each remote peer (the NAT gateway shared; edge-web-1 unreachable from edge-db-1):"
+  "$kubectl" --context member-2 -n cloud-demo get fnp edge-db -o json \
+    | jq -r '.status.remoteSources[] | "    \(.rule): resolved=\(.resolved) addresses=\(.addresses)", (.sharedEgress // [] | .[] | "      shared egress: \(.)"), (.unusable // [] | .[] | "      unusable: \(.)")'
 fi
 
 say "Tenancy: three tenants in member-1, each with an AWS account of its own, and who manages which"

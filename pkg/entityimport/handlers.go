@@ -75,7 +75,9 @@ func statusOnly(old, o client.Object) bool {
 	return old.GetGeneration() == o.GetGeneration() && old.GetDeletionTimestamp().Equal(o.GetDeletionTimestamp())
 }
 
-// entityChanged tells whether an entity update changes what is imported of it.
+// entityChanged tells whether an entity update changes what is imported of
+// it: its labels, endpoints, ports, or classified addresses (a NAT
+// gateway's new address changes only the annotation).
 func entityChanged(old, o client.Object) bool {
 	a, okA := old.(*antreav1alpha2.ExternalEntity)
 	b, okB := o.(*antreav1alpha2.ExternalEntity)
@@ -83,6 +85,7 @@ func entityChanged(old, o client.Object) bool {
 		return true
 	}
 	return !maps.Equal(a.Labels, b.Labels) || !a.DeletionTimestamp.Equal(b.DeletionTimestamp) ||
+		a.Annotations[federationv1alpha1.AnnotationAddresses] != b.Annotations[federationv1alpha1.AnnotationAddresses] ||
 		!equality.Semantic.DeepEqual(a.Spec.Endpoints, b.Spec.Endpoints) || !equality.Semantic.DeepEqual(a.Spec.Ports, b.Spec.Ports)
 }
 

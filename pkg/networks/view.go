@@ -85,8 +85,10 @@ func (v *View) Decide(e *Entity, dir Direction) Verdict {
 			vd.Egress[a.IP] = a.Via
 		}
 	}
-	slices.SortFunc(vd.Addresses, func(a, b netip.Addr) int { return a.Compare(b) })
-	vd.Addresses = slices.Compact(vd.Addresses)
+	if len(vd.Addresses) > 1 {
+		slices.SortFunc(vd.Addresses, func(a, b netip.Addr) int { return a.Compare(b) })
+		vd.Addresses = slices.Compact(vd.Addresses)
+	}
 	if len(vd.Addresses) == 0 {
 		vd.Reason = v.why(e, dir, flat, vd.Rejected)
 	}

@@ -52,7 +52,7 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1bet
 	}
 	t.report.RemoteSources = append(t.report.RemoteSources, src)
 	for k, part := range parts {
-		out = append(out, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(t.groupName(entitiesGroupName(t.policy.Name, dir, i, j, k)), part)})
+		out = append(out, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(entitiesGroupName(t.policy.Name, dir, i, j, k), part)})
 	}
 	return out
 }
@@ -94,7 +94,8 @@ type selection struct {
 	clusters []string
 	// matched counts the entities the selector matches.
 	matched int
-	// selected are the matched entities ("namespace/name").
+	// selected are the matched entities with a usable egress address
+	// ("namespace/name").
 	selected map[string]bool
 	// egress are the usable egress addresses and what they are.
 	egress map[netip.Addr]string
@@ -109,31 +110,60 @@ const maxUnusable = 16
 func (t *translator) selectEntities(sel labels.Selector, namespaces []string, dir networks.Direction) selection {
 	s := selection{selected: map[string]bool{}, egress: map[netip.Addr]string{}}
 	clusters := map[string]bool{}
-	var lines []string
+	var lines lineCap
 	for _, ns := range namespaces {
 		for _, e := range t.in.Entities.inNamespace(ns) {
 			if !sel.Matches(e.labels) {
 				continue
 			}
 			s.matched++
-			s.selected[ns+"/"+e.name] = true
 			vd := t.view.Decide(&e.entity, dir)
 			if len(vd.Addresses) == 0 {
-				lines = append(lines, t.at()+vd.Reason)
+				lines.add(func() string { return t.at() + vd.Reason })
 				continue
 			}
 			for _, r := range vd.Rejected {
-				lines = append(lines, t.at()+e.entity.Name+": "+r.Message)
+				lines.add(func() string { return t.at() + e.entity.Name + ": " + r.Message })
 			}
 			s.addrs = append(s.addrs, vd.Addresses...)
 			for a, via := range vd.Egress {
 				s.egress[a] = via
 			}
+			if len(vd.Egress) > 0 { // only entities that leave through an egress address share one
+				s.selected[e.key] = true
+			}
 			clusters[e.cluster] = true
 		}
 	}
-	s.addrs, s.clusters, s.unusable = normalize(s.addrs), sortedKeys(clusters), capLines(lines)
+	s.addrs, s.clusters, s.unusable = normalize(s.addrs), sortedKeys(clusters), lines.result()
 	return s
+}
+
+// lineCap collects the first maxUnusable-1 lines of a report, built only
+// when kept, and counts the others.
+type lineCap struct {
+	lines []string
+	more  int
+}
+
+func (c *lineCap) add(line func() string) {
+	if len(c.lines) < maxUnusable-1 {
+		c.lines = append(c.lines, line())
+		return
+	}
+	c.more++
+}
+
+// result is the lines, the last saying how many more there were (at most
+// maxUnusable in all).
+func (c *lineCap) result() []string {
+	switch {
+	case c.more == 1:
+		return append(c.lines, "and 1 more")
+	case c.more > 1:
+		return append(c.lines, fmt.Sprintf("and %d more", c.more))
+	}
+	return c.lines
 }
 
 // at prefixes a line about the point when the policy has several.
@@ -163,36 +193,46 @@ func (t *translator) sharedEgress(s selection) []string {
 		addrs = append(addrs, a)
 	}
 	addrs = normalize(addrs)
-	var out []string
+	var out lineCap
 	for _, a := range addrs {
 		via := s.egress[a]
 		var others []string
-		for _, name := range t.in.Entities.byEgress[a] {
-			if !s.selected[name] {
+		n := 0
+		for _, name := range t.in.Entities.byEgress[a] { // sorted
+			if s.selected[name] {
+				continue
+			}
+			if n++; len(others) < maxNamed {
 				others = append(others, name)
 			}
 		}
 		switch {
 		case via != "" && via != "PublicIP":
-			line := fmt.Sprintf("%s is NAT gateway %s's: it admits every host behind it", a, via)
-			if len(others) > 0 {
-				line += fmt.Sprintf(", including %d remote entities this peer does not select: %s", len(others), list(others, 5))
-			}
-			out = append(out, t.at()+line)
-		case len(others) > 0:
-			out = append(out, t.at()+fmt.Sprintf("%s is also the egress address of %d remote entities this peer does not select: %s", a, len(others), list(others, 5)))
+			out.add(func() string {
+				line := fmt.Sprintf("%s is NAT gateway %s's: it admits every host behind it", a, via)
+				if n > 0 {
+					line += fmt.Sprintf(", including %d remote entities this peer does not select: %s", n, listNamed(others, n))
+				}
+				return t.at() + line
+			})
+		case n > 0:
+			out.add(func() string {
+				return t.at() + fmt.Sprintf("%s is also the egress address of %d remote entities this peer does not select: %s", a, n, listNamed(others, n))
+			})
 		}
 	}
-	return capLines(out)
+	return out.result()
 }
 
-// list writes at most n names, then how many more.
-func list(names []string, n int) string {
-	sort.Strings(names)
-	if len(names) <= n {
+// maxNamed is how many entities a shared-egress line names.
+const maxNamed = 5
+
+// listNamed writes the first names of n, then how many more.
+func listNamed(names []string, n int) string {
+	if n <= len(names) {
 		return fmt.Sprint(names)
 	}
-	return fmt.Sprintf("%v and %d more", names[:n], len(names)-n)
+	return fmt.Sprintf("%v and %d more", names, n-len(names))
 }
 
 func sortedKeys(m map[string]bool) []string {

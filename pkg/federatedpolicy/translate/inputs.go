@@ -89,6 +89,7 @@ type Index struct {
 
 type indexedEntity struct {
 	name    string
+	key     string // namespace/name
 	cluster string
 	labels  labels.Set
 	entity  networks.Entity
@@ -105,16 +106,19 @@ func NewIndex(entities []federationv1alpha1.RemoteEntity) *Index {
 			lbls[k] = v
 		}
 		lbls[federationv1alpha1.LabelSourceCluster] = e.Spec.SourceCluster
-		ie := indexedEntity{name: e.Name, cluster: e.Spec.SourceCluster, labels: lbls, entity: networkEntity(e)}
+		ie := indexedEntity{name: e.Name, key: e.Namespace + "/" + e.Name, cluster: e.Spec.SourceCluster, labels: lbls, entity: networkEntity(e)}
 		for _, a := range ie.entity.Addresses {
 			if a.Kind == networks.Egress {
-				x.byEgress[a.IP] = append(x.byEgress[a.IP], e.Namespace+"/"+e.Name)
+				x.byEgress[a.IP] = append(x.byEgress[a.IP], ie.key)
 			}
 		}
 		x.byNamespace[e.Namespace] = append(x.byNamespace[e.Namespace], ie)
 	}
 	for _, list := range x.byNamespace {
 		sort.Slice(list, func(a, b int) bool { return list[a].name < list[b].name })
+	}
+	for _, list := range x.byEgress {
+		sort.Strings(list)
 	}
 	return x
 }

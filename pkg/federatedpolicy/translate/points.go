@@ -72,42 +72,57 @@ func sameDerived(a, b Result) bool {
 }
 
 // split derives one policy whose rules are copied for each network's
-// points, each copy restricted to them by a rule appliedTo and naming the
-// Groups of what they see ("-n<k>" after the network's index).
-func split(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, points []string) Result {
-	var results []Result
+// points from results (one per network of points, in order), each copy
+// restricted to them by a rule appliedTo and naming the Groups of what
+// they see, renamed "-n<k>" after the network's index.
+func split(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, points []string, results []Result) Result {
 	spec := antreav1beta1.NetworkPolicySpec{Tier: p.Spec.Tier, Priority: p.Spec.Priority}
 	var groups []*antreav1beta1.Group
 	for k, network := range points {
-		suffix := fmt.Sprintf("-n%d", k)
-		r := newTranslator(p, in, network, true, suffix).run()
+		r := results[k]
 		if r.Report.Problem != nil {
 			return r
 		}
-		results = append(results, r)
 		if r.Policy == nil {
 			continue
 		}
+		suffix := fmt.Sprintf("-n%d", k)
+		renamed := map[string]string{}
+		for _, g := range r.Groups {
+			cp := g.DeepCopy()
+			cp.Name = shorten(g.Name + suffix)
+			renamed[g.Name] = cp.Name
+			groups = append(groups, cp)
+		}
 		pods := network == in.clusterNetwork()
-		restrictRules := func(rules []antreav1beta1.Rule) []antreav1beta1.Rule {
+		restrictRules := func(rules []antreav1beta1.Rule, from bool) []antreav1beta1.Rule {
 			var out []antreav1beta1.Rule
 			for _, rule := range rules {
 				list := rule.AppliedTo
 				if len(list) == 0 {
 					list = r.Policy.Spec.AppliedTo
 				}
+				rule = *rule.DeepCopy()
 				rule.AppliedTo = restrict(list, network, pods)
 				if len(rule.AppliedTo) == 0 {
 					continue
 				}
 				rule.Name += suffix
+				peers := rule.To
+				if from {
+					peers = rule.From
+				}
+				for i := range peers {
+					if n, ok := renamed[peers[i].Group]; ok {
+						peers[i].Group = n
+					}
+				}
 				out = append(out, rule)
 			}
 			return out
 		}
-		spec.Ingress = append(spec.Ingress, restrictRules(r.Policy.Spec.Ingress)...)
-		spec.Egress = append(spec.Egress, restrictRules(r.Policy.Spec.Egress)...)
-		groups = append(groups, r.Groups...)
+		spec.Ingress = append(spec.Ingress, restrictRules(r.Policy.Spec.Ingress, true)...)
+		spec.Egress = append(spec.Egress, restrictRules(r.Policy.Spec.Egress, false)...)
 	}
 	report := mergeReports(results)
 	report.Notes = append(report.Notes, fmt.Sprintf("applied in %d networks whose points see the remote peers differently (%v): each rule is copied per network, "+

@@ -190,7 +190,7 @@ func (t *translator) serviceSource(i, j int, id string, ps antreav1beta1.PeerSer
 	for _, s := range sets {
 		sp := servicePortSet{key: s.key, ports: rulePorts(s.ports)}
 		for k, part := range chunks(s.addrs) {
-			sp.peers = append(sp.peers, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(t.groupName(serviceGroupName(t.policy.Name, i, j, s.key, k)), part)})
+			sp.peers = append(sp.peers, antreav1beta1.NetworkPolicyPeer{Group: t.addGroup(serviceGroupName(t.policy.Name, i, j, s.key, k), part)})
 		}
 		out = append(out, sp)
 	}

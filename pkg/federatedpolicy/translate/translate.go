@@ -31,13 +31,11 @@ type translator struct {
 	// multi is true when the policy has points in several networks: lines
 	// of the report then say which network they are about.
 	multi bool
-	// suffix ends the names of the Groups of this network's points.
-	suffix string
 }
 
-func newTranslator(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, network string, multi bool, suffix string) *translator {
+func newTranslator(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, network string, multi bool) *translator {
 	return &translator{policy: p, in: in, memberLabels: in.Member.FederationLabels(), groups: map[string][]netip.Addr{},
-		view: in.Networks.View(network), multi: multi, suffix: suffix}
+		view: in.Networks.View(network), multi: multi}
 }
 
 // Translate derives the Antrea NetworkPolicy and Groups of a federated
@@ -52,19 +50,19 @@ func Translate(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs) Result {
 	points := enforcementNetworks(p, in)
 	multi := len(points) > 1
 	if multi && appliedToGroup(&p.Spec) {
-		res := newTranslator(p, in, "", false, "").run()
+		res := newTranslator(p, in, "", false).run()
 		res.Report.Notes = append(res.Report.Notes, "the policy is applied to a Group, whose members' networks are not known: "+
 			"remote peers contribute only public and egress addresses; select the entities with externalEntitySelector instead")
 		return res
 	}
-	first := newTranslator(p, in, points[0], multi, "").run()
+	first := newTranslator(p, in, points[0], multi).run()
 	if !multi || first.Report.Problem != nil {
 		return first
 	}
 	results := []Result{first}
 	same := true
 	for _, n := range points[1:] {
-		r := newTranslator(p, in, n, multi, "").run()
+		r := newTranslator(p, in, n, multi).run()
 		same = same && sameDerived(first, r)
 		results = append(results, r)
 	}
@@ -72,7 +70,7 @@ func Translate(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs) Result {
 		first.Report = mergeReports(results)
 		return first
 	}
-	return split(p, in, points)
+	return split(p, in, points, results)
 }
 
 // run translates the policy for the translator's points.
@@ -124,15 +122,6 @@ func (t *translator) fail(prob *Problem) {
 
 func (t *translator) note(format string, args ...any) {
 	t.report.Notes = append(t.report.Notes, fmt.Sprintf(format, args...))
-}
-
-// groupName is the name of a Group of the translator's points: base, or
-// base and the suffix of their network.
-func (t *translator) groupName(base string) string {
-	if t.suffix == "" {
-		return base
-	}
-	return shorten(base + t.suffix)
 }
 
 // addGroup records the content of a derived Group and returns its name.

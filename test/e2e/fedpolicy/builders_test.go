@@ -178,3 +178,14 @@ func entityExport() *federationv1alpha1.EntityExport {
 		Spec: federationv1alpha1.EntityExportSpec{ExternalEntitySelector: metav1.LabelSelector{MatchLabels: map[string]string{
 			"cloud.antreaplus.io/kind": "VirtualMachine", "tag.cloud.antreaplus.io/env": "dev"}}}}
 }
+
+// edgeWebPeer is a ClusterSet peer selecting the edge web VMs.
+func edgeWebPeer() antreav1beta1.NetworkPolicyPeer {
+	return antreav1beta1.NetworkPolicyPeer{Scope: antreav1beta1.ScopeClusterSet, ExternalEntitySelector: &metav1.LabelSelector{
+		MatchLabels: map[string]string{"tag.cloud.antreaplus.io/role": "edge-web"}}}
+}
+
+// allowOutRule allows egress to peers on TCP 8080.
+func allowOutRule(peers ...antreav1beta1.NetworkPolicyPeer) antreav1beta1.Rule {
+	return antreav1beta1.Rule{Action: ptr.To(antreav1beta1.RuleActionAllow), To: peers, Ports: tcp(8080)}
+}

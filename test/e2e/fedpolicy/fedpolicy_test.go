@@ -17,7 +17,9 @@ func TestFederatedPolicies(t *testing.T) {
 		t.Run("refusals", testRefusals)   // azure-dev-build-1
 		t.Run("tenancy", testTenancy)     // the Namespace other; probes dev-build-2 -> 3, azure-dev-build-2 -> dev-build-2
 		t.Run("agentless", testAgentless) // prod-web-1, an AWS VM without agent
+		t.Run("networks", testNetworks)   // the edge networks: edge-web-1 -> edge-db-1, edge-twin-1 -> edge-db-1
 	})
+	t.Run("nat-replaced", testNATReplaced)
 	t.Run("failover", testFailover)
 	t.Run("unreachable", testUnreachable)
 	t.Run("terminated", testTerminated)

@@ -136,7 +136,7 @@ func start() (*env, error) {
 		return e, err
 	}
 	e.up = []string{"sandbox", "up", "--clusters", strconv.Itoa(nClusters), "--supervisors", strconv.Itoa(nSupervisors),
-		"--nodes", "2", "--cloud", "--tenancy", "--vm-agents", "--api-port-base", strconv.Itoa(base)}
+		"--nodes", "2", "--cloud", "--tenancy", "--networks", "--vm-agents", "--api-port-base", strconv.Itoa(base)}
 	for _, a := range managerArgs {
 		e.up = append(e.up, "--manager-arg="+a)
 	}
