@@ -214,7 +214,6 @@ func (r *Reconciler) namespacePolicies(ctx context.Context, o client.Object) []r
 	return out
 }
 
-
 // takenNameToPolicy maps a NetworkPolicy that no federated policy controls
 // and whose name is a derived one (fnp-<name>) to the federated policy of
 // that name: it may be waiting for the name.

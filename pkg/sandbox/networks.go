@@ -85,7 +85,6 @@ func (s *Sandbox) declareFlatNetworks(ctx context.Context, members []CloudMember
 	return errors.Join(errs...)
 }
 
-
 // waitNetworks waits until cluster holds the Network of every VPC (VNet)
 // its NetworkInterfaces are in, and returns those Networks.
 func waitNetworks(ctx context.Context, c client.Client, cluster string) ([]federationv1alpha1.Network, error) {
