@@ -37,9 +37,13 @@ echo "[bench] antreaplus install vs helm install of the same chart (one real clu
 PATH="$repo/bin:$PATH" go run ./test/bench/installbench -runs "${BENCH_INSTALL_RUNS:-5}" -json "$out/install.json"
 
 echo
-echo "[bench] federated policy: a remote change (VM IP, new entity, Service endpoint) to a VM agent's nftables in another member, vs the same change made locally (3 members; needs root: network namespaces, nftables)"
+echo "[bench] federated policy: a remote change (VM IP, NAT gateway address, new entity, Service endpoint) to a VM agent's nftables in another member, vs the same change made locally (3 members; needs root: network namespaces, nftables)"
 # bin/ (built above) holds federation-manager, member-controller, policy-controller and vm-agent.
 PATH="$repo/bin:$PATH" go run ./test/bench/fedpolicybench -runs "${BENCH_FEDPOLICY_RUNS:-30}" -json "$out/fedpolicy.json"
+
+echo
+echo "[bench] federated-policy translation on real networks: 1k policies over 10k remote entities in 20 networks (overlapping, NAT, flat) vs one flat network, in process"
+go run ./test/bench/networkbench -runs "${BENCH_NETWORK_RUNS:-7}" -networks 20 -json "$out/networks.json"
 
 echo
 echo "[bench] agentless enforcement: 1k policies on 1k VMs through the real SDKs against the emulators"

@@ -22,6 +22,10 @@ const (
 	kindRemoteNew = "remote new"
 	kindLocalNew  = "local new"
 	kindService   = "service endpoint"
+	kindRemoteNAT = "remote NAT address"
+	// kindLocalIPNAT are local IP changes interleaved with the NAT address
+	// changes: their baseline, measured alongside.
+	kindLocalIPNAT = "local IP, with NAT"
 	// kindLocalIPService are local IP changes interleaved with the Service
 	// endpoint changes: their baseline, measured alongside.
 	kindLocalIPService = "local IP, with service"
@@ -61,7 +65,8 @@ func newBench(s settings, e *env, lab *vmLab) *bench {
 	return &bench{s: s, e: e, lab: lab, state: &stateFile{path: lab.stateFile()},
 		seen: &sightings{seen: map[string]map[netip.Addr]time.Time{}},
 		pools: map[string]*pool{roleRemoteIP: newPool("172.21.0.1"), roleLocalIP: newPool("172.22.0.1"),
-			roleRemoteNew: newPool("172.23.0.1"), roleLocalNew: newPool("172.24.0.1"), kindService: newPool("172.25.0.1")},
+			roleRemoteNew: newPool("172.23.0.1"), roleLocalNew: newPool("172.24.0.1"), kindService: newPool("172.25.0.1"),
+			roleRemoteNAT: newPool("198.18.0.1"), natNetwork: newPool("10.250.0.1")},
 		created: map[string]int{}}
 }
 
@@ -76,6 +81,13 @@ func (b *bench) setup(ctx context.Context) error {
 		objs1 = append(objs1, peerEntity(roleRemoteIP, i, r, true))
 		objs2 = append(objs2, peerEntity(roleLocalIP, i, l, false))
 		want = append(want, r, l)
+	}
+	// The NAT role: private addresses of natNetwork (never in the agent's
+	// rules), each behind a NAT gateway address of its own.
+	for i := range peersPerRole {
+		private, egress := b.pools[natNetwork].take(), b.pools[roleRemoteNAT].take()
+		objs1 = append(objs1, natEntity(i, private, egress))
+		want = append(want, egress)
 	}
 	svcAddr := b.pools[kindService].take()
 	want = append(want, svcAddr)
@@ -149,8 +161,11 @@ func (b *bench) diagnose(a netip.Addr, start time.Time) string {
 func (b *bench) moveEntity(ctx context.Context, cluster, role string, i int) func() (netip.Addr, error) {
 	return func() (netip.Addr, error) {
 		a := b.pools[role].take()
-		patch, _ := json.Marshal(map[string]any{"spec": map[string]any{
-			"endpoints": []antreav1alpha2.Endpoint{{IP: a.String(), Name: "eth0"}}}})
+		change := map[string]any{"spec": map[string]any{"endpoints": []antreav1alpha2.Endpoint{{IP: a.String(), Name: "eth0"}}}}
+		if cluster == exporter { // its classified address too, as the cloud controller writes both
+			change["metadata"] = map[string]any{"annotations": peerEntity(role, i, a, true).Annotations}
+		}
+		patch, _ := json.Marshal(change)
 		ee := &antreav1alpha2.ExternalEntity{}
 		ee.Namespace, ee.Name = namespace, fmt.Sprintf("%s-%d", role, i)
 		return a, b.e.members[cluster].c.Patch(ctx, ee, client.RawPatch(types.MergePatchType, patch))
@@ -164,6 +179,22 @@ func (b *bench) newEntity(ctx context.Context, cluster, role string) func() (net
 		i := b.created[role]
 		b.created[role]++
 		return a, b.e.members[cluster].c.Create(ctx, peerEntity(role, i, a, cluster == exporter))
+	}
+}
+
+// moveNAT gives the NAT gateway of entity i of the NAT role a new address,
+// as the cloud controller writes it after a poll.
+func (b *bench) moveNAT(ctx context.Context, i int) func() (netip.Addr, error) {
+	return func() (netip.Addr, error) {
+		a := b.pools[roleRemoteNAT].take()
+		ee := &antreav1alpha2.ExternalEntity{}
+		ee.Namespace, ee.Name = namespace, fmt.Sprintf("%s-%d", roleRemoteNAT, i)
+		if err := b.e.members[exporter].c.Get(ctx, client.ObjectKeyFromObject(ee), ee); err != nil {
+			return a, err
+		}
+		private := netip.MustParseAddr(ee.Spec.Endpoints[0].IP)
+		patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": natAddresses(private, a)}})
+		return a, b.e.members[exporter].c.Patch(ctx, ee, client.RawPatch(types.MergePatchType, patch))
 	}
 }
 
@@ -221,6 +252,15 @@ func (b *bench) newEntities(ctx context.Context) pair {
 	return pair{remoteKind: kindRemoteNew, localKind: kindLocalNew,
 		remote: func(int) func() (netip.Addr, error) { return b.newEntity(ctx, exporter, roleRemoteNew) },
 		local:  func(int) func() (netip.Addr, error) { return b.newEntity(ctx, enforcer, roleLocalNew) }}
+}
+
+// natChanges pairs NAT gateway address changes with local IP changes.
+func (b *bench) natChanges(ctx context.Context) pair {
+	return pair{remoteKind: kindRemoteNAT, localKind: kindLocalIPNAT,
+		remote: func(i int) func() (netip.Addr, error) { return b.moveNAT(ctx, i%peersPerRole) },
+		local: func(i int) func() (netip.Addr, error) {
+			return b.moveEntity(ctx, enforcer, roleLocalIP, i%peersPerRole)
+		}}
 }
 
 // serviceChanges pairs the federated Service's endpoint changes with local

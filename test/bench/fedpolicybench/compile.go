@@ -17,6 +17,7 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
+	"antreaplus.io/antreaplus/pkg/networks"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policyrules"
 )
@@ -73,8 +74,23 @@ func compileRemoteEntity(ns string, j int, a netip.Addr) federationv1alpha1.Remo
 			"tag.cloud.antreaplus.io/role": fmt.Sprintf("r%d", j%10), federationv1alpha1.LabelSourceCluster: cluster,
 			federationv1alpha1.MemberLabelPrefix + "region": []string{"eu", "us"}[j%2]}},
 		Spec: federationv1alpha1.RemoteEntitySpec{SourceCluster: cluster, SourceName: fmt.Sprintf("vm-%d", j),
-			Endpoints: []federationv1alpha1.RemoteEndpoint{{IP: a.String()}}},
+			Endpoints: []federationv1alpha1.RemoteEndpoint{{IP: a.String()}}, Network: remoteNetwork,
+			Addresses: []federationv1alpha1.EntityAddress{{IP: a.String(), Kind: federationv1alpha1.AddressPrivate, Network: remoteNetwork}}},
 	}
+}
+
+// compileNetworks are the compile world's Networks: the local entities'
+// network, flat to the remote entities' (10.0.0.0/16), to the exporter's
+// cluster (its flat-network endpoints, 10.244.0.0/16) and to this member's
+// (the cluster-set IPs, 10.96.0.0/16): every remote address is usable, as
+// before networks.
+func compileNetworks() *networks.Topology {
+	prefixes := func(c string) []netip.Prefix { return []netip.Prefix{netip.MustParsePrefix(c)} }
+	return networks.NewTopology([]networks.Network{{Name: localNetwork, Prefixes: prefixes("10.100.0.0/16"), Flat: []networks.Flat{
+		{Network: remoteNetwork, Prefixes: prefixes("10.0.0.0/16")},
+		{Network: federationv1alpha1.ClusterNetworkPrefix + "member-1", Prefixes: prefixes("10.244.0.0/16")},
+		{Network: federationv1alpha1.ClusterNetworkPrefix + "member-0", Prefixes: prefixes("10.96.0.0/16")},
+	}}})
 }
 
 // compileService is a federated Service imported with a cluster-set IP and
@@ -135,8 +151,13 @@ func (w *compileWorld) translateAndCompile() (compileSample, error) {
 	var s compileSample
 	runtime.GC()
 	start := time.Now()
+	entityNets := map[string][]string{}
+	for ns := range w.namespaces {
+		entityNets[ns] = []string{localNetwork}
+	}
 	in := &translate.Inputs{Member: translate.Member{ClusterID: "member-0", Labels: map[string]string{"region": "eu"}},
-		Namespaces: w.namespaces, Entities: translate.NewIndex(w.remote), Services: w.services}
+		Namespaces: w.namespaces, Entities: translate.NewIndex(w.remote), Services: w.services,
+		Networks: compileNetworks(), EntityNetworks: entityNets}
 	var derived []any
 	for _, p := range w.policies {
 		res := translate.Translate(p, in)

@@ -37,7 +37,7 @@ func (b *bench) stages(kind string) []stage {
 	}
 	late := []stage{{"published by the policy controller", byGen(published)}, {"agent began to apply (nftables)", byGen(applying)}}
 	switch kind {
-	case kindRemoteIP, kindRemoteNew, kindRemoteIPAlone:
+	case kindRemoteIP, kindRemoteNew, kindRemoteIPAlone, kindRemoteNAT:
 		return append([]stage{{"RemoteEntity written by the leader", seen(stageRemoteEntity)},
 			{"Group written by the member controller", seen(stageGroup)}}, late...)
 	case kindService, kindServiceAlone:
@@ -69,6 +69,9 @@ func (b *bench) latencyFigures() []benchtable.Figure {
 	add("remote VM IP change (member-1) applied by the agent", kindRemoteIP)
 	add("  baseline: local IP change (member-2)", kindLocalIP)
 	ratio(kindRemoteIP, kindLocalIP)
+	add("remote NAT gateway address change (member-1) applied", kindRemoteNAT)
+	add("  baseline: local IP change, alongside", kindLocalIPNAT)
+	ratio(kindRemoteNAT, kindLocalIPNAT)
 	add("new exported entity (member-1) applied by the agent", kindRemoteNew)
 	add("  baseline: new local entity (member-2)", kindLocalNew)
 	ratio(kindRemoteNew, kindLocalNew)
@@ -92,7 +95,7 @@ func (b *bench) millis(kind string) []float64 {
 // printTargets says whether each remote kind met its targets.
 func (b *bench) printTargets() {
 	fmt.Printf("targets: remote change to enforcement p99 <= %d ms, p50 <= %.0fx the same change made locally\n", targetP99, targetP50Ratio)
-	for _, k := range []struct{ remote, local string }{{kindRemoteIP, kindLocalIP}, {kindRemoteNew, kindLocalNew}, {kindService, kindLocalIPService}} {
+	for _, k := range []struct{ remote, local string }{{kindRemoteIP, kindLocalIP}, {kindRemoteNAT, kindLocalIPNAT}, {kindRemoteNew, kindLocalNew}, {kindService, kindLocalIPService}} {
 		p99 := benchtable.Percentile(b.millis(k.remote), 0.99)
 		r := benchtable.Ratio(benchtable.Percentile(b.millis(k.remote), 0.5), benchtable.Percentile(b.millis(k.local), 0.5))
 		fmt.Printf("  %-18s p99 %7.1f ms (%s), p50 %.2fx %s (%s)\n", k.remote+":", p99, verdict(p99 <= targetP99),

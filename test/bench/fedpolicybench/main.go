@@ -154,7 +154,7 @@ func (b *bench) measureAll(ctx context.Context) ([]cost, error) {
 	for _, p := range []struct {
 		pair
 		runs int
-	}{{b.ipChanges(ctx), b.s.runs}, {b.newEntities(ctx), b.s.newRuns}, {b.serviceChanges(ctx), b.s.serviceRuns}} {
+	}{{b.ipChanges(ctx), b.s.runs}, {b.natChanges(ctx), b.s.runs}, {b.newEntities(ctx), b.s.newRuns}, {b.serviceChanges(ctx), b.s.serviceRuns}} {
 		if err := b.interleave(ctx, p.pair, p.runs); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/netip"
 
@@ -32,9 +33,11 @@ const (
 	roleRemoteNew = "remote-new"
 	roleLocalIP   = "local-ip"
 	roleLocalNew  = "local-new"
+	roleRemoteNAT = "remote-nat"
 	// Ports of the rules, one per role, so that each rule stays apart.
 	portIP      = 8080
 	portNew     = 8081
+	portNAT     = 8082
 	servicePort = 80
 	targetPort  = 9090
 )
@@ -71,14 +74,59 @@ func externalEntity(ns, name, ip, externalNode string, labels map[string]string)
 	}
 }
 
-// peerEntity is an entity of a role (exported when remote).
+// The bench's networks (docs/networks.md): member-1's exported entities
+// are in remoteNetwork, which member-2 declares flat to the VM's network
+// (localNetwork), except the NAT role's, in natNetwork, behind a NAT
+// gateway whose address (pool natAddresses) is how they arrive.
+const (
+	remoteNetwork = "bench.remote"
+	natNetwork    = "bench.nat"
+	localNetwork  = "bench.local"
+	natGateway    = "nat-bench"
+)
+
+// peerEntity is an entity of a role (exported when remote, its address
+// classified in remoteNetwork).
 func peerEntity(role string, i int, ip netip.Addr, exported bool) *antreav1alpha2.ExternalEntity {
 	labels := map[string]string{labelRole: role}
+	name := fmt.Sprintf("%s-%d", role, i)
+	ee := externalEntity(namespace, name, ip.String(), "vm-"+name, labels)
 	if exported {
 		labels[labelExport] = "true"
+		labels[federationv1alpha1.LabelNetwork] = remoteNetwork
+		ee.Annotations = addresses(federationv1alpha1.EntityAddress{IP: ip.String(), Kind: federationv1alpha1.AddressPrivate, Network: remoteNetwork})
 	}
-	name := fmt.Sprintf("%s-%d", role, i)
-	return externalEntity(namespace, name, ip.String(), "vm-"+name, labels)
+	return ee
+}
+
+// natEntity is an exported entity of the NAT role: private in natNetwork,
+// leaving with the NAT gateway's address egress.
+func natEntity(i int, private, egress netip.Addr) *antreav1alpha2.ExternalEntity {
+	name := fmt.Sprintf("%s-%d", roleRemoteNAT, i)
+	ee := externalEntity(namespace, name, private.String(), "vm-"+name,
+		map[string]string{labelRole: roleRemoteNAT, labelExport: "true", federationv1alpha1.LabelNetwork: natNetwork})
+	ee.Annotations = natAddresses(private, egress)
+	return ee
+}
+
+func natAddresses(private, egress netip.Addr) map[string]string {
+	return addresses(federationv1alpha1.EntityAddress{IP: private.String(), Kind: federationv1alpha1.AddressPrivate, Network: natNetwork},
+		federationv1alpha1.EntityAddress{IP: egress.String(), Kind: federationv1alpha1.AddressEgress, Via: natGateway})
+}
+
+// addresses is the annotation that classifies an entity's addresses, as
+// the cloud controller writes it.
+func addresses(a ...federationv1alpha1.EntityAddress) map[string]string {
+	raw, _ := json.Marshal(a)
+	return map[string]string{federationv1alpha1.AnnotationAddresses: string(raw)}
+}
+
+// network is member-2's Network of the VM (its link, vmRange): flat to
+// remoteNetwork (the ranges of the remote pools), not to natNetwork.
+func network(vmRange string) *federationv1alpha1.Network {
+	return &federationv1alpha1.Network{ObjectMeta: metav1.ObjectMeta{Name: localNetwork},
+		Spec: federationv1alpha1.NetworkSpec{Kind: federationv1alpha1.NetworkOther, CIDRs: []string{vmRange},
+			Flat: []federationv1alpha1.FlatConnection{{Network: remoteNetwork, CIDRs: []string{"172.21.0.0/16", "172.23.0.0/16", "172.25.0.0/16"}}}}}
 }
 
 func entityExport() *federationv1alpha1.EntityExport {
@@ -116,6 +164,7 @@ func federatedPolicy() *policyv1alpha1.FederatedNetworkPolicy {
 			Ingress: []antreav1beta1.Rule{
 				ingressFrom("from-remote-ip", roleRemoteIP, portIP, antreav1beta1.ScopeClusterSet),
 				ingressFrom("from-remote-new", roleRemoteNew, portNew, antreav1beta1.ScopeClusterSet),
+				ingressFrom("from-remote-nat", roleRemoteNAT, portNAT, antreav1beta1.ScopeClusterSet),
 			},
 			Egress: []antreav1beta1.Rule{{Name: "to-orders", Action: ptr.To(antreav1beta1.RuleActionAllow),
 				ToServices: []antreav1beta1.PeerService{{Name: serviceName, Namespace: namespace, Scope: antreav1beta1.ScopeClusterSet}}}},
@@ -158,5 +207,5 @@ func endpointSlice(ip netip.Addr) *discoveryv1.EndpointSlice {
 
 func serviceExport() *mcsv1beta1.ServiceExport {
 	return &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: serviceName,
-		Annotations: map[string]string{serviceexport.FlatNetworkAnnotation: "true"}}}
+		Annotations: map[string]string{serviceexport.FlatNetworkAnnotation: "true", serviceexport.NetworkAnnotation: remoteNetwork}}}
 }

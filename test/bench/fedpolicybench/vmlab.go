@@ -1,6 +1,7 @@
 package main
 
 import (
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -84,7 +85,8 @@ func startVMLab(ctx context.Context, e *env, cl *cleanup) (*vmLab, error) {
 		return nil, err
 	}
 	c := e.members[enforcer].c
-	for _, o := range []client.Object{virtualMachine(), externalEntity(namespace, "nic-"+vmName, l.vmIP(), vmName, map[string]string{labelApp: vmName})} {
+	vmEntity := externalEntity(namespace, "nic-"+vmName, l.vmIP(), vmName, map[string]string{labelApp: vmName, federationv1alpha1.LabelNetwork: localNetwork})
+	for _, o := range []client.Object{network(l.subnet + "0/24"), virtualMachine(), vmEntity} {
 		if err := c.Create(ctx, o); err != nil {
 			return nil, fmt.Errorf("creating %T %s in %s: %w", o, o.GetName(), enforcer, err)
 		}
