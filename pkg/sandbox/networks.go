@@ -95,7 +95,10 @@ func waitNetworks(ctx context.Context, c client.Client, cluster string) ([]feder
 			return nets, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%s: the cloud controller wrote no Network for %v within %s (%v): is it running? see its log", cluster, missing, networksTimeout, err)
+			if err != nil {
+				return nil, fmt.Errorf("%s: reading the Networks: %w", cluster, err)
+			}
+			return nil, fmt.Errorf("%s: the cloud controller wrote no Network for %v within %s: is it running? see its log", cluster, missing, networksTimeout)
 		}
 		select {
 		case <-ctx.Done():
@@ -167,7 +170,7 @@ func applyFlat(ctx context.Context, c client.Client, name string, flat []federat
 		"metadata": map[string]any{"name": name},
 		"spec":     map[string]any{"flat": entries},
 	}}
-	if err := c.Patch(ctx, u, client.Apply, client.FieldOwner(networksFieldOwner), client.ForceOwnership); err != nil { //nolint:staticcheck // no apply configurations for our API
+	if err := c.Patch(ctx, u, client.Apply, client.FieldOwner(networksFieldOwner), client.ForceOwnership); err != nil {
 		return fmt.Errorf("declaring Network %s flat to %d networks: %w", name, len(flat), err)
 	}
 	return nil

@@ -2,9 +2,10 @@ package serviceexport
 
 import (
 	"fmt"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"sort"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"

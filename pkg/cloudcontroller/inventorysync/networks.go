@@ -48,7 +48,7 @@ func (r *Reconciler) syncNetworks(ctx context.Context, snap *provider.Snapshot, 
 		}
 		apply := want.DeepCopy()
 		apply.SetGroupVersionKind(federationv1alpha1.GroupVersion.WithKind("Network"))
-		if err := r.Client.Patch(ctx, apply, client.Apply, client.FieldOwner(fieldOwner), client.ForceOwnership); err != nil { //nolint:staticcheck // typed apply configurations are not generated for our API
+		if err := r.Client.Patch(ctx, apply, client.Apply, client.FieldOwner(fieldOwner), client.ForceOwnership); err != nil {
 			return writes, fmt.Errorf("applying Network %s: %w", want.Name, err)
 		}
 		writes++

@@ -1,7 +1,6 @@
 package main
 
 import (
-	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -15,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
