@@ -142,8 +142,12 @@ func (s *sightings) at(stage string, a netip.Addr) (time.Time, bool) {
 func (s *sightings) watchStages(ctx context.Context, c client.WithWatch) {
 	go s.watch(ctx, c, stageRemoteEntity, &federationv1alpha1.RemoteEntityList{}, func(o runtime.Object) []netip.Addr {
 		var out []netip.Addr
-		for _, ep := range o.(*federationv1alpha1.RemoteEntity).Spec.Endpoints {
+		e := o.(*federationv1alpha1.RemoteEntity)
+		for _, ep := range e.Spec.Endpoints {
 			out = appendAddr(out, ep.IP)
+		}
+		for _, a := range e.Spec.Addresses { // a NAT gateway's address is an egress address, no endpoint
+			out = appendAddr(out, a.IP)
 		}
 		return out
 	})
