@@ -8,6 +8,7 @@ import (
 	"antreaplus.io/antreaplus/internal/outage"
 	entityexportstatus "antreaplus.io/antreaplus/pkg/entityexport/exportstatus"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy"
+	"antreaplus.io/antreaplus/pkg/networks/networkstatus"
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
 )
 
@@ -21,5 +22,6 @@ func RegisterMetrics(reg prometheus.Registerer) error {
 		exportstatus.RegisterMetrics(reg, &current),
 		federatedpolicy.RegisterMetrics(reg, &current),
 		entityexportstatus.RegisterMetrics(reg, &current),
+		networkstatus.RegisterMetrics(reg, &current),
 		outage.RegisterMetrics(reg))
 }

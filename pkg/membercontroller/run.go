@@ -16,6 +16,7 @@ import (
 	"antreaplus.io/antreaplus/internal/scheme"
 	entityexportstatus "antreaplus.io/antreaplus/pkg/entityexport/exportstatus"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy"
+	"antreaplus.io/antreaplus/pkg/networks/networkstatus"
 	"antreaplus.io/antreaplus/pkg/serviceexport/exportstatus"
 )
 
@@ -80,6 +81,9 @@ func runManager(ctx context.Context, cfg *rest.Config, o Options) error {
 	}
 	if err := federatedpolicy.Setup(ctx, mgr); err != nil {
 		return fmt.Errorf("setting up the FederatedNetworkPolicy controller: %w", err)
+	}
+	if err := (&networkstatus.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the Network status controller: %w", err)
 	}
 	if err := cmdutil.AddPing(mgr); err != nil {
 		return err

@@ -80,14 +80,14 @@ func (t *Topology) View(network string) *View {
 	v.visible = append(v.visible, rangesOf(own.Name, own.Prefixes)...)
 	v.flat = map[string]string{own.Name: ""}
 	for _, f := range own.Flat {
-		if f.Network == own.Name {
-			continue
-		}
-		v.flat[f.Network] = f.Via
 		prefixes := f.Prefixes
 		if n, ok := t.byName[f.Network]; ok {
 			prefixes = n.Prefixes
 		}
+		if f.Network == own.Name || len(prefixes) == 0 {
+			continue // a network of unknown ranges is not flat: nothing would tell its hosts from others
+		}
+		v.flat[f.Network] = f.Via
 		v.visible = append(v.visible, rangesOf(f.Network, prefixes)...)
 	}
 	sortNamed(v.visible)
