@@ -45,6 +45,7 @@ func snapshot(region string, l listing) *provider.Snapshot {
 			s.Services = append(s.Services, svc)
 		}
 	}
+	applyRouting(s, l, publicIPs)
 	s.Sort()
 	return s
 }
@@ -55,6 +56,9 @@ func convertVNet(v *armnetwork.VirtualNetwork) provider.VPC {
 		for _, p := range v.Properties.AddressSpace.AddressPrefixes {
 			out.CIDRs = append(out.CIDRs, str(p))
 		}
+	}
+	if v.Properties != nil {
+		out.Peerings = peerings(v.Properties.VirtualNetworkPeerings)
 	}
 	return out
 }

@@ -29,6 +29,7 @@ type Provider struct {
 	nsgs      *armnetwork.SecurityGroupsClient
 	asgs      *armnetwork.ApplicationSecurityGroupsClient
 	lbs       *armnetwork.LoadBalancersClient
+	nats      *armnetwork.NatGatewaysClient
 
 	mu        sync.Mutex
 	locations map[string]bool // known to exist, once listed
@@ -90,6 +91,9 @@ func New(opts Options) (*Provider, error) {
 	if p.lbs, err = armnetwork.NewLoadBalancersClient(opts.SubscriptionID, cred, armOpts); err != nil {
 		return nil, err
 	}
+	if p.nats, err = armnetwork.NewNatGatewaysClient(opts.SubscriptionID, cred, armOpts); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -100,10 +104,11 @@ type listing struct {
 	vnets     []*armnetwork.VirtualNetwork
 	publicIPs []*armnetwork.PublicIPAddress
 	lbs       []*armnetwork.LoadBalancer
+	nats      []*armnetwork.NatGateway
 }
 
-// Inventory reads the VNets, VMs, NICs, public IPs and load balancers of
-// the subscription in region. ARM lists them per subscription, so each
+// Inventory reads the VNets, VMs, NICs, public IPs, load balancers and NAT
+// gateways of the subscription in region. ARM lists them per subscription, so each
 // poll of a region reads the whole subscription and keeps what is in the
 // region.
 func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
@@ -114,7 +119,7 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 	defer cancel()
 	var (
 		wg   sync.WaitGroup
-		errs [5]error
+		errs [6]error
 		l    listing
 	)
 	run := func(i int, what string, fn func() error) {
@@ -149,6 +154,11 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 	run(4, "listing load balancers", func() (err error) {
 		l.lbs, err = collect(p.lbs.NewListAllPager(nil), ctx,
 			func(r armnetwork.LoadBalancersClientListAllResponse) []*armnetwork.LoadBalancer { return r.Value })
+		return err
+	})
+	run(5, "listing NAT gateways", func() (err error) {
+		l.nats, err = collect(p.nats.NewListAllPager(nil), ctx,
+			func(r armnetwork.NatGatewaysClientListAllResponse) []*armnetwork.NatGateway { return r.Value })
 		return err
 	})
 	wg.Wait()

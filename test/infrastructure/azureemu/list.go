@@ -131,17 +131,21 @@ const ipConfigName = "ipconfig1"
 func (s *Server) vnetItems() []listItem {
 	var out []listItem
 	for key, v := range s.vnets {
-		out = append(out, listItem{key: key, doc: vnetDoc(v)})
+		out = append(out, listItem{key: key, doc: s.vnetDoc(v)})
 	}
 	return out
 }
 
-func vnetDoc(v *vnet) vnetJSON {
+func (s *Server) vnetDoc(v *vnet) vnetJSON {
 	doc := vnetJSON{ID: v.id, Name: v.name, Type: "Microsoft.Network/virtualNetworks", Location: v.location, Tags: v.tags}
 	doc.Properties.AddressSpace.AddressPrefixes = []string{v.prefix}
 	var sub subnetJSON
 	sub.ID, sub.Name, sub.Properties.AddressPrefix = v.subnetID, "default", v.prefix
+	if v.natGatewayID != "" {
+		sub.Properties.NatGateway = &idRef{ID: v.natGatewayID}
+	}
 	doc.Properties.Subnets = []subnetJSON{sub}
+	doc.Properties.VirtualNetworkPeerings = s.peeringsDoc(v)
 	return doc
 }
 

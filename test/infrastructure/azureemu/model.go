@@ -8,6 +8,10 @@ type vnet struct {
 	tags               map[string]string
 	subnetID           string
 	nextHost           uint32
+	// natGatewayID is the NAT gateway of its subnet, if any; peerings its
+	// side of each VNet peering (routing.go).
+	natGatewayID string
+	peerings     []vnetPeering
 }
 
 type vm struct {
@@ -144,7 +148,8 @@ type vnetJSON struct {
 		AddressSpace struct {
 			AddressPrefixes []string `json:"addressPrefixes"`
 		} `json:"addressSpace"`
-		Subnets []subnetJSON `json:"subnets"`
+		Subnets                []subnetJSON  `json:"subnets"`
+		VirtualNetworkPeerings []peeringJSON `json:"virtualNetworkPeerings,omitempty"`
 	} `json:"properties"`
 }
 
@@ -153,6 +158,7 @@ type subnetJSON struct {
 	Name       string `json:"name"`
 	Properties struct {
 		AddressPrefix string `json:"addressPrefix"`
+		NatGateway    *idRef `json:"natGateway,omitempty"`
 	} `json:"properties"`
 }
 

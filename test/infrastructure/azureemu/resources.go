@@ -109,7 +109,7 @@ func (s *Server) getResource(w http.ResponseWriter, res resourceRef, id string) 
 		}
 	case kindVNet:
 		if v := s.vnets[key]; v != nil {
-			doc = vnetDoc(v)
+			doc = s.vnetDoc(v)
 		}
 	}
 	s.mu.Unlock()

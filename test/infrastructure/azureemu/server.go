@@ -58,22 +58,24 @@ type Options struct {
 type Server struct {
 	opts Options
 
-	mu         sync.Mutex
-	vnets      map[string]*vnet
-	vms        map[string]*vm
-	nics       map[string]*nic
-	publicIPs  map[string]*publicIP
-	nsgs       map[string]*nsg
-	asgs       map[string]*asg
-	lbs        map[string]*loadBalancer
-	operations map[string]bool        // ids of long-running operations issued
-	tokens     map[string]issuedToken // by access token
-	seq        uint64
-	calls      map[string]int
-	faults     []*Fault
-	hook       func(op string)
-	latency    time.Duration
-	hideNewFor int
+	mu        sync.Mutex
+	vnets     map[string]*vnet
+	vms       map[string]*vm
+	nics      map[string]*nic
+	publicIPs map[string]*publicIP
+	// natGateways by lowercased id (routing.go).
+	natGateways map[string]*natGateway
+	nsgs        map[string]*nsg
+	asgs        map[string]*asg
+	lbs         map[string]*loadBalancer
+	operations  map[string]bool        // ids of long-running operations issued
+	tokens      map[string]issuedToken // by access token
+	seq         uint64
+	calls       map[string]int
+	faults      []*Fault
+	hook        func(op string)
+	latency     time.Duration
+	hideNewFor  int
 	// polls counts calls per account and replica (pollcount.go); it has
 	// its own lock.
 	polls *pollstats.Tracker
@@ -104,7 +106,7 @@ func New(opts Options) *Server {
 	}
 	return &Server{
 		opts: opts, vnets: map[string]*vnet{}, vms: map[string]*vm{}, nics: map[string]*nic{},
-		publicIPs: map[string]*publicIP{}, tokens: map[string]issuedToken{}, calls: map[string]int{},
+		publicIPs: map[string]*publicIP{}, natGateways: map[string]*natGateway{}, tokens: map[string]issuedToken{}, calls: map[string]int{},
 		nsgs: map[string]*nsg{}, asgs: map[string]*asg{}, operations: map[string]bool{},
 		lbs: map[string]*loadBalancer{}, polls: pollstats.NewTracker(opts.PollGap, opts.PollClock),
 	}
@@ -131,6 +133,7 @@ var routes = map[string]route{
 	"/providers/microsoft.network/networksecuritygroups":     {"NetworkSecurityGroups.ListAll", (*Server).nsgItems},
 	"/providers/microsoft.network/applicationsecuritygroups": {"ApplicationSecurityGroups.ListAll", (*Server).asgItems},
 	"/providers/microsoft.network/loadbalancers":             {"LoadBalancers.ListAll", (*Server).lbItems},
+	"/providers/microsoft.network/natgateways":               {"NatGateways.ListAll", (*Server).natGatewayItems},
 }
 
 // ServeHTTP serves the token endpoint and the ARM list operations.

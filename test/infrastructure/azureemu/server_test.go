@@ -116,7 +116,7 @@ func TestARMErrors(t *testing.T) {
 		{"no token", e.subPath("/providers/Microsoft.Network/virtualNetworks?api-version=2025-01-01"), "", 401, "InvalidAuthenticationToken"},
 		{"unknown subscription", "/subscriptions/other/providers/Microsoft.Network/virtualNetworks?api-version=2025-01-01", "tok", 404, "SubscriptionNotFound"},
 		{"no api-version", e.subPath("/providers/Microsoft.Network/virtualNetworks"), "tok", 400, "MissingApiVersionParameter"},
-		{"unknown type", e.subPath("/providers/Microsoft.Network/natGateways?api-version=2025-01-01"), "tok", 404, "InvalidResourceType"},
+		{"unknown type", e.subPath("/providers/Microsoft.Network/virtualNetworkTaps?api-version=2025-01-01"), "tok", 404, "InvalidResourceType"},
 		{"bad skip token", e.subPath("/providers/Microsoft.Network/virtualNetworks?api-version=2025-01-01&$skiptoken=%25%25"), "tok", 400, "InvalidSkipToken"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
