@@ -16,6 +16,7 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 // The edge networks of the sandbox (--networks, docs/networks.md):
@@ -82,6 +83,33 @@ func testNetworks(t *testing.T) {
 		!strings.Contains(out.Unusable[0], "which is not connected to network azure.edge-") || !strings.Contains(out.Unusable[0], "give it a public IP, or declare the peering") {
 		t.Errorf("egress source %+v: want edge-web-1 said unusable (private only, not connected) and how to fix it", out)
 	}
+
+	// Agentless alike: a policy of member-1 on prod-web-1 (an AWS VM
+	// without agent) lets member-2's edge-db-1 in on 8443: the security
+	// group holds edge-db-1's public address (how it arrives: it is not in
+	// a network connected to the prod VPC), never 10.0.1.10 or 10.0.1.5.
+	create(t, "member-2", &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: edgeExports},
+		Spec: federationv1alpha1.EntityExportSpec{ExternalEntitySelector: metav1.LabelSelector{MatchLabels: map[string]string{"tag.cloud.antreaplus.io/env": "edge"}}}})
+	const agentlessPolicy = "web-1-from-edge"
+	dbPeer := edgeWebPeer()
+	dbPeer.ExternalEntitySelector.MatchLabels["tag.cloud.antreaplus.io/role"] = "edge-db"
+	create(t, "member-1", federatedPolicy(ns, agentlessPolicy, appliedToVM(awsAccount, "prod-web-1"), allowIn(8443, dbPeer)))
+	c := ec2Client(t)
+	eni := primaryInterface(t, instanceNamed(t, c, "prod-web-1"))
+	dbPublic := strings.TrimSuffix(public, edgeDBPort) + "/32"
+	framework.EventuallyEvery(t, 60*time.Second, time.Second, func() error {
+		rules, err := ingressCIDRs(t, c, eni)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(rules, func(r string) bool { return strings.HasSuffix(r, " tcp/8443 from "+dbPublic) }) {
+			return fmt.Errorf("the security groups of prod-web-1 (%s) hold %v, want tcp/8443 from %s (edge-db-1's public address)", eni, rules, dbPublic)
+		}
+		if slices.ContainsFunc(rules, func(r string) bool { return strings.HasSuffix(r, " 10.0.1.10/32") || strings.HasSuffix(r, " "+edgeTwinIP+"/32") }) {
+			return fmt.Errorf("the security groups of prod-web-1 (%s) name an edge private address: %v", eni, rules)
+		}
+		return nil
+	})
 
 	// Each member's Networks: the edge networks are nobody's flat peers.
 	for _, cluster := range []string{"member-1", "member-2"} {
