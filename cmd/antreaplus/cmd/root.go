@@ -24,6 +24,7 @@ and runs a local sandbox of real clusters to try it.`,
 	root.AddCommand(newServiceCommand(out, errOut))
 	root.AddCommand(newPolicyCommand(out, errOut))
 	root.AddCommand(newTenantCommand(out, errOut))
+	root.AddCommand(newNetworkCommand(out, errOut))
 	root.AddCommand(newInstallCommand(out), newUpgradeCommand(out), newUninstallCommand(out))
 	return root
 }

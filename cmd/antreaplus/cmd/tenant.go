@@ -13,14 +13,14 @@ import (
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 )
 
-// tenantFlags are the flags every tenant command shares.
-type tenantFlags struct {
+// contextFlags are the flags of the commands that work on one cluster of a kubeconfig (tenant, network).
+type contextFlags struct {
 	kubeconfig string
 	context    string
 }
 
 func newTenantCommand(out, errOut io.Writer) *cobra.Command {
-	f := &tenantFlags{}
+	f := &contextFlags{}
 	c := &cobra.Command{
 		Use:   "tenant",
 		Short: "Create, list and delete tenants: Namespaces with their admins and, for hard tenancy, a cloud controller of their own",
@@ -41,7 +41,7 @@ of their own.`,
 }
 
 // config is the client configuration of the chosen context, and its name.
-func (f *tenantFlags) config() (*rest.Config, string, error) {
+func (f *contextFlags) config() (*rest.Config, string, error) {
 	if f.kubeconfig == "" {
 		return nil, "", errors.New("no kubeconfig: pass one with --kubeconfig")
 	}

@@ -11,7 +11,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
-func tenantCreate(f *tenantFlags, out io.Writer) *cobra.Command {
+func tenantCreate(f *contextFlags, out io.Writer) *cobra.Command {
 	var users, groups, labels []string
 	var dedicated bool
 	c := &cobra.Command{

@@ -10,7 +10,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
-func tenantDelete(f *tenantFlags, out io.Writer) *cobra.Command {
+func tenantDelete(f *contextFlags, out io.Writer) *cobra.Command {
 	var force bool
 	var timeout time.Duration
 	c := &cobra.Command{

@@ -10,7 +10,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
-func tenantList(f *tenantFlags, out, errOut io.Writer) *cobra.Command {
+func tenantList(f *contextFlags, out, errOut io.Writer) *cobra.Command {
 	var output string
 	c := &cobra.Command{
 		Use:   "list [-o table|json]",

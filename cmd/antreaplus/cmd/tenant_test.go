@@ -55,16 +55,16 @@ current-context: member-1
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		flags       tenantFlags
+		flags       contextFlags
 		wantContext string
 		wantAs      string
 		wantErr     string
 	}{
-		{flags: tenantFlags{kubeconfig: kubeconfig}, wantContext: "member-1"},
-		{flags: tenantFlags{kubeconfig: kubeconfig, context: "as-carol"}, wantContext: "as-carol", wantAs: "carol"},
-		{flags: tenantFlags{kubeconfig: kubeconfig, context: "nope"}, wantErr: `no context "nope"`},
-		{flags: tenantFlags{kubeconfig: noCurrent}, wantErr: "no current context"},
-		{flags: tenantFlags{}, wantErr: "no kubeconfig"},
+		{flags: contextFlags{kubeconfig: kubeconfig}, wantContext: "member-1"},
+		{flags: contextFlags{kubeconfig: kubeconfig, context: "as-carol"}, wantContext: "as-carol", wantAs: "carol"},
+		{flags: contextFlags{kubeconfig: kubeconfig, context: "nope"}, wantErr: `no context "nope"`},
+		{flags: contextFlags{kubeconfig: noCurrent}, wantErr: "no current context"},
+		{flags: contextFlags{}, wantErr: "no kubeconfig"},
 	} {
 		cfg, name, err := c.flags.config()
 		if c.wantErr != "" {
