@@ -64,7 +64,7 @@ func ExampleRender() {
 		}
 	}
 	// Output:
-	// member,supervisor 18 CRDs
+	// member,supervisor 19 CRDs
 	// antreaplus-coredns
 	// antreaplus-federation-manager
 	// antreaplus-member-controller

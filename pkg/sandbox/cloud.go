@@ -177,9 +177,6 @@ func (s *Sandbox) StartCloud(ctx context.Context, opts CloudOptions) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := s.declareFlatNetworks(ctx, members); err != nil {
-		return err
-	}
 	st.Cloud = &CloudState{Namespace: opts.Namespace, Ports: ports, Placement: placement, Members: members, VMs: prev.VMs, Routed: prev.Routed,
 		Tenancy: ten, Networks: opts.Networks}
 	return s.saveState(st)

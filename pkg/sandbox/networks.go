@@ -13,6 +13,7 @@ import (
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	inames "antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
@@ -108,9 +109,12 @@ func waitNetworks(ctx context.Context, c client.Client, cluster string) ([]feder
 	}
 }
 
-// importedNetworks returns the Networks of the VPCs the imported
-// interfaces are in, but the edge networks, and the names of those still
-// missing.
+// importedNetworks returns the Networks the cloud controller wrote, but
+// the edge networks', and what is still missing: the Networks of the
+// interfaces' VPCs. (The cloud controller writes the Networks of all the
+// VPCs of an account's region before it imports their objects: once an
+// interface of a poll is imported, the Networks of every VPC of that poll
+// are there, the VPCs of agentless VMs included.)
 func importedNetworks(ctx context.Context, c client.Client) ([]federationv1alpha1.Network, []string, error) {
 	nics := &cloudv1alpha1.NetworkInterfaceList{}
 	if err := c.List(ctx, nics); err != nil {
@@ -127,25 +131,22 @@ func importedNetworks(ctx context.Context, c client.Client) ([]federationv1alpha
 		}
 	}
 	list := &federationv1alpha1.NetworkList{}
-	if err := c.List(ctx, list); err != nil {
+	if err := c.List(ctx, list, client.MatchingLabels{inames.ManagedByLabel: inventory.ManagedByNetworks}); err != nil {
 		return nil, nil, err
 	}
-	want := map[string]bool{}
-	for _, n := range nics.Items {
-		if name := inventory.NetworkName(string(n.Spec.Provider), n.Spec.VPCID); name != "" && !edge[name] {
-			want[name] = true
-		}
-	}
 	var out []federationv1alpha1.Network
+	have := map[string]bool{}
 	for _, n := range list.Items {
-		if want[n.Name] {
+		if !edge[n.Name] {
 			out = append(out, n)
-			delete(want, n.Name)
+			have[n.Name] = true
 		}
 	}
-	missing := make([]string, 0, len(want))
-	for n := range want {
-		missing = append(missing, n)
+	var missing []string
+	for _, n := range nics.Items {
+		if name := inventory.NetworkName(string(n.Spec.Provider), n.Spec.VPCID); name != "" && !edge[name] && !have[name] && !slices.Contains(missing, name) {
+			missing = append(missing, name)
+		}
 	}
 	slices.Sort(missing)
 	if len(nics.Items) == 0 {

@@ -100,6 +100,12 @@ func (s *Sandbox) StartVMAgents(ctx context.Context, opts VMAgentOptions) error 
 	if err := ensureBridge(base); err != nil {
 		return fmt.Errorf("creating the VMs' bridge: %w", err)
 	}
+	// The bridge's VMs reach each other: their networks are flat, and the
+	// sandbox says so in the members' Networks (the VMs imported, their
+	// Networks are written).
+	if err := s.declareFlatNetworks(ctx, st.Cloud.Members); err != nil {
+		return err
+	}
 	if err := s.ensureRouters(base, routed); err != nil {
 		return err
 	}
