@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -36,29 +37,31 @@ var (
 func start(t *testing.T) client.Client {
 	t.Helper()
 	c := clusters.Client(t, cluster)
-	startOnce.Do(func() {
-		sch, err := scheme.New()
-		if err != nil {
-			startErr = err
-			return
-		}
-		mgr, err := ctrl.NewManager(clusters.Config(t, cluster), ctrl.Options{Scheme: sch, Metrics: metricsserver.Options{BindAddress: "0"},
-			Controller: config.Controller{SkipNameValidation: ptr.To(true)}})
-		if err == nil {
-			err = (&Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr)
-		}
-		if err != nil {
-			startErr = err
-			return
-		}
-		go func() {
-			if err := mgr.Start(context.Background()); err != nil {
-				log.Log.Error(err, "The manager stopped")
-			}
-		}()
-	})
+	startOnce.Do(func() { startErr = run(clusters.Config(t, cluster)) })
 	if startErr != nil {
 		t.Fatal(startErr)
 	}
 	return c
+}
+
+// run starts the controller in a manager that outlives every test.
+func run(cfg *rest.Config) error {
+	sch, err := scheme.New()
+	if err != nil {
+		return err
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: sch, Metrics: metricsserver.Options{BindAddress: "0"},
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)}})
+	if err != nil {
+		return err
+	}
+	if err := (&Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	go func() {
+		if err := mgr.Start(context.Background()); err != nil {
+			log.Log.Error(err, "The manager stopped")
+		}
+	}()
+	return nil
 }

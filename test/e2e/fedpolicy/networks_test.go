@@ -105,7 +105,9 @@ func testNetworks(t *testing.T) {
 		if !slices.ContainsFunc(rules, func(r string) bool { return strings.HasSuffix(r, " tcp/8443 from "+dbPublic) }) {
 			return fmt.Errorf("the security groups of prod-web-1 (%s) hold %v, want tcp/8443 from %s (edge-db-1's public address)", eni, rules, dbPublic)
 		}
-		if slices.ContainsFunc(rules, func(r string) bool { return strings.HasSuffix(r, " 10.0.1.10/32") || strings.HasSuffix(r, " "+edgeTwinIP+"/32") }) {
+		if slices.ContainsFunc(rules, func(r string) bool {
+			return strings.HasSuffix(r, " 10.0.1.10/32") || strings.HasSuffix(r, " "+edgeTwinIP+"/32")
+		}) {
 			return fmt.Errorf("the security groups of prod-web-1 (%s) name an edge private address: %v", eni, rules)
 		}
 		return nil
