@@ -65,20 +65,22 @@ func decide(t *testing.T, topo *Topology, d *datadriven.TestData) []string {
 		e := parseEntity(t, line)
 		vd := view.Decide(&e, dir)
 		if len(vd.Addresses) == 0 {
-			out = append(out, e.Name+": none: "+vd.Reason)
+			out = append(out, e.Name+": none: "+vd.Reason())
 		} else {
 			var addrs []string
 			for _, a := range vd.Addresses {
 				s := a.String()
-				if via, ok := vd.Egress[a]; ok {
-					s += "(egress " + via + ")"
+				for _, eg := range vd.Egress {
+					if eg.IP == a {
+						s += "(egress " + eg.Via + ")"
+					}
 				}
 				addrs = append(addrs, s)
 			}
 			out = append(out, e.Name+": "+strings.Join(addrs, " "))
 		}
 		for _, r := range vd.Rejected {
-			out = append(out, "  rejected "+r.IP.String()+": "+r.Message)
+			out = append(out, "  rejected "+r.IP.String()+": "+r.Message())
 		}
 	}
 	return out

@@ -19,9 +19,9 @@ func ExampleView() {
 	}}
 	view := topo.View("azure.vnet-b")
 	in := view.Decide(&web, networks.Source)
-	fmt.Println(in.Addresses, in.Egress[netip.MustParseAddr("198.51.100.7")])
+	fmt.Println(in.Addresses, in.Egress[0].Via)
 	out := view.Decide(&web, networks.Destination)
-	fmt.Println(out.Addresses, out.Reason)
+	fmt.Println(out.Addresses, out.Reason())
 	// Output:
 	// [198.51.100.7] nat-0a
 	// [] member-1/shop/web-1 is in network aws.vpc-a, which is not connected to network azure.vnet-b, and has no public address: nothing here reaches it; give it a public IP, or declare the peering (a flat connection in a Network)

@@ -49,48 +49,75 @@ func (v *View) Flat(network string) bool {
 type Verdict struct {
 	// Addresses are the usable addresses, sorted and unique.
 	Addresses []netip.Addr
-	// Egress are the usable egress addresses (a subset of Addresses), by
+	// Egress are the usable egress addresses (a subset of Addresses) and
 	// what they are: a NAT gateway's id or PublicIP.
-	Egress map[netip.Addr]string
+	Egress []EgressAddress
 	// Rejected are addresses left out because they would name another
-	// host here, with why.
+	// host here.
 	Rejected []Rejection
-	// Reason says why nothing is usable (empty when something is).
-	Reason string
+
+	// What Reason explains, kept so that only the reasons shown are
+	// written.
+	view *View
+	e    *Entity
+	dir  Direction
+	flat bool
 }
 
-// Rejection is an address of a remote entity that is never put in a rule.
+// EgressAddress is a usable egress address and what it is.
+type EgressAddress struct {
+	IP  netip.Addr
+	Via string
+}
+
+// Rejection is an address of a remote entity that is never put in a rule:
+// it falls in a range (Prefix) of network Network, which is visible from
+// the point (Visible: a flat peer, for a private address) or one of the
+// member's.
 type Rejection struct {
 	IP      netip.Addr
-	Message string
+	Kind    Kind
+	Network string
+	Prefix  netip.Prefix
+	Visible bool
+}
+
+// Message says why the address is left out.
+func (r Rejection) Message() string {
+	if r.Kind == Private {
+		return fmt.Sprintf("%s is also in network %s (%s), flat-connected here: ambiguous", r.IP, r.Network, r.Prefix)
+	}
+	return fmt.Sprintf("%s address %s is in network %s (%s) of this member: it would name a host there", r.Kind, r.IP, r.Network, r.Prefix)
+}
+
+// Reason says why nothing is usable, and what would fix it; "" when
+// something is.
+func (vd Verdict) Reason() string {
+	if len(vd.Addresses) > 0 || vd.view == nil {
+		return ""
+	}
+	return vd.view.why(vd.e, vd.dir, vd.flat, vd.Rejected)
 }
 
 // Decide returns what e contributes at the point in direction dir.
 func (v *View) Decide(e *Entity, dir Direction) Verdict {
-	var vd Verdict
-	flat := v.Flat(e.Network)
+	vd := Verdict{view: v, e: e, dir: dir, flat: v.Flat(e.Network)}
 	for _, a := range e.Addresses {
-		if !wanted(a, dir, flat, v) {
+		if !wanted(a, dir, vd.flat, v) {
 			continue
 		}
-		if msg := v.collision(a); msg != "" {
-			vd.Rejected = append(vd.Rejected, Rejection{IP: a.IP, Message: msg})
+		if r, ok := v.collision(a); ok {
+			vd.Rejected = append(vd.Rejected, r)
 			continue
 		}
 		vd.Addresses = append(vd.Addresses, a.IP)
 		if a.Kind == Egress {
-			if vd.Egress == nil {
-				vd.Egress = map[netip.Addr]string{}
-			}
-			vd.Egress[a.IP] = a.Via
+			vd.Egress = append(vd.Egress, EgressAddress{IP: a.IP, Via: a.Via})
 		}
 	}
 	if len(vd.Addresses) > 1 {
 		slices.SortFunc(vd.Addresses, func(a, b netip.Addr) int { return a.Compare(b) })
 		vd.Addresses = slices.Compact(vd.Addresses)
-	}
-	if len(vd.Addresses) == 0 {
-		vd.Reason = v.why(e, dir, flat, vd.Rejected)
 	}
 	return vd
 }
@@ -109,24 +136,24 @@ func wanted(a Address, dir Direction, flat bool, v *View) bool {
 	return false
 }
 
-// collision says why a would name another host at the point, or "".
-func (v *View) collision(a Address) string {
+// collision finds the range a would name another host in at the point.
+func (v *View) collision(a Address) (Rejection, bool) {
 	if a.Kind == Private {
 		for _, r := range v.visible {
 			if r.network != a.Network && r.prefix.Contains(a.IP) {
-				return fmt.Sprintf("%s is also in network %s (%s), flat-connected here: ambiguous", a.IP, r.network, r.prefix)
+				return Rejection{IP: a.IP, Kind: a.Kind, Network: r.network, Prefix: r.prefix, Visible: true}, true
 			}
 		}
-		return ""
+		return Rejection{}, false
 	}
 	for _, list := range [][]named{v.local, v.visible} {
 		for _, r := range list {
 			if r.prefix.Contains(a.IP) {
-				return fmt.Sprintf("%s address %s is in network %s (%s) of this member: it would name a host there", a.Kind, a.IP, r.network, r.prefix)
+				return Rejection{IP: a.IP, Kind: a.Kind, Network: r.network, Prefix: r.prefix}, true
 			}
 		}
 	}
-	return ""
+	return Rejection{}, false
 }
 
 // why explains an entity that contributes nothing, with what would fix it.
@@ -135,7 +162,7 @@ func (v *View) why(e *Entity, dir Direction, flat bool, rejected []Rejection) st
 	if len(rejected) > 0 {
 		msgs := make([]string, 0, len(rejected))
 		for _, r := range rejected {
-			msgs = append(msgs, r.Message)
+			msgs = append(msgs, r.Message())
 		}
 		return fmt.Sprintf("%s has no address usable in %s: %s", e.Name, here, strings.Join(msgs, "; "))
 	}

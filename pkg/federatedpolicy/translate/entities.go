@@ -108,7 +108,7 @@ const maxUnusable = 16
 
 // selectEntities returns what sel selects in namespaces at the point.
 func (t *translator) selectEntities(sel labels.Selector, namespaces []string, dir networks.Direction) selection {
-	s := selection{selected: map[string]bool{}, egress: map[netip.Addr]string{}}
+	var s selection
 	clusters := map[string]bool{}
 	var lines lineCap
 	for _, ns := range namespaces {
@@ -119,17 +119,23 @@ func (t *translator) selectEntities(sel labels.Selector, namespaces []string, di
 			s.matched++
 			vd := t.view.Decide(&e.entity, dir)
 			if len(vd.Addresses) == 0 {
-				lines.add(func() string { return t.at() + vd.Reason })
+				lines.add(func() string { return t.at() + vd.Reason() })
 				continue
 			}
 			for _, r := range vd.Rejected {
-				lines.add(func() string { return t.at() + e.entity.Name + ": " + r.Message })
+				lines.add(func() string { return t.at() + e.entity.Name + ": " + r.Message() })
 			}
 			s.addrs = append(s.addrs, vd.Addresses...)
-			for a, via := range vd.Egress {
-				s.egress[a] = via
+			for _, eg := range vd.Egress {
+				if s.egress == nil {
+					s.egress = map[netip.Addr]string{}
+				}
+				s.egress[eg.IP] = eg.Via
 			}
 			if len(vd.Egress) > 0 { // only entities that leave through an egress address share one
+				if s.selected == nil {
+					s.selected = map[string]bool{}
+				}
 				s.selected[e.key] = true
 			}
 			clusters[e.cluster] = true

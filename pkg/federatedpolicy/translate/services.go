@@ -233,7 +233,7 @@ func (t *translator) keepReachable(o *offers) []string {
 		vd := t.view.Decide(&e, networks.Destination)
 		if len(vd.Addresses) == 0 {
 			delete(o.byAddr, a)
-			lines = append(lines, t.at()+vd.Reason)
+			lines = append(lines, t.at()+vd.Reason())
 			continue
 		}
 		if remote {
