@@ -123,11 +123,19 @@ func NewIndex(entities []federationv1alpha1.RemoteEntity) *Index {
 	return x
 }
 
+// cloudNameTag is the label of a cloud resource's Name tag: the name an
+// operator knows a VM by, in messages.
+const cloudNameTag = "tag.cloud.antreaplus.io/Name"
+
 // networkEntity is what the network decision knows of a RemoteEntity: its
 // classified addresses, or, from a member that does not classify them,
 // its endpoints (networks.Unclassified).
 func networkEntity(e *federationv1alpha1.RemoteEntity) networks.Entity {
-	ne := networks.Entity{Name: e.Spec.SourceCluster + "/" + e.Namespace + "/" + e.Spec.SourceName, Network: e.Spec.Network}
+	name := e.Spec.SourceCluster + "/" + e.Namespace + "/" + e.Spec.SourceName
+	if cloudName := e.Labels[cloudNameTag]; cloudName != "" {
+		name += " (" + cloudName + ")"
+	}
+	ne := networks.Entity{Name: name, Network: e.Spec.Network}
 	if len(e.Spec.Addresses) == 0 {
 		var ips []netip.Addr
 		for _, ep := range e.Spec.Endpoints {

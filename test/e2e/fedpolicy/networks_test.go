@@ -79,23 +79,24 @@ func testNetworks(t *testing.T) {
 	if len(in.SharedEgress) != 1 || !strings.Contains(in.SharedEgress[0], edgeNAT+" is NAT gateway nat-") {
 		t.Errorf("ingress source %+v: want the NAT gateway's address said to admit every host behind it", in)
 	}
-	if out.Resolved || len(out.Unusable) != 1 || !strings.Contains(out.Unusable[0], "/edge-web-1") ||
+	if out.Resolved || len(out.Unusable) != 1 || !strings.Contains(out.Unusable[0], "(edge-web-1)") ||
 		!strings.Contains(out.Unusable[0], "which is not connected to network azure.edge-") || !strings.Contains(out.Unusable[0], "give it a public IP, or declare the peering") {
 		t.Errorf("egress source %+v: want edge-web-1 said unusable (private only, not connected) and how to fix it", out)
 	}
 
-	// Agentless alike: a policy of member-1 on prod-web-1 (an AWS VM
-	// without agent) lets member-2's edge-db-1 in on 8443: the security
-	// group holds edge-db-1's public address (how it arrives: it is not in
-	// a network connected to the prod VPC), never 10.0.1.10 or 10.0.1.5.
+	// Agentless alike: a policy of member-1 on prod-web-2 (an AWS VM
+	// without agent) lets member-2's edge-db-1 in on 8443, and drops the
+	// rest: the security group holds edge-db-1's public address (how it
+	// arrives: it is not in a network connected to the prod VPC), never
+	// 10.0.1.10 or 10.0.1.5.
 	create(t, "member-2", &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: edgeExports},
 		Spec: federationv1alpha1.EntityExportSpec{ExternalEntitySelector: metav1.LabelSelector{MatchLabels: map[string]string{"tag.cloud.antreaplus.io/env": "edge"}}}})
 	const agentlessPolicy = "web-1-from-edge"
 	dbPeer := edgeWebPeer()
 	dbPeer.ExternalEntitySelector.MatchLabels["tag.cloud.antreaplus.io/role"] = "edge-db"
-	create(t, "member-1", federatedPolicy(ns, agentlessPolicy, appliedToVM(awsAccount, "prod-web-1"), allowIn(8443, dbPeer)))
+	create(t, "member-1", federatedPolicy(ns, agentlessPolicy, appliedToVM(awsAccount, "prod-web-2"), allowIn(8443, dbPeer), dropIn("0.0.0.0/0")))
 	c := ec2Client(t)
-	eni := primaryInterface(t, instanceNamed(t, c, "prod-web-1"))
+	eni := primaryInterface(t, instanceNamed(t, c, "prod-web-2"))
 	dbPublic := strings.TrimSuffix(public, edgeDBPort) + "/32"
 	framework.EventuallyEvery(t, 60*time.Second, time.Second, func() error {
 		rules, err := ingressCIDRs(t, c, eni)
@@ -103,12 +104,12 @@ func testNetworks(t *testing.T) {
 			return err
 		}
 		if !slices.ContainsFunc(rules, func(r string) bool { return strings.HasSuffix(r, " tcp/8443 from "+dbPublic) }) {
-			return fmt.Errorf("the security groups of prod-web-1 (%s) hold %v, want tcp/8443 from %s (edge-db-1's public address)", eni, rules, dbPublic)
+			return fmt.Errorf("the security groups of prod-web-2 (%s) hold %v, want tcp/8443 from %s (edge-db-1's public address)", eni, rules, dbPublic)
 		}
 		if slices.ContainsFunc(rules, func(r string) bool {
 			return strings.HasSuffix(r, " 10.0.1.10/32") || strings.HasSuffix(r, " "+edgeTwinIP+"/32")
 		}) {
-			return fmt.Errorf("the security groups of prod-web-1 (%s) name an edge private address: %v", eni, rules)
+			return fmt.Errorf("the security groups of prod-web-2 (%s) name an edge private address: %v", eni, rules)
 		}
 		return nil
 	})
