@@ -167,5 +167,6 @@ func TestOptionsNeverPrintSecrets(t *testing.T) {
 }
 
 // describes is how many reads a poll makes: VPCs, instances, interfaces,
-// load balancers, DB instances, NAT gateways, route tables and peerings.
-const describes = 8
+// load balancers, DB instances, NAT gateways, route tables, peerings and
+// transit gateway attachments.
+const describes = 9

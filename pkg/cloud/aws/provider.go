@@ -64,8 +64,9 @@ func New(opts Options) (*Provider, error) {
 var liveStates = []string{"pending", "running", "shutting-down", "stopping", "stopped"}
 
 // Inventory reads the region's VPCs, instances, network interfaces, load
-// balancers, DB instances, NAT gateways, route tables and VPC peering
-// connections, each through every page, concurrently.
+// balancers, DB instances, NAT gateways, route tables, VPC peering
+// connections and transit gateway attachments, each through every page,
+// concurrently.
 func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
 	if err := checkRegion(region); err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 
 	var (
 		wg        sync.WaitGroup
-		errs      [8]error
+		errs      [9]error
 		routes    routing
 		vpcs      []types.Vpc
 		instances []types.Instance
@@ -127,6 +128,10 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 	})
 	run(7, "DescribeVpcPeeringConnections", func() (err error) {
 		routes.peerings, err = p.describePeerings(ctx, inRegion)
+		return err
+	})
+	run(8, "DescribeTransitGatewayAttachments", func() (err error) {
+		routes.attachments, err = p.describeTGWAttachments(ctx, inRegion)
 		return err
 	})
 	wg.Wait()

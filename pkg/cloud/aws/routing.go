@@ -13,11 +13,13 @@ import (
 )
 
 // routing is what a poll reads of how a region's traffic leaves its VPCs:
-// NAT gateways, route tables and peering connections.
+// NAT gateways, route tables, peering connections and transit gateway
+// attachments.
 type routing struct {
 	natGateways []types.NatGateway
 	routeTables []types.RouteTable
 	peerings    []types.VpcPeeringConnection
+	attachments []types.TransitGatewayAttachment
 }
 
 func (p *Provider) describeNatGateways(ctx context.Context, opt func(*ec2.Options)) ([]types.NatGateway, error) {
@@ -55,6 +57,19 @@ func (p *Provider) describePeerings(ctx context.Context, opt func(*ec2.Options))
 			return nil, err
 		}
 		out = append(out, page.VpcPeeringConnections...)
+	}
+	return out, nil
+}
+
+func (p *Provider) describeTGWAttachments(ctx context.Context, opt func(*ec2.Options)) ([]types.TransitGatewayAttachment, error) {
+	var out []types.TransitGatewayAttachment
+	pages := ec2.NewDescribeTransitGatewayAttachmentsPaginator(p.client, &ec2.DescribeTransitGatewayAttachmentsInput{MaxResults: aws.Int32(p.opts.PageSize)})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.TransitGatewayAttachments...)
 	}
 	return out, nil
 }
@@ -104,6 +119,40 @@ func applyRouting(s *provider.Snapshot, r routing) {
 		}
 	}
 	applyPeerings(s, r.peerings)
+	applyTransitGateways(s, r.attachments)
+}
+
+// applyTransitGateways connects the VPCs attached to one transit gateway
+// (available VPC attachments) with each other, as the default route table
+// association and propagation do. A peer VPC not in the snapshot (another
+// region or account) is left out: its ranges are not known here.
+func applyTransitGateways(s *provider.Snapshot, attachments []types.TransitGatewayAttachment) {
+	byTGW := map[string][]types.TransitGatewayAttachment{}
+	for _, a := range attachments {
+		if a.State == types.TransitGatewayAttachmentStateAvailable && a.ResourceType == types.TransitGatewayAttachmentResourceTypeVpc {
+			byTGW[aws.ToString(a.TransitGatewayId)] = append(byTGW[aws.ToString(a.TransitGatewayId)], a)
+		}
+	}
+	index := map[string]int{}
+	for i := range s.VPCs {
+		index[s.VPCs[i].ID] = i
+	}
+	for _, list := range byTGW {
+		for _, a := range list {
+			i, ok := index[aws.ToString(a.ResourceId)]
+			if !ok {
+				continue
+			}
+			for _, b := range list {
+				j, ok := index[aws.ToString(b.ResourceId)]
+				if !ok || i == j {
+					continue
+				}
+				s.VPCs[i].Peerings = append(s.VPCs[i].Peerings, provider.Peering{ID: aws.ToString(a.TransitGatewayAttachmentId), Via: "TransitGateway",
+					PeerVPCID: s.VPCs[j].ID, PeerCIDRs: slices.Clone(s.VPCs[j].CIDRs)})
+			}
+		}
+	}
 }
 
 // defaultRoute is the target of a route table's active 0.0.0.0/0 route:

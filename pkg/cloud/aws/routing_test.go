@@ -152,3 +152,41 @@ func TestRoutingChangedThroughTheAPI(t *testing.T) {
 		t.Errorf("%d peerings once deleted; want none", peerings)
 	}
 }
+
+// VPCs attached to one transit gateway are flat to each other (with each
+// other's ranges), until detached.
+func TestTransitGateway(t *testing.T) {
+	f := newFixture(t, 3)
+	a, err := f.emu.AttachToTransitGateway(region, "tgw-0a", f.vpcs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.emu.AttachToTransitGateway(region, "tgw-0a", f.vpcs[1]); err != nil {
+		t.Fatal(err)
+	}
+	p := f.provider(t, nil)
+	read := func() string {
+		t.Helper()
+		snap, err := p.Inventory(t.Context(), region)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out string
+		for _, v := range snap.VPCs {
+			for _, peer := range v.Peerings {
+				out += fmt.Sprintf("%s->%s%v/%s ", v.ID, peer.PeerVPCID, peer.PeerCIDRs, peer.Via)
+			}
+		}
+		return out
+	}
+	want := fmt.Sprintf("%s->%s[10.1.0.0/16]/TransitGateway %s->%s[10.0.0.0/16]/TransitGateway ", f.vpcs[0], f.vpcs[1], f.vpcs[1], f.vpcs[0])
+	if got := read(); got != want {
+		t.Errorf("peerings:\n got %s\nwant %s", got, want)
+	}
+	if err := f.emu.DetachFromTransitGateway(region, a); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got != "" {
+		t.Errorf("peerings after the detachment: %s, want none", got)
+	}
+}

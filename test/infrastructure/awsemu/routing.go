@@ -274,3 +274,80 @@ func (s *Server) peeringXML(reg *region, p *peering) vpcPeeringXML {
 	return vpcPeeringXML{ID: p.id, Requester: info(p.requester), Accepter: info(p.accepter),
 		Status: peeringStatusXML{Code: p.status, Message: strings.ToUpper(p.status[:1]) + p.status[1:]}}
 }
+
+// tgwAttachment attaches a VPC to a transit gateway.
+type tgwAttachment struct {
+	id, tgwID, vpcID string
+	// state is available, or deleted once detached.
+	state string
+}
+
+// AttachToTransitGateway attaches a VPC to transit gateway tgwID (named by
+// the caller, e.g. tgw-0a) and returns the attachment's id. VPCs attached
+// to one transit gateway route to each other (the default route table
+// association and propagation).
+func (s *Server) AttachToTransitGateway(regionName, tgwID, vpcID string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reg, err := s.region(regionName)
+	if err != nil {
+		return "", err
+	}
+	if reg.vpcs[vpcID] == nil {
+		return "", fmt.Errorf("VPC %s not found in %s", vpcID, regionName)
+	}
+	a := &tgwAttachment{id: s.newID("tgw-attach"), tgwID: tgwID, vpcID: vpcID, state: "available"}
+	reg.tgwAttachments[a.id] = a
+	return a.id, nil
+}
+
+// DetachFromTransitGateway deletes an attachment: it shows as deleted.
+func (s *Server) DetachFromTransitGateway(regionName, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reg, err := s.region(regionName)
+	if err != nil {
+		return err
+	}
+	a := reg.tgwAttachments[id]
+	if a == nil {
+		return fmt.Errorf("transit gateway attachment %s not found in %s", id, regionName)
+	}
+	a.state = "deleted"
+	return nil
+}
+
+type tgwAttachmentXML struct {
+	ID               string `xml:"transitGatewayAttachmentId"`
+	TransitGatewayID string `xml:"transitGatewayId"`
+	ResourceType     string `xml:"resourceType"`
+	ResourceID       string `xml:"resourceId"`
+	ResourceOwnerID  string `xml:"resourceOwnerId"`
+	State            string `xml:"state"`
+}
+
+type describeTGWAttachmentsResponse struct {
+	XMLName xml.Name `xml:"DescribeTransitGatewayAttachmentsResponse"`
+	responseMeta
+	Attachments []tgwAttachmentXML `xml:"transitGatewayAttachments>item"`
+	NextToken   string             `xml:"nextToken,omitempty"`
+}
+
+func (s *Server) describeTGWAttachments(req *request) (any, *apiError) {
+	ids := sortedKeys(req.region.tgwAttachments)
+	max, aerr := maxResults(req.params, 5, 1000, s.opts.DefaultPageSize)
+	if aerr != nil {
+		return nil, aerr
+	}
+	pageIDs, next, aerr := page(ids, req.params.Get("NextToken"), max)
+	if aerr != nil {
+		return nil, aerr
+	}
+	resp := &describeTGWAttachmentsResponse{NextToken: next}
+	for _, id := range pageIDs {
+		a := req.region.tgwAttachments[id]
+		resp.Attachments = append(resp.Attachments, tgwAttachmentXML{ID: a.id, TransitGatewayID: a.tgwID, ResourceType: "vpc",
+			ResourceID: a.vpcID, ResourceOwnerID: s.opts.OwnerID, State: a.state})
+	}
+	return resp, nil
+}

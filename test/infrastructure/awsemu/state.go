@@ -19,8 +19,9 @@ type region struct {
 	lbs map[string]*loadBalancer
 	dbs map[string]*dbInstance
 	// natGateways and peerings shape routing (routing.go).
-	natGateways map[string]*natGateway
-	peerings    map[string]*peering
+	natGateways    map[string]*natGateway
+	peerings       map[string]*peering
+	tgwAttachments map[string]*tgwAttachment
 }
 
 func newRegion(name string) *region {
@@ -33,8 +34,9 @@ func newRegion(name string) *region {
 		lbs:       map[string]*loadBalancer{},
 		dbs:       map[string]*dbInstance{},
 
-		natGateways: map[string]*natGateway{},
-		peerings:    map[string]*peering{},
+		natGateways:    map[string]*natGateway{},
+		peerings:       map[string]*peering{},
+		tgwAttachments: map[string]*tgwAttachment{},
 	}
 }
 
