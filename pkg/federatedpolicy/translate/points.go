@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -134,19 +135,10 @@ func split(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, points []string
 	if len(spec.Ingress)+len(spec.Egress) == 0 {
 		return Result{Report: report}
 	}
-	slices.SortFunc(groups, func(a, b *antreav1beta1.Group) int { return compareStrings(a.Name, b.Name) })
+	slices.SortFunc(groups, func(a, b *antreav1beta1.Group) int { return strings.Compare(a.Name, b.Name) })
 	return Result{Policy: &antreav1beta1.NetworkPolicy{ObjectMeta: derivedMeta(p, PolicyName(p.Name)), Spec: spec}, Groups: groups, Report: report}
 }
 
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 func describePoints(points []string) []string {
 	out := make([]string, len(points))

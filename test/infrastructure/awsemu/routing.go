@@ -26,16 +26,27 @@ type peering struct {
 	status string
 }
 
+// lockRegion takes the server's lock for an admin call on a region; the
+// caller runs the returned unlock (nothing to unlock on an error).
+func (s *Server) lockRegion(name string) (*region, func(), error) {
+	s.mu.Lock()
+	reg, err := s.region(name)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, nil, err
+	}
+	return reg, s.mu.Unlock, nil
+}
+
 // AddNATGateway adds a NAT gateway with publicIP to a VPC, and routes the
 // VPC's subnet to the internet through it: its instances' traffic leaves
 // with publicIP. It returns the gateway's id.
 func (s *Server) AddNATGateway(regionName, vpcID, publicIP string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reg, err := s.region(regionName)
+	reg, unlock, err := s.lockRegion(regionName)
 	if err != nil {
 		return "", err
 	}
+	defer unlock()
 	v := reg.vpcs[vpcID]
 	if v == nil {
 		return "", fmt.Errorf("VPC %s not found in %s", vpcID, regionName)
@@ -56,12 +67,11 @@ func (s *Server) AddNATGateway(regionName, vpcID, publicIP string) (string, erro
 // SetNATGatewayAddress gives a NAT gateway another public address, as
 // replacing its elastic IP does.
 func (s *Server) SetNATGatewayAddress(regionName, natID, publicIP string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reg, err := s.region(regionName)
+	reg, unlock, err := s.lockRegion(regionName)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	g := reg.natGateways[natID]
 	if g == nil {
 		return fmt.Errorf("NAT gateway %s not found in %s", natID, regionName)
@@ -76,12 +86,11 @@ func (s *Server) SetNATGatewayAddress(regionName, natID, publicIP string) error 
 // AddVPCPeering adds an active peering connection between two VPCs of a
 // region and returns its id.
 func (s *Server) AddVPCPeering(regionName, requesterVPC, accepterVPC string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reg, err := s.region(regionName)
+	reg, unlock, err := s.lockRegion(regionName)
 	if err != nil {
 		return "", err
 	}
+	defer unlock()
 	for _, id := range []string{requesterVPC, accepterVPC} {
 		if reg.vpcs[id] == nil {
 			return "", fmt.Errorf("VPC %s not found in %s", id, regionName)
@@ -94,12 +103,11 @@ func (s *Server) AddVPCPeering(regionName, requesterVPC, accepterVPC string) (st
 
 // DeleteVPCPeering deletes a peering connection: it shows as deleted.
 func (s *Server) DeleteVPCPeering(regionName, id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reg, err := s.region(regionName)
+	reg, unlock, err := s.lockRegion(regionName)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	p := reg.peerings[id]
 	if p == nil {
 		return fmt.Errorf("VPC peering connection %s not found in %s", id, regionName)
@@ -287,12 +295,11 @@ type tgwAttachment struct {
 // to one transit gateway route to each other (the default route table
 // association and propagation).
 func (s *Server) AttachToTransitGateway(regionName, tgwID, vpcID string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reg, err := s.region(regionName)
+	reg, unlock, err := s.lockRegion(regionName)
 	if err != nil {
 		return "", err
 	}
+	defer unlock()
 	if reg.vpcs[vpcID] == nil {
 		return "", fmt.Errorf("VPC %s not found in %s", vpcID, regionName)
 	}
@@ -303,12 +310,11 @@ func (s *Server) AttachToTransitGateway(regionName, tgwID, vpcID string) (string
 
 // DetachFromTransitGateway deletes an attachment: it shows as deleted.
 func (s *Server) DetachFromTransitGateway(regionName, id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reg, err := s.region(regionName)
+	reg, unlock, err := s.lockRegion(regionName)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	a := reg.tgwAttachments[id]
 	if a == nil {
 		return fmt.Errorf("transit gateway attachment %s not found in %s", id, regionName)
