@@ -139,7 +139,6 @@ func split(p *policyv1alpha1.FederatedNetworkPolicy, in *Inputs, points []string
 	return Result{Policy: &antreav1beta1.NetworkPolicy{ObjectMeta: derivedMeta(p, PolicyName(p.Name)), Spec: spec}, Groups: groups, Report: report}
 }
 
-
 func describePoints(points []string) []string {
 	out := make([]string, len(points))
 	for i, n := range points {
