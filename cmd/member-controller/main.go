@@ -10,8 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/cmdutil"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/membercontroller"
 )
 
@@ -24,7 +24,7 @@ func main() {
 	var leaderElect bool
 	fs := cmdutil.NewFlagSet()
 	c.AddFlags(fs, "this member cluster")
-	fs.BoolVar(&leaderElect, "leader-elect", false, "elect one active replica through a Lease in "+names.Namespace+" (when several replicas run)")
+	fs.BoolVar(&leaderElect, "leader-elect", false, "elect one active replica through a Lease in "+federationv1alpha1.SystemNamespace+" (when several replicas run)")
 	cmdutil.Parse(fs, version)
 	cmdutil.Run(membercontroller.Component, func(ctx context.Context) error {
 		cfg, err := c.RESTConfig()

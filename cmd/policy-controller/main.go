@@ -26,8 +26,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/cmdutil"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
 )
@@ -57,7 +57,7 @@ func main() {
 	host, _ := os.Hostname()
 	fs := cmdutil.NewFlagSet()
 	f.AddFlags(fs, "this member cluster")
-	fs.StringVar(&f.namespace, "namespace", names.Namespace, "the controller's namespace (holds the agentless consumer's token)")
+	fs.StringVar(&f.namespace, "namespace", federationv1alpha1.SystemNamespace, "the controller's namespace (holds the agentless consumer's token)")
 	fs.StringVar(&f.listenAddress, "listen-address", ":8443", "address of the HTTPS policy distribution API")
 	fs.StringVar(&f.certFile, "tls-cert-file", "", "serving certificate of the API (default: a self-signed one in --cert-dir)")
 	fs.StringVar(&f.keyFile, "tls-key-file", "", "key of --tls-cert-file")

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // federationLabelPrefix prefixes the labels the leader sets on a RemoteEntity.
@@ -23,7 +22,7 @@ func Spoofable(key string) bool {
 // ImportedLabels select every RemoteEntity a leader imported from
 // sourceCluster: they are the record of what was imported from it.
 func ImportedLabels(sourceCluster string) map[string]string {
-	return map[string]string{names.ManagedByLabel: names.ManagedBy, federationv1alpha1.LabelSourceCluster: sourceCluster}
+	return map[string]string{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation, federationv1alpha1.LabelSourceCluster: sourceCluster}
 }
 
 // MemberLabels turns the labels of a member's registry entry (its
@@ -37,7 +36,7 @@ func ImportedLabels(sourceCluster string) map[string]string {
 func MemberLabels(registry map[string]string) map[string]string {
 	keys := make([]string, 0, len(registry))
 	for k := range registry {
-		if k != names.ManagedByLabel {
+		if k != federationv1alpha1.LabelManagedBy {
 			keys = append(keys, k)
 		}
 	}
@@ -81,6 +80,6 @@ func RemoteLabels(src Source, entity map[string]string) map[string]string {
 		}
 	}
 	maps.Copy(out, SourceLabels(src))
-	out[names.ManagedByLabel] = names.ManagedBy
+	out[federationv1alpha1.LabelManagedBy] = federationv1alpha1.ManagedByFederation
 	return out
 }

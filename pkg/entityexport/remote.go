@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/externalentity"
 )
 
 // Limits of the RemoteEntity API that an ExternalEntity does not have.
@@ -46,7 +46,7 @@ func DesiredEntity(src Source, e *antreav1alpha2.ExternalEntity) *federationv1al
 		Spec: federationv1alpha1.RemoteEntitySpec{
 			SourceCluster: src.ClusterID,
 			SourceName:    e.Name,
-			Kind:          e.Labels[externalentity.LabelKind],
+			Kind:          e.Labels[cloudv1alpha1.LabelEntityKind],
 			Endpoints:     remoteEndpoints(e.Spec.Endpoints),
 			Ports:         remotePorts(e.Spec.Ports),
 			Network:       remoteNetwork(e.Labels[federationv1alpha1.LabelNetwork]),

@@ -12,12 +12,13 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
 // ours tells whether a leader wrote the object.
-func ours(o client.Object) bool { return o.GetLabels()[names.ManagedByLabel] == names.ManagedBy }
+func ours(o client.Object) bool {
+	return o.GetLabels()[federationv1alpha1.LabelManagedBy] == federationv1alpha1.ManagedByFederation
+}
 
 // importedKey is the key a RemoteEntity a leader wrote belongs to.
 func importedKey(o client.Object) key {
@@ -108,7 +109,7 @@ func (r *run) enqueueAll(ctx context.Context) {
 		}
 	}
 	imported := &federationv1alpha1.RemoteEntityList{}
-	if err := r.m.Cluster.GetCache().List(ctx, imported, client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}); err != nil {
+	if err := r.m.Cluster.GetCache().List(ctx, imported, client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}); err != nil {
 		return
 	}
 	remoteEntitiesGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(imported.Items)))

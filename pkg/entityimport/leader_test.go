@@ -13,7 +13,6 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/leadertest"
@@ -33,13 +32,13 @@ func setup(t *testing.T) (ca, cb cluster.Cluster, view *leadertest.View, registr
 		manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true},
 		manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
 	registry = leadertest.NewRegistry("member-2")
-	registry.SetLabels("member-1", map[string]string{"region": "eu", "topology.kubernetes.io/zone": "eu-1a", names.ManagedByLabel: names.ManagedBy})
+	registry.SetLabels("member-1", map[string]string{"region": "eu", "topology.kubernetes.io/zone": "eu-1a", federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation})
 	return ca, cb, view, registry
 }
 
 // newController is the controller with a resync of a second.
 func newController(registry client.Reader) *Controller {
-	c := New(registry, names.Namespace)
+	c := New(registry, federationv1alpha1.SystemNamespace)
 	c.Resync = time.Second
 	return c
 }
@@ -85,13 +84,13 @@ func TestImportFollowsExports(t *testing.T) {
 		"cloud.antreaplus.io/kind": "VirtualMachine", "tag.cloud.antreaplus.io/role": "web",
 		federationv1alpha1.LabelSourceCluster:    "member-1",
 		"member.federation.antreaplus.io/region": "eu", "member.federation.antreaplus.io/zone": "eu-1a",
-		names.ManagedByLabel: names.ManagedBy,
+		federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation,
 	}
 	if !maps.Equal(got.Labels, want) {
 		t.Errorf("labels of member-1.nic-a:\n %v\nwant (spoofed source labels dropped)\n %v", got.Labels, want)
 	}
 	if got.Spec.SourceCluster != "member-1" || got.Spec.SourceName != "nic-a" || got.Spec.Kind != "VirtualMachine" ||
-		len(got.Spec.Ports) != 1 || got.Spec.Ports[0].Port != 443 || got.Annotations[names.LeaderTermAnnotation] == "" {
+		len(got.Spec.Ports) != 1 || got.Spec.Ports[0].Port != 443 || got.Annotations[federationv1alpha1.AnnotationLeaderTerm] == "" {
 		t.Errorf("member-1.nic-a = %+v %v", got.Spec, got.Annotations)
 	}
 

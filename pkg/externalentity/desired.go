@@ -15,24 +15,6 @@ import (
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
-// Labels of an ExternalEntity, besides the tag labels.
-const (
-	LabelPrefix           = "cloud.antreaplus.io/"
-	LabelKind             = LabelPrefix + "kind"
-	LabelName             = LabelPrefix + "name"
-	LabelNamespace        = LabelPrefix + "namespace"
-	LabelVPC              = LabelPrefix + "vpc"
-	LabelRegion           = LabelPrefix + "region"
-	LabelNetworkInterface = LabelPrefix + "network-interface"
-	LabelServiceKind      = LabelPrefix + "service-kind"
-)
-
-// Kinds of entity, the values of LabelKind.
-const (
-	KindVirtualMachine     = "VirtualMachine"
-	KindCloudNativeService = "CloudNativeService"
-)
-
 // maxEndpoints is the API's limit of endpoints of one ExternalEntity.
 const maxEndpoints = 64
 
@@ -54,8 +36,8 @@ func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.
 		}
 	}
 	maps.Copy(tags, nic.Spec.Tags)
-	labels := entityLabels(&nic.ObjectMeta, tags, KindVirtualMachine, nic.Spec.VirtualMachine, nic.Spec.VPCID, nic.Spec.Region)
-	labels[LabelNetworkInterface] = nic.Name
+	labels := entityLabels(&nic.ObjectMeta, tags, cloudv1alpha1.EntityKindVirtualMachine, nic.Spec.VirtualMachine, nic.Spec.VPCID, nic.Spec.Region)
+	labels[cloudv1alpha1.LabelEntityNetworkInterface] = nic.Name
 	network := inventory.NetworkName(string(nic.Spec.Provider), nic.Spec.VPCID)
 	if network != "" {
 		labels[federationv1alpha1.LabelNetwork] = network
@@ -71,8 +53,8 @@ func ForNetworkInterface(nic *cloudv1alpha1.NetworkInterface, vm *cloudv1alpha1.
 
 // ForCloudNativeService is the ExternalEntity of a cloud-native service.
 func ForCloudNativeService(svc *cloudv1alpha1.CloudNativeService, agentlessNode string) *antreav1alpha2.ExternalEntity {
-	labels := entityLabels(&svc.ObjectMeta, svc.Spec.Tags, KindCloudNativeService, svc.Name, svc.Spec.VPCID, svc.Spec.Region)
-	labels[LabelServiceKind] = string(svc.Spec.Kind)
+	labels := entityLabels(&svc.ObjectMeta, svc.Spec.Tags, cloudv1alpha1.EntityKindCloudNativeService, svc.Name, svc.Spec.VPCID, svc.Spec.Region)
+	labels[cloudv1alpha1.LabelEntityServiceKind] = string(svc.Spec.Kind)
 	network := inventory.NetworkName(string(svc.Spec.Provider), svc.Spec.VPCID)
 	if network != "" {
 		labels[federationv1alpha1.LabelNetwork] = network
@@ -106,14 +88,14 @@ func entityLabels(src *metav1.ObjectMeta, tags map[string]string, kind, name, vp
 			labels[k] = v
 		}
 	}
-	labels[LabelKind] = kind
-	labels[LabelName] = name
-	labels[LabelNamespace] = src.Namespace
-	labels[LabelRegion] = inventory.LabelValue(region)
+	labels[cloudv1alpha1.LabelEntityKind] = kind
+	labels[cloudv1alpha1.LabelEntityName] = name
+	labels[cloudv1alpha1.LabelEntityNamespace] = src.Namespace
+	labels[cloudv1alpha1.LabelEntityRegion] = inventory.LabelValue(region)
 	if vpc != "" {
 		// AWS: the VPC id. Azure: the VNet's name and a hash of its id,
 		// as its ARM id is no label value.
-		labels[LabelVPC] = inventory.ObjectName(vpc, "")
+		labels[cloudv1alpha1.LabelEntityVPC] = inventory.ObjectName(vpc, "")
 	}
 	return labels
 }
@@ -136,5 +118,5 @@ func owner(kind, name string, m *metav1.ObjectMeta) metav1.OwnerReference {
 
 // isManaged reports whether this controller owns a label.
 func isManaged(key string) bool {
-	return strings.HasPrefix(key, LabelPrefix) || strings.HasPrefix(key, inventory.TagLabelPrefix) || key == federationv1alpha1.LabelNetwork
+	return strings.HasPrefix(key, cloudv1alpha1.LabelPrefix) || strings.HasPrefix(key, inventory.TagLabelPrefix) || key == federationv1alpha1.LabelNetwork
 }

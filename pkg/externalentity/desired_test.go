@@ -46,17 +46,17 @@ func TestForNetworkInterface(t *testing.T) {
 	}
 	l := ee.Labels
 	for k, v := range map[string]string{
-		LabelKind: "VirtualMachine", LabelName: "i-0abc", LabelNamespace: "tenant-a", LabelRegion: "us-east-1",
-		LabelNetworkInterface: "eni-0abc", cloudv1alpha1.LabelAccountName: "acct", cloudv1alpha1.LabelSelectorName: "sel",
+		cloudv1alpha1.LabelEntityKind: "VirtualMachine", cloudv1alpha1.LabelEntityName: "i-0abc", cloudv1alpha1.LabelEntityNamespace: "tenant-a", cloudv1alpha1.LabelEntityRegion: "us-east-1",
+		cloudv1alpha1.LabelEntityNetworkInterface: "eni-0abc", cloudv1alpha1.LabelAccountName: "acct", cloudv1alpha1.LabelSelectorName: "sel",
 		"tag.cloud.antreaplus.io/role": "db", "tag.cloud.antreaplus.io/env": "prod",
-		LabelVPC: inventory.ObjectName(nic().Spec.VPCID, ""),
+		cloudv1alpha1.LabelEntityVPC: inventory.ObjectName(nic().Spec.VPCID, ""),
 	} {
 		if l[k] != v {
 			t.Errorf("label %s = %q; want %q", k, l[k], v)
 		}
 	}
-	if !strings.HasPrefix(l[LabelVPC], "prod-") {
-		t.Errorf("VNet label %q does not start with the VNet's name", l[LabelVPC])
+	if !strings.HasPrefix(l[cloudv1alpha1.LabelEntityVPC], "prod-") {
+		t.Errorf("VNet label %q does not start with the VNet's name", l[cloudv1alpha1.LabelEntityVPC])
 	}
 	if _, ok := l["someone.else/x"]; ok {
 		t.Error("foreign label of the source copied")
@@ -72,7 +72,7 @@ func TestForNetworkInterface(t *testing.T) {
 	if ForNetworkInterface(nic(), vm(cloudv1alpha1.EnforcementAgentless, nil), "ctl").Spec.ExternalNode != "ctl" {
 		t.Error("agentless VM not handled by the controller's node")
 	}
-	if got := ForNetworkInterface(nic(), nil, "ctl"); got.Labels[LabelName] != "i-0abc" || got.Labels["tag.cloud.antreaplus.io/role"] != "db" {
+	if got := ForNetworkInterface(nic(), nil, "ctl"); got.Labels[cloudv1alpha1.LabelEntityName] != "i-0abc" || got.Labels["tag.cloud.antreaplus.io/role"] != "db" {
 		t.Errorf("without its VM: %v", got.Labels)
 	}
 }
@@ -84,7 +84,7 @@ func TestForCloudNativeService(t *testing.T) {
 			PrivateIPs: []string{"10.0.9.9"}, Ports: []cloudv1alpha1.ServicePort{{Name: "https", Protocol: "TCP", Port: 443}, {Name: "Not A Port Name!", Port: 80}}},
 	}
 	ee := ForCloudNativeService(svc, "ctl")
-	if ee.Name != "svc-web-1a2b3c4d" || ee.Labels[LabelKind] != "CloudNativeService" || ee.Labels[LabelServiceKind] != "AWSLoadBalancer" || ee.Labels[LabelVPC] != "vpc-1" {
+	if ee.Name != "svc-web-1a2b3c4d" || ee.Labels[cloudv1alpha1.LabelEntityKind] != "CloudNativeService" || ee.Labels[cloudv1alpha1.LabelEntityServiceKind] != "AWSLoadBalancer" || ee.Labels[cloudv1alpha1.LabelEntityVPC] != "vpc-1" {
 		t.Fatalf("entity %s labels %v", ee.Name, ee.Labels)
 	}
 	want := []antreav1alpha2.NamedPort{{Protocol: "TCP", Port: 443, Name: "https"}, {Protocol: "TCP", Port: 80}}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
@@ -103,14 +104,14 @@ func (a *applier) read(ctx context.Context, kind, name string, obj client.Object
 // owned is true for an object this policy manages.
 func (a *applier) owned(obj client.Object) bool {
 	ref := metav1.GetControllerOf(obj)
-	return obj.GetLabels()[translate.ManagedByLabel] == translate.ManagedBy && ref != nil && ref.UID == a.policy.UID
+	return obj.GetLabels()[federationv1alpha1.LabelManagedBy] == policyv1alpha1.ManagedByMemberController && ref != nil && ref.UID == a.policy.UID
 }
 
 // earlier is true for an object managed by an earlier federated policy of
 // the same name.
 func (a *applier) earlier(obj client.Object) bool {
 	ref := metav1.GetControllerOf(obj)
-	return obj.GetLabels()[translate.ManagedByLabel] == translate.ManagedBy && ref != nil &&
+	return obj.GetLabels()[federationv1alpha1.LabelManagedBy] == policyv1alpha1.ManagedByMemberController && ref != nil &&
 		ref.Kind == "FederatedNetworkPolicy" && ref.Name == a.policy.Name && ref.UID != a.policy.UID
 }
 
@@ -179,7 +180,7 @@ func (a *applier) deleteStaleGroups(ctx context.Context, wanted []*antreav1beta1
 	}
 	list := &antreav1beta1.GroupList{}
 	if err := a.List(ctx, list, client.InNamespace(a.policy.Namespace),
-		client.MatchingLabels{translate.FederatedPolicyLabel: translate.PolicyLabelValue(a.policy.Name)}); err != nil {
+		client.MatchingLabels{policyv1alpha1.LabelFederatedPolicy: translate.PolicyLabelValue(a.policy.Name)}); err != nil {
 		return fmt.Errorf("listing the derived Groups: %w", err)
 	}
 	for i := range list.Items {

@@ -26,7 +26,6 @@ import (
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
 
@@ -228,7 +227,7 @@ func takenNameToPolicy(_ context.Context, o client.Object) []reconcile.Request {
 // importedSlices passes the EndpointSlices the federation imports.
 func importedSlices() predicate.Predicate {
 	return predicate.NewPredicateFuncs(func(o client.Object) bool {
-		return o.GetLabels()[names.ManagedByLabel] == names.ManagedBy && o.GetLabels()[mcsv1beta1.LabelServiceName] != ""
+		return o.GetLabels()[federationv1alpha1.LabelManagedBy] == federationv1alpha1.ManagedByFederation && o.GetLabels()[mcsv1beta1.LabelServiceName] != ""
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
@@ -50,7 +51,7 @@ func TestDerivedObjectsAndRemoteAddressChange(t *testing.T) {
 	}
 	from := np.Spec.Ingress[0].From
 	if len(from) != 2 || from[0].ExternalEntitySelector == nil || from[0].Scope != "" || from[1].Group != group ||
-		np.Labels[translate.ManagedByLabel] != translate.ManagedBy || metav1.GetControllerOf(np).Kind != "FederatedNetworkPolicy" {
+		np.Labels[federationv1alpha1.LabelManagedBy] != policyv1alpha1.ManagedByMemberController || metav1.GetControllerOf(np).Kind != "FederatedNetworkPolicy" {
 		t.Fatalf("derived policy %+v", np)
 	}
 	if cidrs, err := groupCIDRs(c, ns, group); err != nil || strings.Join(cidrs, " ") != "10.1.0.5/32 10.3.0.5/32" {

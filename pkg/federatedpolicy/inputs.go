@@ -16,7 +16,6 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/networks"
 )
@@ -96,7 +95,7 @@ func (r *Reconciler) service(ctx context.Context, key types.NamespacedName) (tra
 	}
 	slices := &discoveryv1.EndpointSliceList{}
 	if err := r.List(ctx, slices, client.InNamespace(key.Namespace),
-		client.MatchingLabels{names.ManagedByLabel: names.ManagedBy, mcsv1beta1.LabelServiceName: key.Name}); err != nil {
+		client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation, mcsv1beta1.LabelServiceName: key.Name}); err != nil {
 		return in, fmt.Errorf("listing the imported EndpointSlices of %s: %w", key, err)
 	}
 	in.Slices = slices.Items

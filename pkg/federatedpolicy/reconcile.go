@@ -102,7 +102,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *policyv1alpha1.Federate
 // garbage collector deletes them too, through their owner reference).
 func (r *Reconciler) cleanUp(ctx context.Context, key types.NamespacedName) error {
 	a := &applier{Client: r.Client, policy: &policyv1alpha1.FederatedNetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}}
-	selector := client.MatchingLabels{translate.FederatedPolicyLabel: translate.PolicyLabelValue(key.Name)}
+	selector := client.MatchingLabels{policyv1alpha1.LabelFederatedPolicy: translate.PolicyLabelValue(key.Name)}
 	policies := &antreav1beta1.NetworkPolicyList{}
 	if err := r.List(ctx, policies, client.InNamespace(key.Namespace), selector); err != nil {
 		return fmt.Errorf("listing the derived NetworkPolicies of %s: %w", key, err)

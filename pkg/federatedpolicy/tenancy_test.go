@@ -15,7 +15,6 @@ import (
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -104,7 +103,7 @@ func TestNameTakenThenFreed(t *testing.T) {
 	framework.Eventually(t, timeout, func() error {
 		return hasCondition(fnp(t, c, ns, "db"), policyv1alpha1.ConditionTranslated, metav1.ConditionTrue, ReasonTranslated)
 	})
-	if np, err := derivedPolicy(c, ns, "db"); err != nil || np.Labels[translate.ManagedByLabel] != translate.ManagedBy {
+	if np, err := derivedPolicy(c, ns, "db"); err != nil || np.Labels[federationv1alpha1.LabelManagedBy] != policyv1alpha1.ManagedByMemberController {
 		t.Errorf("derived policy %+v: %v", np, err)
 	}
 }

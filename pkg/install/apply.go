@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // Options say what Install and Upgrade apply.
@@ -126,7 +126,7 @@ func checkRelease(recorded *Release, upgrade bool) error {
 			ErrInstalled, recorded.Revision, RoleList(recorded.Roles), recorded.ChartVersion, recorded.Time.Format(time.RFC3339))
 	case upgrade && recorded == nil:
 		return fmt.Errorf("AntreaPlus is not installed in this cluster (no ConfigMap %s/%s records a release): install it with 'antreaplus install'",
-			names.Namespace, ReleaseConfigMap)
+			federationv1alpha1.SystemNamespace, ReleaseConfigMap)
 	}
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/wait"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // namespaceObject is the namespace antreaplus-system, labelled as the
@@ -17,7 +17,7 @@ func namespaceObject() *unstructured.Unstructured {
 	o := &unstructured.Unstructured{}
 	o.SetAPIVersion("v1")
 	o.SetKind("Namespace")
-	o.SetName(names.Namespace)
+	o.SetName(federationv1alpha1.SystemNamespace)
 	o.SetLabels(releaseLabels())
 	return o
 }
@@ -34,7 +34,7 @@ func (c *cluster) ensureNamespace(ctx context.Context, timeout time.Duration, p 
 		p.note("waiting for the deletion of", ns)
 		if err := c.waitGone(ctx, ns, timeout); err != nil {
 			return fmt.Errorf("namespace %s is still being deleted after %s: see what holds it with 'kubectl get namespace %s -o yaml' (status.conditions), then run the command again",
-				names.Namespace, timeout, names.Namespace)
+				federationv1alpha1.SystemNamespace, timeout, federationv1alpha1.SystemNamespace)
 		}
 	}
 	out, err := c.apply(ctx, ns)

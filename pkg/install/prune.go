@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // Selectors of the release's objects.
@@ -18,7 +18,7 @@ const (
 	// 'antreaplus federation join' wrote over since (it labels them
 	// managed-by antreaplus-federation): an uninstall deletes them too, an
 	// upgrade leaves them to the federation.
-	releaseSelector = InstanceLabel + "=" + ReleaseName + "," + ManagedByLabel + " in (" + ManagedBy + "," + names.ManagedBy + ")"
+	releaseSelector = InstanceLabel + "=" + ReleaseName + "," + ManagedByLabel + " in (" + ManagedBy + "," + federationv1alpha1.ManagedByFederation + ")"
 )
 
 // objectKey names an object whatever its version.

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // ReleaseConfigMap is the ConfigMap, in the namespace antreaplus-system,
@@ -61,7 +61,7 @@ func (r *Release) configMap() (*corev1.ConfigMap, error) {
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: metav1.ObjectMeta{Name: ReleaseConfigMap, Namespace: names.Namespace, Labels: releaseLabels()},
+		ObjectMeta: metav1.ObjectMeta{Name: ReleaseConfigMap, Namespace: federationv1alpha1.SystemNamespace, Labels: releaseLabels()},
 		Data: map[string]string{
 			keyRoles:        RoleList(r.Roles),
 			keyValues:       string(values),
@@ -104,7 +104,7 @@ func releaseObject() *unstructured.Unstructured {
 	o := &unstructured.Unstructured{}
 	o.SetAPIVersion("v1")
 	o.SetKind("ConfigMap")
-	o.SetNamespace(names.Namespace)
+	o.SetNamespace(federationv1alpha1.SystemNamespace)
 	o.SetName(ReleaseConfigMap)
 	return o
 }
@@ -127,7 +127,7 @@ func (c *cluster) release(ctx context.Context) (*Release, error) {
 	}
 	cm := &corev1.ConfigMap{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, cm); err != nil {
-		return nil, fmt.Errorf("reading ConfigMap %s/%s: %w", names.Namespace, ReleaseConfigMap, err)
+		return nil, fmt.Errorf("reading ConfigMap %s/%s: %w", federationv1alpha1.SystemNamespace, ReleaseConfigMap, err)
 	}
 	return releaseFrom(cm)
 }
@@ -140,7 +140,7 @@ func (c *cluster) record(ctx context.Context, r *Release) error {
 	}
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cm)
 	if err != nil {
-		return fmt.Errorf("encoding ConfigMap %s/%s: %w", names.Namespace, ReleaseConfigMap, err)
+		return fmt.Errorf("encoding ConfigMap %s/%s: %w", federationv1alpha1.SystemNamespace, ReleaseConfigMap, err)
 	}
 	if _, err := c.apply(ctx, &unstructured.Unstructured{Object: m}); err != nil {
 		return fmt.Errorf("recording the release (revision %d): %w", r.Revision, err)

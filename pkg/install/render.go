@@ -17,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/deploy/charts"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // ReleaseName is the name of the release `antreaplus install` makes (the
@@ -92,7 +92,7 @@ func Render(opts RenderOptions) (*Rendering, error) {
 		return nil, fmt.Errorf("the chart needs Kubernetes %s; the cluster runs %s", chrt.Metadata.KubeVersion, caps.KubeVersion.String())
 	}
 	top, err := chartutil.ToRenderValues(chrt, opts.Values, chartutil.ReleaseOptions{
-		Name: ReleaseName, Namespace: names.Namespace, Revision: 1, IsInstall: !opts.Upgrade, IsUpgrade: opts.Upgrade,
+		Name: ReleaseName, Namespace: federationv1alpha1.SystemNamespace, Revision: 1, IsInstall: !opts.Upgrade, IsUpgrade: opts.Upgrade,
 	}, caps)
 	if err != nil {
 		return nil, fmt.Errorf("the values: %w", err)
@@ -123,7 +123,7 @@ func Render(opts RenderOptions) (*Rendering, error) {
 			return nil, err
 		}
 		if o.GetNamespace() == "" && namespaced(o.GetKind()) {
-			o.SetNamespace(names.Namespace)
+			o.SetNamespace(federationv1alpha1.SystemNamespace)
 		}
 		r.Objects = append(r.Objects, o)
 	}

@@ -10,8 +10,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/cmdutil"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/internal/outage"
 	"antreaplus.io/antreaplus/internal/scheme"
 	entityexportstatus "antreaplus.io/antreaplus/pkg/entityexport/exportstatus"
@@ -33,7 +33,7 @@ const Component = "member-controller"
 // Options configure the member controller.
 type Options struct {
 	// LeaderElect elects one active replica through a Lease in
-	// names.Namespace, for when several replicas run.
+	// federationv1alpha1.SystemNamespace, for when several replicas run.
 	LeaderElect bool
 	// MetricsAddr, ProbeAddr and PprofAddr are the addresses of the
 	// Prometheus metrics, /healthz and /readyz, and /debug/pprof endpoints;
@@ -66,7 +66,7 @@ func runManager(ctx context.Context, cfg *rest.Config, o Options) error {
 	}
 	endpoints := cmdutil.Common{MetricsAddr: off(o.MetricsAddr), ProbeAddr: off(o.ProbeAddr), PprofAddr: off(o.PprofAddr)}
 	opts := endpoints.ManagerOptions(sch)
-	opts.LeaderElection, opts.LeaderElectionID, opts.LeaderElectionNamespace = o.LeaderElect, "antreaplus-member-controller", names.Namespace
+	opts.LeaderElection, opts.LeaderElectionID, opts.LeaderElectionNamespace = o.LeaderElect, "antreaplus-member-controller", federationv1alpha1.SystemNamespace
 	// A manager replaced after an outage registers the same controllers again.
 	opts.Controller = config.Controller{SkipNameValidation: ptr.To(true)}
 	mgr, err := ctrl.NewManager(cfg, opts)

@@ -9,26 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-)
 
-// Secrets that hold the tokens consumers authenticate with. Only Secrets
-// with LabelToken are read, and only their Type decides what a token
-// stands for.
-const (
-	// LabelToken marks the Secrets the server reads tokens from.
-	LabelToken = "policydistribution.antreaplus.io/token"
-	// SecretTypeAgentToken is a Secret whose token identifies the VM agent
-	// of the VirtualMachine named by AnnotationVirtualMachine, in the
-	// Secret's own namespace: a token never reaches another namespace.
-	SecretTypeAgentToken corev1.SecretType = "antreaplus.io/vm-agent-token"
-	// SecretTypeAgentlessToken is a Secret, in the controller's own
-	// namespace only, whose token identifies the consumer of the agentless
-	// VMs' rules: the cloud controller.
-	SecretTypeAgentlessToken corev1.SecretType = "antreaplus.io/agentless-consumer-token"
-	// AnnotationVirtualMachine names the VirtualMachine of an agent token.
-	AnnotationVirtualMachine = "policydistribution.antreaplus.io/virtual-machine"
-	// TokenKey is the key of the token in the Secret's data.
-	TokenKey = "token"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
 // IdentityKind says what kind of consumer a request comes from.
@@ -95,7 +77,7 @@ func (t *Tokens) Authenticate(token string) (Identity, bool) {
 func (t *Tokens) SetSecret(s *corev1.Secret) {
 	key := types.NamespacedName{Namespace: s.Namespace, Name: s.Name}
 	id, ok := t.identityOf(s)
-	token := strings.TrimSpace(string(s.Data[TokenKey]))
+	token := strings.TrimSpace(string(s.Data[policyv1alpha1.TokenSecretKey]))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if old, had := t.bySecret[key]; had {
@@ -125,13 +107,13 @@ const minTokenLength = 32
 
 func (t *Tokens) identityOf(s *corev1.Secret) (Identity, bool) {
 	switch s.Type {
-	case SecretTypeAgentToken:
-		vm := s.Annotations[AnnotationVirtualMachine]
+	case policyv1alpha1.SecretTypeAgentToken:
+		vm := s.Annotations[policyv1alpha1.AnnotationTokenVirtualMachine]
 		if vm == "" {
 			return Identity{}, false
 		}
 		return Identity{Kind: IdentityAgent, VirtualMachine: types.NamespacedName{Namespace: s.Namespace, Name: vm}}, true
-	case SecretTypeAgentlessToken:
+	case policyv1alpha1.SecretTypeAgentlessToken:
 		return Identity{Kind: IdentityAgentless}, s.Namespace == t.Namespace
 	}
 	return Identity{}, false

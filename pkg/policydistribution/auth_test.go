@@ -6,13 +6,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
 func tokenSecret(namespace, name string, typ corev1.SecretType, vm, token string) *corev1.Secret {
 	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Type: typ,
-		Data: map[string][]byte{TokenKey: []byte(token)}}
+		Data: map[string][]byte{policyv1alpha1.TokenSecretKey: []byte(token)}}
 	if vm != "" {
-		s.Annotations = map[string]string{AnnotationVirtualMachine: vm}
+		s.Annotations = map[string]string{policyv1alpha1.AnnotationTokenVirtualMachine: vm}
 	}
 	return s
 }
@@ -27,14 +29,14 @@ func TestTokensIdentifyOnlyWhatTheirSecretsAllow(t *testing.T) {
 		want   Identity
 		ok     bool
 	}{
-		{"agent token", tokenSecret("tenant", "t1", SecretTypeAgentToken, "vm-1", good), good,
+		{"agent token", tokenSecret("tenant", "t1", policyv1alpha1.SecretTypeAgentToken, "vm-1", good), good,
 			Identity{Kind: IdentityAgent, VirtualMachine: types.NamespacedName{Namespace: "tenant", Name: "vm-1"}}, true},
-		{"agent token without a VM", tokenSecret("tenant", "t2", SecretTypeAgentToken, "", NewToken()), "", Identity{}, false},
-		{"agentless token in the controller's namespace", tokenSecret("system", "a", SecretTypeAgentlessToken, "", other), other,
+		{"agent token without a VM", tokenSecret("tenant", "t2", policyv1alpha1.SecretTypeAgentToken, "", NewToken()), "", Identity{}, false},
+		{"agentless token in the controller's namespace", tokenSecret("system", "a", policyv1alpha1.SecretTypeAgentlessToken, "", other), other,
 			Identity{Kind: IdentityAgentless}, true},
-		{"agentless token elsewhere", tokenSecret("tenant", "a", SecretTypeAgentlessToken, "", "x"+other), "x" + other, Identity{}, false},
+		{"agentless token elsewhere", tokenSecret("tenant", "a", policyv1alpha1.SecretTypeAgentlessToken, "", "x"+other), "x" + other, Identity{}, false},
 		{"opaque Secret", tokenSecret("tenant", "o", corev1.SecretTypeOpaque, "vm-1", "y"+good), "y" + good, Identity{}, false},
-		{"short token", tokenSecret("tenant", "s", SecretTypeAgentToken, "vm-1", "short"), "short", Identity{}, false},
+		{"short token", tokenSecret("tenant", "s", policyv1alpha1.SecretTypeAgentToken, "vm-1", "short"), "short", Identity{}, false},
 	}
 	for _, c := range cases {
 		tokens.SetSecret(c.secret)
@@ -48,7 +50,7 @@ func TestTokensIdentifyOnlyWhatTheirSecretsAllow(t *testing.T) {
 	}
 	// Rotating a Secret's token revokes the old one; deleting it revokes all.
 	rotated := NewToken()
-	tokens.SetSecret(tokenSecret("tenant", "t1", SecretTypeAgentToken, "vm-1", rotated))
+	tokens.SetSecret(tokenSecret("tenant", "t1", policyv1alpha1.SecretTypeAgentToken, "vm-1", rotated))
 	if _, ok := tokens.Authenticate(good); ok {
 		t.Error("the old token still works after rotation")
 	}

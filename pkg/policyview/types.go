@@ -8,7 +8,6 @@ import (
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 )
 
 // The kinds of policy a view shows, in the order rows of one member and
@@ -23,7 +22,7 @@ const (
 // Antrea NetworkPolicy the member controller derived from a
 // FederatedNetworkPolicy; its value is the federated policy's name
 // (docs/federated-policy.md, "Translation").
-const FederatedPolicyLabel = translate.FederatedPolicyLabel
+const FederatedPolicyLabel = policyv1alpha1.LabelFederatedPolicy
 
 // Plural is a kind's plural, as in "3 NetworkPolicies".
 func Plural(kind string) string {

@@ -18,9 +18,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	fednames "antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/install"
-	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 )
 
@@ -137,9 +137,9 @@ func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, 
 	if err != nil {
 		return nil, err
 	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fednames.Namespace}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.SystemNamespace}}
 	if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return nil, fmt.Errorf("creating namespace %s in %s: %w", fednames.Namespace, m.Cluster, err)
+		return nil, fmt.Errorf("creating namespace %s in %s: %w", federationv1alpha1.SystemNamespace, m.Cluster, err)
 	}
 	certDir := s.PolicyCertDir(m.Cluster)
 	pc := s.policyController(m.Cluster)
@@ -174,9 +174,9 @@ func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, 
 func waitAgentlessToken(ctx context.Context, cs kubernetes.Interface, tokenFile string) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		sec, err := cs.CoreV1().Secrets(fednames.Namespace).Get(ctx, agenttoken.AgentlessSecretName, metav1.GetOptions{})
-		if err == nil && len(sec.Data[policydistribution.TokenKey]) > 0 {
-			return os.WriteFile(tokenFile, sec.Data[policydistribution.TokenKey], 0o600)
+		sec, err := cs.CoreV1().Secrets(federationv1alpha1.SystemNamespace).Get(ctx, agenttoken.AgentlessSecretName, metav1.GetOptions{})
+		if err == nil && len(sec.Data[policyv1alpha1.TokenSecretKey]) > 0 {
+			return os.WriteFile(tokenFile, sec.Data[policyv1alpha1.TokenSecretKey], 0o600)
 		}
 		if time.Now().After(deadline) {
 			if err == nil {

@@ -18,7 +18,6 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/crdinstall"
-	fednames "antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/toolchain"
 )
@@ -121,7 +120,7 @@ func (s *Sandbox) StartExternalDNS(ctx context.Context, opts ExternalDNSOptions)
 	}
 	edns := s.externalDNS(e)
 	if err := s.startStackProcess(ctx, edns, []int{e.MetricsPort}, "", tools.Path("external-dns"),
-		externalDNSArgs(e, kubeconfig, fednames.Namespace),
+		externalDNSArgs(e, kubeconfig, federationv1alpha1.SystemNamespace),
 		func(ctx context.Context) error { return getOK(ctx, "http://"+e.metricsAddr()+"/healthz") }); err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
-	fednames "antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/install"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
@@ -116,7 +116,7 @@ func (s *Sandbox) installRelease(ctx context.Context, p ClusterPlan, roles []ins
 		return err
 	}
 	opts := install.Options{Roles: roles, Values: sandboxValues(p, cloud), Progress: io.Discard}
-	_, err = cs.CoreV1().ConfigMaps(fednames.Namespace).Get(ctx, "antreaplus-release", metav1.GetOptions{})
+	_, err = cs.CoreV1().ConfigMaps(federationv1alpha1.SystemNamespace).Get(ctx, "antreaplus-release", metav1.GetOptions{})
 	upgrade := err == nil
 	var res *install.Result
 	if upgrade {
@@ -138,14 +138,14 @@ func (s *Sandbox) installRelease(ctx context.Context, p ClusterPlan, roles []ins
 
 // ensureSandboxSecrets writes the Secrets the sandbox's values name.
 func (s *Sandbox) ensureSandboxSecrets(ctx context.Context, cs kubernetes.Interface, cluster string, cloud bool) error {
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fednames.Namespace}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.SystemNamespace}}
 	if _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("creating namespace %s in %s: %w", fednames.Namespace, cluster, err)
+		return fmt.Errorf("creating namespace %s in %s: %w", federationv1alpha1.SystemNamespace, cluster, err)
 	}
 	// The VMs' agents dial 127.0.0.1 in their namespaces; the cloud
 	// controller dials the Service's name.
 	dir := s.PolicyCertDir(cluster)
-	svc := "antreaplus-policy-controller." + fednames.Namespace
+	svc := "antreaplus-policy-controller." + federationv1alpha1.SystemNamespace
 	if _, err := controlplane.EnsureServingCert(dir, []string{"127.0.0.1", "localhost", svc, svc + ".svc", svc + ".svc.cluster.local"}); err != nil {
 		return fmt.Errorf("the policy controller's certificate of %s: %w", cluster, err)
 	}
@@ -179,8 +179,8 @@ func readFiles(dir string, keys map[string]string) (map[string][]byte, error) {
 }
 
 func putSecret(ctx context.Context, cs kubernetes.Interface, name string, typ corev1.SecretType, data map[string][]byte) error {
-	api := cs.CoreV1().Secrets(fednames.Namespace)
-	want := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: fednames.Namespace}, Type: typ, Data: data}
+	api := cs.CoreV1().Secrets(federationv1alpha1.SystemNamespace)
+	want := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: federationv1alpha1.SystemNamespace}, Type: typ, Data: data}
 	have, err := api.Get(ctx, name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
@@ -190,7 +190,7 @@ func putSecret(ctx context.Context, cs kubernetes.Interface, name string, typ co
 		_, err = api.Update(ctx, have, metav1.UpdateOptions{})
 	}
 	if err != nil {
-		return fmt.Errorf("writing Secret %s/%s: %w", fednames.Namespace, name, err)
+		return fmt.Errorf("writing Secret %s/%s: %w", federationv1alpha1.SystemNamespace, name, err)
 	}
 	return nil
 }
@@ -216,7 +216,7 @@ func (s *Sandbox) runInstalledCluster(ctx context.Context, st *State, p ClusterP
 	if err != nil {
 		return err
 	}
-	ds, err := cs.AppsV1().Deployments(fednames.Namespace).List(ctx, metav1.ListOptions{LabelSelector: install.InstanceLabel + "=" + install.ReleaseName})
+	ds, err := cs.AppsV1().Deployments(federationv1alpha1.SystemNamespace).List(ctx, metav1.ListOptions{LabelSelector: install.InstanceLabel + "=" + install.ReleaseName})
 	if err != nil {
 		return fmt.Errorf("listing the chart's Deployments in %s: %w", p.Name, err)
 	}
@@ -235,7 +235,7 @@ func (s *Sandbox) runInstalledCluster(ctx context.Context, st *State, p ClusterP
 	if err != nil {
 		return fmt.Errorf("reading the kubernetes Service of %s: %w", p.Name, err)
 	}
-	svcs, err := cs.CoreV1().Services(fednames.Namespace).List(ctx, metav1.ListOptions{})
+	svcs, err := cs.CoreV1().Services(federationv1alpha1.SystemNamespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return fmt.Errorf("listing the Services of %s: %w", p.Name, err)
 	}
@@ -258,7 +258,7 @@ func (s *Sandbox) runInstalledCluster(ctx context.Context, st *State, p ClusterP
 	// The DNS Pod's Corefile, where the direct sandbox keeps its own: it
 	// also tells memberDNS that the member runs a DNS server.
 	if _, ok := pods["coredns"]; ok {
-		cm, err := cs.CoreV1().ConfigMaps(fednames.Namespace).Get(ctx, "antreaplus-coredns", metav1.GetOptions{})
+		cm, err := cs.CoreV1().ConfigMaps(federationv1alpha1.SystemNamespace).Get(ctx, "antreaplus-coredns", metav1.GetOptions{})
 		if err != nil {
 			return fmt.Errorf("reading the DNS server's Corefile in %s: %w", p.Name, err)
 		}

@@ -13,7 +13,6 @@ import (
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	inames "antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 )
 
@@ -131,7 +130,7 @@ func importedNetworks(ctx context.Context, c client.Client) ([]federationv1alpha
 		}
 	}
 	list := &federationv1alpha1.NetworkList{}
-	if err := c.List(ctx, list, client.MatchingLabels{inames.ManagedByLabel: inventory.ManagedByNetworks}); err != nil {
+	if err := c.List(ctx, list, client.MatchingLabels{federationv1alpha1.LabelManagedBy: inventory.ManagedByNetworks}); err != nil {
 		return nil, nil, err
 	}
 	var out []federationv1alpha1.Network

@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	fednames "antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 // cloudControllerProcess is the process of a cloud controller of cluster:
@@ -73,7 +73,7 @@ func (s *Sandbox) waitTenancyReplicas(ctx context.Context, cluster string, contr
 	deadline := time.Now().Add(timeout)
 	for {
 		var missing []string
-		leases, err := cs.CoordinationV1().Leases(fednames.Namespace).List(ctx, metav1.ListOptions{LabelSelector: tenancy.LabelLease + "=" + tenancy.LeaseReplica})
+		leases, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).List(ctx, metav1.ListOptions{LabelSelector: tenancyv1alpha1.LabelLease + "=" + tenancyv1alpha1.LeaseReplica})
 		if err == nil {
 			live := map[string]bool{}
 			for _, l := range leases.Items {

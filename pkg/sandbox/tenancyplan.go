@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
@@ -101,10 +102,10 @@ const tenancyPorts = 2 * 2
 func PlanTenancy(apiPortBase int, m CloudMember) TenancyState {
 	b := apiPortBase + tenancyPortOffset
 	st := TenancyState{Cluster: m.Cluster}
-	hardLabels := map[string]string{tenancy.LabelTenant: "true", tenancy.LabelController: HardTenant}
+	hardLabels := map[string]string{tenancyv1alpha1.LabelTenant: "true", tenancyv1alpha1.LabelController: HardTenant}
 	st.Tenants = append(st.Tenants, TenantPlan{Namespace: HardTenant, Labels: hardLabels, Account: TenantAccount, Instance: HardTenant})
 	for _, ns := range softTenants {
-		st.Tenants = append(st.Tenants, TenantPlan{Namespace: ns, Labels: map[string]string{tenancy.LabelTenant: "true"},
+		st.Tenants = append(st.Tenants, TenantPlan{Namespace: ns, Labels: map[string]string{tenancyv1alpha1.LabelTenant: "true"},
 			Account: TenantAccount, Instance: SharedInstance})
 	}
 	for i, r := range sharedReplicas {
@@ -118,7 +119,7 @@ func PlanTenancy(apiPortBase int, m CloudMember) TenancyState {
 	}
 	h := b + 2*(len(sharedReplicas)-1)
 	st.Controllers = append(st.Controllers, TenancyController{Instance: HardTenant, Replica: HardTenant + "-0",
-		Selector: tenancy.LabelController + "=" + HardTenant, Process: cloudControllerName(m.Cluster) + "-" + HardTenant + "-0",
+		Selector: tenancyv1alpha1.LabelController + "=" + HardTenant, Process: cloudControllerName(m.Cluster) + "-" + HardTenant + "-0",
 		Agentless: true, Ports: ControllerPorts{Metrics: h, Health: h + 1}})
 	return st
 }

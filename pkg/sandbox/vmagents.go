@@ -15,8 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
-	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 )
 
@@ -216,10 +216,10 @@ func agentVMs(ctx context.Context, clients map[string]client.Client, cloud *Clou
 		if err := clients[vm.Cluster].Get(ctx, key, &sec); err != nil {
 			return nil, nil, nil, fmt.Errorf("the token of %s in %s: %w", vm.Name, vm.Cluster, err)
 		}
-		if len(sec.Data[policydistribution.TokenKey]) == 0 {
+		if len(sec.Data[policyv1alpha1.TokenSecretKey]) == 0 {
 			return nil, nil, nil, fmt.Errorf("the Secret %s of %s holds no token yet", key, vm.Cluster)
 		}
-		tokens[vm.Name] = sec.Data[policydistribution.TokenKey]
+		tokens[vm.Name] = sec.Data[policyv1alpha1.TokenSecretKey]
 	}
 	return vms, routed, tokens, nil
 }

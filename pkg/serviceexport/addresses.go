@@ -7,6 +7,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 )
@@ -60,7 +62,7 @@ func ChooseAddresses(svc *corev1.Service, flat bool, slices []discoveryv1.Endpoi
 	switch {
 	case flat:
 		a := podAddresses(slices)
-		a.Note = fmt.Sprintf("exported over the flat network (%s=true): %s", FlatNetworkAnnotation, describe(a))
+		a.Note = fmt.Sprintf("exported over the flat network (%s=true): %s", federationv1alpha1.AnnotationFlatNetwork, describe(a))
 		return a
 	case svc.Spec.Type == corev1.ServiceTypeLoadBalancer && len(ingressIPs(svc)) > 0:
 		a := Addresses{Type: AddressLoadBalancer, Ports: servicePorts(svc, func(p corev1.ServicePort) int32 { return p.Port })}
@@ -82,10 +84,10 @@ func ChooseAddresses(svc *corev1.Service, flat bool, slices []discoveryv1.Endpoi
 		return Addresses{Type: AddressLoadBalancer, Note: "waiting for the load balancer's ingress IP (no node ports stand in: allocateLoadBalancerNodePorts is false)"}
 	case headless:
 		return Addresses{Type: AddressNone, Note: fmt.Sprintf("a headless Service has only Pod addresses, reachable from other members only over a flat network: "+
-			"annotate the ServiceExport %s=true if its Pods are routable from every member, or export a NodePort or LoadBalancer Service", FlatNetworkAnnotation)}
+			"annotate the ServiceExport %s=true if its Pods are routable from every member, or export a NodePort or LoadBalancer Service", federationv1alpha1.AnnotationFlatNetwork)}
 	default:
 		return Addresses{Type: AddressNone, Note: fmt.Sprintf("a ClusterIP Service is not reachable from outside its cluster: make it a NodePort or LoadBalancer Service, "+
-			"or annotate the ServiceExport %s=true if its Pods are routable from every member", FlatNetworkAnnotation)}
+			"or annotate the ServiceExport %s=true if its Pods are routable from every member", federationv1alpha1.AnnotationFlatNetwork)}
 	}
 }
 
@@ -93,7 +95,7 @@ func ChooseAddresses(svc *corev1.Service, flat bool, slices []discoveryv1.Endpoi
 // private addresses; "" (the exporting cluster's) when they name none or a
 // name that is not a DNS subdomain of at most 63 characters.
 func ExportNetwork(annotations map[string]string) string {
-	n := annotations[NetworkAnnotation]
+	n := annotations[federationv1alpha1.AnnotationNetwork]
 	if len(n) > 63 || len(validation.IsDNS1123Subdomain(n)) > 0 {
 		return ""
 	}
@@ -102,7 +104,7 @@ func ExportNetwork(annotations map[string]string) string {
 
 // IsFlat tells whether annotations declare a flat network.
 func IsFlat(annotations map[string]string) bool {
-	return strings.EqualFold(annotations[FlatNetworkAnnotation], "true")
+	return strings.EqualFold(annotations[federationv1alpha1.AnnotationFlatNetwork], "true")
 }
 
 func hasNodePorts(svc *corev1.Service) bool {

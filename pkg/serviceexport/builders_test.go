@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // Builders with functional modifiers, so each test case says only what matters to it.
@@ -89,7 +91,7 @@ func podSlice(targetPort int32, eps ...podEP) discoveryv1.EndpointSlice {
 func serviceExport(age time.Duration, flat bool) *mcsv1beta1.ServiceExport {
 	e := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", CreationTimestamp: metav1.NewTime(t0.Add(-age))}}
 	if flat {
-		e.Annotations = map[string]string{FlatNetworkAnnotation: "true"}
+		e.Annotations = map[string]string{federationv1alpha1.AnnotationFlatNetwork: "true"}
 	}
 	return e
 }

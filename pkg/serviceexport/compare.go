@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // The Matches functions tell whether an object read from a cluster already
@@ -107,11 +107,11 @@ func metaMatches(have, want metav1.Object) bool {
 }
 
 func withoutTerm(a map[string]string) map[string]string {
-	if _, ok := a[names.LeaderTermAnnotation]; !ok {
+	if _, ok := a[federationv1alpha1.AnnotationLeaderTerm]; !ok {
 		return a
 	}
 	out := maps.Clone(a)
-	delete(out, names.LeaderTermAnnotation)
+	delete(out, federationv1alpha1.AnnotationLeaderTerm)
 	return out
 }
 
@@ -122,8 +122,8 @@ func withTerm(want, have map[string]string) map[string]string {
 	if out == nil {
 		out = map[string]string{}
 	}
-	if t, ok := have[names.LeaderTermAnnotation]; ok {
-		out[names.LeaderTermAnnotation] = t
+	if t, ok := have[federationv1alpha1.AnnotationLeaderTerm]; ok {
+		out[federationv1alpha1.AnnotationLeaderTerm] = t
 	}
 	return out
 }

@@ -12,7 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 func TestDesiredImportV1beta1(t *testing.T) {
@@ -25,8 +25,8 @@ func TestDesiredImportV1beta1(t *testing.T) {
 	if familyWords(s.IPFamilies) != "IPv6,IPv4" || ptr.Deref(s.InternalTrafficPolicy, "") != "Local" || ptr.Deref(s.TrafficDistribution, "") != "PreferClose" {
 		t.Errorf("spec: families %v (want the IPs' order), itp %v, td %v", s.IPFamilies, s.InternalTrafficPolicy, s.TrafficDistribution)
 	}
-	if imp.Labels["team"] != "a" || imp.Labels["tier"] != "" || imp.Labels[names.ManagedByLabel] != names.ManagedBy || imp.Annotations["note"] != "x" ||
-		imp.Annotations[DerivedServiceAnnotation] != "mcs-web" {
+	if imp.Labels["team"] != "a" || imp.Labels["tier"] != "" || imp.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation || imp.Annotations["note"] != "x" ||
+		imp.Annotations[federationv1alpha1.AnnotationDerivedService] != "mcs-web" {
 		t.Errorf("metadata: labels %v annotations %v", imp.Labels, imp.Annotations)
 	}
 	if imp.Status.EndpointSliceObjects != mcsv1beta1.EndpointSliceObjectsPresent || len(imp.Status.Conditions) != 1 || imp.Status.Conditions[0].Reason != "Ready" {
@@ -44,10 +44,10 @@ func TestBookkeepingWinsOverExportedMetadata(t *testing.T) {
 	r, _ := Merge([]Export{export("member-1", 0)})
 	// Exports never carry reserved keys (ExportedMetadata drops them); if
 	// one did, the bookkeeping value would still be written.
-	r.Labels = map[string]string{names.ManagedByLabel: "someone", mcsv1beta1.LabelServiceName: "other"}
-	r.Annotations = map[string]string{AddressTypesAnnotation: "forged"}
+	r.Labels = map[string]string{federationv1alpha1.LabelManagedBy: "someone", mcsv1beta1.LabelServiceName: "other"}
+	r.Annotations = map[string]string{federationv1alpha1.AnnotationAddressTypes: "forged"}
 	imp := DesiredImport("ns", "web", r, ClusterSetIP{IPs: []string{"10.202.0.7"}})
-	if imp.Labels[names.ManagedByLabel] != names.ManagedBy || imp.Labels[mcsv1beta1.LabelServiceName] != "web" || imp.Annotations[AddressTypesAnnotation] != "member-1=LoadBalancer" {
+	if imp.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation || imp.Labels[mcsv1beta1.LabelServiceName] != "web" || imp.Annotations[federationv1alpha1.AnnotationAddressTypes] != "member-1=LoadBalancer" {
 		t.Errorf("metadata %v %v", imp.Labels, imp.Annotations)
 	}
 }
@@ -140,7 +140,7 @@ func TestMatchesAnnotationsExactButTerm(t *testing.T) {
 	r, _ := Merge([]Export{export("member-1", 0, withAnnotations("note", "x"))})
 	want := DesiredImport("ns", "web", r, ClusterSetIP{IPs: []string{"10.202.0.9"}})
 	have := want.DeepCopy()
-	have.Annotations[names.LeaderTermAnnotation] = "3"
+	have.Annotations[federationv1alpha1.AnnotationLeaderTerm] = "3"
 	if !ImportSpecMatches(have, want) {
 		t.Error("an import with a term annotation does not match")
 	}
@@ -148,7 +148,7 @@ func TestMatchesAnnotationsExactButTerm(t *testing.T) {
 	if ImportSpecMatches(have, DesiredImport("ns", "web", r2, ClusterSetIP{IPs: []string{"10.202.0.9"}})) {
 		t.Error("an import keeping an annotation no longer exported matches")
 	}
-	if got := UpdatedAnnotations(have.Annotations, map[string]string{"a": "b"}); !reflect.DeepEqual(got, map[string]string{"a": "b", names.LeaderTermAnnotation: "3"}) {
+	if got := UpdatedAnnotations(have.Annotations, map[string]string{"a": "b"}); !reflect.DeepEqual(got, map[string]string{"a": "b", federationv1alpha1.AnnotationLeaderTerm: "3"}) {
 		t.Errorf("UpdatedAnnotations = %v", got)
 	}
 	have.Status.Conditions[0].LastTransitionTime = metav1.Now()

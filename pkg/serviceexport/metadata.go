@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // reservedPrefixes are the key prefixes of the labels and annotations the
@@ -20,7 +20,7 @@ var reservedPrefixes = []string{"federation.antreaplus.io/", "multicluster.kuber
 // bookkeeping (federation.antreaplus.io/*, multicluster.kubernetes.io/*,
 // app.kubernetes.io/managed-by), never taken from an export.
 func Reserved(key string) bool {
-	if key == names.ManagedByLabel {
+	if key == federationv1alpha1.LabelManagedBy {
 		return true
 	}
 	for _, p := range reservedPrefixes {

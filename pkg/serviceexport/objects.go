@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // ClusterSetIP is what the member gave the derived Service of a
@@ -34,7 +36,7 @@ func DesiredImport(ns, name string, r Result, cs ClusterSetIP) *mcsv1beta1.Servi
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
-	annotations[AddressTypesAnnotation] = addressTypes(r)
+	annotations[federationv1alpha1.AnnotationAddressTypes] = addressTypes(r)
 	imp := &mcsv1beta1.ServiceImport{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels, Annotations: annotations},
 		Spec: mcsv1beta1.ServiceImportSpec{Type: r.Type, Ports: r.Ports, IPFamilies: r.IPFamilies,
@@ -46,7 +48,7 @@ func DesiredImport(ns, name string, r Result, cs ClusterSetIP) *mcsv1beta1.Servi
 		imp.Spec.TrafficDistribution = ptr.To(r.TrafficDistribution)
 	}
 	if r.Type == mcsv1beta1.ClusterSetIP {
-		imp.Annotations[DerivedServiceAnnotation] = DerivedServiceName(name)
+		imp.Annotations[federationv1alpha1.AnnotationDerivedService] = DerivedServiceName(name)
 		imp.Spec.IPs = cs.IPs
 		imp.Spec.IPFamilies = familiesOfIPs(cs.IPs)
 		imp.Spec.SessionAffinity = r.SessionAffinity

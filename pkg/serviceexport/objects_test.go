@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // slicePortsOf maps port name to number of a cluster's slices.
@@ -51,12 +51,12 @@ func TestDesiredSlicesPortsPerAddressType(t *testing.T) {
 			empty = s
 		}
 	}
-	if empty == nil || len(empty.Endpoints) != 0 || empty.Annotations[AddressTypeAnnotation] != "None" {
+	if empty == nil || len(empty.Endpoints) != 0 || empty.Annotations[federationv1alpha1.AnnotationAddressType] != "None" {
 		t.Errorf("member-3's slice %+v, want one empty slice of address type None", empty)
 	}
 	for _, s := range slices {
 		l := s.Labels
-		if l[mcsv1beta1.LabelServiceName] != "web" || l[discoveryv1.LabelManagedBy] != ManagedBy || l[names.ManagedByLabel] != names.ManagedBy ||
+		if l[mcsv1beta1.LabelServiceName] != "web" || l[discoveryv1.LabelManagedBy] != federationv1alpha1.EndpointSliceManagedBy || l[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation ||
 			l[discoveryv1.LabelServiceName] != "mcs-web" || s.Namespace != "ns" {
 			t.Errorf("slice %s labels %v", s.Name, l)
 		}
@@ -100,8 +100,8 @@ func TestDesiredImportAndDerivedService(t *testing.T) {
 	if imp.Spec.Type != mcsv1beta1.ClusterSetIP || fmt.Sprint(imp.Spec.IPs) != "[10.202.0.7]" || imp.Spec.SessionAffinity != corev1.ServiceAffinityClientIP {
 		t.Errorf("import spec %+v", imp.Spec)
 	}
-	if fmt.Sprint(imp.Status.Clusters) != "[{member-1} {member-2}]" || imp.Annotations[AddressTypesAnnotation] != "member-1=NodePort,member-2=LoadBalancer" ||
-		imp.Annotations[DerivedServiceAnnotation] != "mcs-web" {
+	if fmt.Sprint(imp.Status.Clusters) != "[{member-1} {member-2}]" || imp.Annotations[federationv1alpha1.AnnotationAddressTypes] != "member-1=NodePort,member-2=LoadBalancer" ||
+		imp.Annotations[federationv1alpha1.AnnotationDerivedService] != "mcs-web" {
 		t.Errorf("import status %v annotations %v", imp.Status.Clusters, imp.Annotations)
 	}
 	svc := DerivedService("ns", "web", r)
@@ -159,7 +159,7 @@ func TestMatchesIgnoreServerDefaultsAndTerm(t *testing.T) {
 	have := want.DeepCopy()
 	have.Spec.ClusterIP, have.Spec.ClusterIPs = "10.202.0.9", []string{"10.202.0.9"}
 	have.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
-	have.Annotations = map[string]string{names.LeaderTermAnnotation: "4"}
+	have.Annotations = map[string]string{federationv1alpha1.AnnotationLeaderTerm: "4"}
 	if !ServiceMatches(have, want) {
 		t.Error("a Service with server defaults and a term annotation does not match")
 	}
@@ -170,7 +170,7 @@ func TestMatchesIgnoreServerDefaultsAndTerm(t *testing.T) {
 
 	s := DesiredSlices("ns", "web", r, nil, Importer{})[0]
 	hs := s.DeepCopy()
-	hs.Annotations[names.LeaderTermAnnotation] = "4"
+	hs.Annotations[federationv1alpha1.AnnotationLeaderTerm] = "4"
 	if !SliceMatches(hs, s) {
 		t.Error("a slice with a term annotation does not match")
 	}

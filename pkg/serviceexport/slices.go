@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport/locality"
 )
 
@@ -46,15 +47,15 @@ func DesiredSlices(ns, name string, r Result, owners []metav1.OwnerReference, im
 	var out []*discoveryv1.EndpointSlice
 	for _, e := range r.Exports {
 		ports := slicePorts(r.Ports, e)
-		annotations := map[string]string{AddressTypeAnnotation: string(e.Addresses.Type), SourceExportAnnotation: encodeSource(e)}
+		annotations := map[string]string{federationv1alpha1.AnnotationAddressType: string(e.Addresses.Type), federationv1alpha1.AnnotationSourceExport: encodeSource(e)}
 		if e.Region != "" {
-			annotations[SourceRegionAnnotation] = e.Region
+			annotations[federationv1alpha1.AnnotationSourceRegion] = e.Region
 		}
 		if len(e.Zones) > 0 {
-			annotations[SourceZonesAnnotation] = strings.Join(e.Zones, ",")
+			annotations[federationv1alpha1.AnnotationSourceZones] = strings.Join(e.Zones, ",")
 		}
 		if e.Network != "" {
-			annotations[NetworkAnnotation] = e.Network
+			annotations[federationv1alpha1.AnnotationNetwork] = e.Network
 		}
 		for _, group := range byFamily(e) {
 			eps := group.endpoints

@@ -11,6 +11,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport/locality"
 )
 
@@ -65,13 +66,13 @@ func TestDesiredSlicesPerFamily(t *testing.T) {
 	if got := sliceSummary(slices); !reflect.DeepEqual(got, want) {
 		t.Errorf("slices\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
 	}
-	if slices[0].Annotations[SourceRegionAnnotation] != "eu" || slices[1].Annotations[SourceRegionAnnotation] != "eu" {
+	if slices[0].Annotations[federationv1alpha1.AnnotationSourceRegion] != "eu" || slices[1].Annotations[federationv1alpha1.AnnotationSourceRegion] != "eu" {
 		t.Errorf("m1's slices do not record its region: %v", slices[0].Annotations)
 	}
-	if slices[0].Annotations[SourceZonesAnnotation] != "eu-1a,eu-1b" || slices[1].Annotations[SourceZonesAnnotation] != "eu-1a,eu-1b" {
+	if slices[0].Annotations[federationv1alpha1.AnnotationSourceZones] != "eu-1a,eu-1b" || slices[1].Annotations[federationv1alpha1.AnnotationSourceZones] != "eu-1a,eu-1b" {
 		t.Errorf("m1's slices do not record its zones: %v", slices[0].Annotations)
 	}
-	for _, a := range []string{SourceRegionAnnotation, SourceZonesAnnotation} {
+	for _, a := range []string{federationv1alpha1.AnnotationSourceRegion, federationv1alpha1.AnnotationSourceZones} {
 		if _, ok := slices[2].Annotations[a]; ok {
 			t.Errorf("m2's place is unknown, yet its slice has %s", a)
 		}

@@ -8,6 +8,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // sourceExport is what SourceExportAnnotation records of an export: every
@@ -50,7 +52,7 @@ func ExportFromSlices(cluster string, slices []discoveryv1.EndpointSlice) (Expor
 	var src *sourceExport
 	for i := range slices {
 		s := &sourceExport{}
-		if json.Unmarshal([]byte(slices[i].Annotations[SourceExportAnnotation]), s) == nil {
+		if json.Unmarshal([]byte(slices[i].Annotations[federationv1alpha1.AnnotationSourceExport]), s) == nil {
 			src = s
 			break
 		}

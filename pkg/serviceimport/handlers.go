@@ -14,13 +14,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
-	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
 // ours tells whether a leader wrote the object.
-func ours(o client.Object) bool { return o.GetLabels()[names.ManagedByLabel] == names.ManagedBy }
+func ours(o client.Object) bool {
+	return o.GetLabels()[federationv1alpha1.LabelManagedBy] == federationv1alpha1.ManagedByFederation
+}
 
 // importKey is the exported name an object written by a leader belongs to.
 func importKey(o client.Object) types.NamespacedName {
@@ -58,7 +59,7 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 		})
 	case *discoveryv1.EndpointSlice:
 		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
-			if o.GetLabels()[discoveryv1.LabelManagedBy] == serviceexport.ManagedBy {
+			if o.GetLabels()[discoveryv1.LabelManagedBy] == federationv1alpha1.EndpointSliceManagedBy {
 				if led && ev == sources.Deleted {
 					r.queue.Add(importKey(o))
 				}
@@ -132,7 +133,7 @@ func (r *run) enqueueAll(ctx context.Context) {
 		r.enqueueExports(ctx, mi.Cluster, "")
 	}
 	c := r.m.Cluster.GetCache()
-	sel := client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}
+	sel := client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 	imports := &mcsv1beta1.ServiceImportList{}
 	if err := c.List(ctx, imports, sel); err == nil {
 		importsGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(imports.Items)))

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
@@ -127,7 +127,7 @@ func readExport(ctx context.Context, cl cluster.Cluster, id string, k types.Name
 func (r *run) importedSlices(ctx context.Context, k types.NamespacedName) (map[string][]discoveryv1.EndpointSlice, error) {
 	list := &discoveryv1.EndpointSliceList{}
 	err := r.m.Cluster.GetCache().List(ctx, list, client.InNamespace(k.Namespace), client.MatchingLabels{
-		names.ManagedByLabel: names.ManagedBy, mcsv1beta1.LabelServiceName: k.Name})
+		federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation, mcsv1beta1.LabelServiceName: k.Name})
 	if err != nil {
 		return nil, fmt.Errorf("listing the imported slices of %s: %w", k, err)
 	}

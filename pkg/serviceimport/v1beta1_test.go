@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
-	"antreaplus.io/antreaplus/pkg/serviceexport"
 	"antreaplus.io/antreaplus/pkg/serviceexport/locality"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/leadertest"
@@ -148,12 +148,12 @@ func checkImports(t *testing.T, c client.Client, id, ns string) error {
 				return fmt.Errorf("td: endpoint %s from %s has hints %v, want %s", e.Addresses[0], s.Labels[mcsv1beta1.LabelSourceCluster], e.Hints, want)
 			}
 		}
-		if s.Annotations[serviceexport.SourceRegionAnnotation] != "sandbox" {
+		if s.Annotations[federationv1alpha1.AnnotationSourceRegion] != "sandbox" {
 			return fmt.Errorf("td: slice %s has no source region", s.Name)
 		}
 		// The exporter's nodes are all in its own zone.
-		if src := s.Labels[mcsv1beta1.LabelSourceCluster]; s.Annotations[serviceexport.SourceZonesAnnotation] != src {
-			return fmt.Errorf("td: slice %s has source zones %q, want %s", s.Name, s.Annotations[serviceexport.SourceZonesAnnotation], src)
+		if src := s.Labels[mcsv1beta1.LabelSourceCluster]; s.Annotations[federationv1alpha1.AnnotationSourceZones] != src {
+			return fmt.Errorf("td: slice %s has source zones %q, want %s", s.Name, s.Annotations[federationv1alpha1.AnnotationSourceZones], src)
 		}
 	}
 	if imp, _, _ = readImport(t, c, ns, "meta"); imp == nil || imp.Labels["team"] != "a" || imp.Labels["extra"] != "" || imp.Annotations["note"] != "one" ||

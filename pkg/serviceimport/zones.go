@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -57,7 +57,7 @@ func (r *run) ledZonesChanged(ctx context.Context) {
 		return
 	}
 	imports := &mcsv1beta1.ServiceImportList{}
-	if err := r.m.Cluster.GetCache().List(ctx, imports, client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}); err != nil {
+	if err := r.m.Cluster.GetCache().List(ctx, imports, client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}); err != nil {
 		return
 	}
 	for i := range imports.Items {

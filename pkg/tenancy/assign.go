@@ -1,6 +1,6 @@
 package tenancy
 
-import "antreaplus.io/antreaplus/pkg/federation/assignment"
+import "antreaplus.io/antreaplus/pkg/boundedload"
 
 // Assign plans which replica manages each tenant: consistent hashing with
 // bounded loads, the federation's leader assignment applied to tenants and
@@ -9,7 +9,7 @@ import "antreaplus.io/antreaplus/pkg/federation/assignment"
 // computes the same plan from the same names; the result maps each tenant
 // to a replica (none when there are no replicas).
 func Assign(tenants, replicas []string) map[string]string {
-	plan := assignment.Compute(tenants, replicas)
+	plan := boundedload.Compute(tenants, replicas)
 	out := make(map[string]string, len(tenants))
 	for _, t := range tenants {
 		if r := plan.Preferred(t); r != "" {

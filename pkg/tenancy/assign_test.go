@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 func tenants(n int) []string {
@@ -99,13 +101,13 @@ func TestContenders(t *testing.T) {
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) string { return now.Add(-d).Format(time.RFC3339) }
 	got := Contenders(map[string]string{
-		AnnotationContenderPrefix + "rogue":  at(10 * time.Second),
-		AnnotationContenderPrefix + "beta":   at(29 * time.Second),
-		AnnotationContenderPrefix + "old":    at(31 * time.Second), // stopped contending
-		AnnotationContenderPrefix + "shared": at(time.Second),      // the holder's own instance
-		AnnotationContenderPrefix:            at(time.Second),
-		AnnotationContenderPrefix + "bad":    "yesterday",
-		"other.example.com/x":                at(time.Second),
+		tenancyv1alpha1.AnnotationContenderPrefix + "rogue":  at(10 * time.Second),
+		tenancyv1alpha1.AnnotationContenderPrefix + "beta":   at(29 * time.Second),
+		tenancyv1alpha1.AnnotationContenderPrefix + "old":    at(31 * time.Second), // stopped contending
+		tenancyv1alpha1.AnnotationContenderPrefix + "shared": at(time.Second),      // the holder's own instance
+		tenancyv1alpha1.AnnotationContenderPrefix:            at(time.Second),
+		tenancyv1alpha1.AnnotationContenderPrefix + "bad":    "yesterday",
+		"other.example.com/x":                                at(time.Second),
 	}, "shared", ContenderWindow(15*time.Second), now)
 	if want := []string{"beta", "rogue"}; !slices.Equal(got, want) {
 		t.Errorf("Contenders = %v, want %v", got, want)

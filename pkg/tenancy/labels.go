@@ -8,44 +8,18 @@ import (
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
-// Labels and annotations of tenancy, on Namespaces and on the Leases in the
-// controllers' namespace.
+// Defaults of a controller instance.
 const (
-	// LabelTenant marks a Namespace as a tenant ("true"; `antreaplus tenant
-	// create` sets it) and, on a claim Lease, names the tenant it claims.
-	LabelTenant = "tenancy.antreaplus.io/tenant"
-	// LabelController on a Namespace names the controller instance that
-	// should manage it: a hard tenant. The chart's shared instance selects
-	// the Namespaces without it (DefaultSharedSelector).
-	LabelController = "tenancy.antreaplus.io/controller"
-	// LabelInstance on a claim or replica Lease names the controller
-	// instance that holds it.
-	LabelInstance = "tenancy.antreaplus.io/instance"
-	// LabelLease says what a Lease is: LeaseClaim or LeaseReplica.
-	LabelLease = "tenancy.antreaplus.io/lease"
-	// LeaseClaim is the LabelLease value of a tenant's claim.
-	LeaseClaim = "claim"
-	// LeaseReplica is the LabelLease value of a replica's heartbeat.
-	LeaseReplica = "replica"
-	// AnnotationContenderPrefix + an instance name, on a claim Lease: that
-	// instance selects the tenant too and leaves it alone; the value is the
-	// RFC 3339 time it last said so.
-	AnnotationContenderPrefix = "contender.tenancy.antreaplus.io/"
-	// OverlapsConfigMap, in the controllers' namespace of a member, is
-	// written by the member's federation leader: key a tenant, value what
-	// claims it in other members (Overlap, JSON).
-	OverlapsConfigMap = "antreaplus-tenant-overlaps"
 	// DefaultSharedSelector selects every Namespace that names no
 	// dedicated controller: the chart's default for its shared instance.
-	DefaultSharedSelector = "!" + LabelController
+	DefaultSharedSelector = "!" + tenancyv1alpha1.LabelController
 	// DefaultInstance is the instance name when none is given.
 	DefaultInstance = "shared"
 )
-
-// ClaimLeaseName is the name of tenant's claim Lease.
-func ClaimLeaseName(tenant string) string { return "tenant-" + tenant }
 
 // ReplicaLeaseName is the name of the heartbeat Lease of a replica of an
 // instance; long names are shortened with a hash to fit a DNS subdomain.
@@ -78,7 +52,7 @@ func ContenderWindow(leaseDuration time.Duration) time.Duration { return 2 * lea
 func Contenders(annotations map[string]string, holderInstance string, window time.Duration, now time.Time) []string {
 	var out []string
 	for k, v := range annotations {
-		inst, ok := strings.CutPrefix(k, AnnotationContenderPrefix)
+		inst, ok := strings.CutPrefix(k, tenancyv1alpha1.AnnotationContenderPrefix)
 		if !ok || inst == "" || inst == holderInstance {
 			continue
 		}
@@ -88,14 +62,6 @@ func Contenders(annotations map[string]string, holderInstance string, window tim
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Overlap is a claim of the same tenant in another member of a federation.
-type Overlap struct {
-	// Member is the ClusterID of the other member.
-	Member string `json:"member"`
-	// Holder is the holderIdentity of the claim there.
-	Holder string `json:"holder"`
 }
 
 // State is what a controller knows about one tenant's claim.
@@ -108,7 +74,7 @@ type State struct {
 	// it alone, sorted.
 	Contenders []string
 	// Elsewhere are the claims of the tenant in other members.
-	Elsewhere []Overlap
+	Elsewhere []tenancyv1alpha1.Overlap
 }
 
 // Gate answers whether this replica may manage a tenant now. Controllers

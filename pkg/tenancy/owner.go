@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy/claim"
 )
 
@@ -262,7 +263,7 @@ func (w *Owner) ensureNamespace(ctx context.Context) {
 func (w *Owner) Round(ctx context.Context) error {
 	now := w.o.Now()
 	var leases coordinationv1.LeaseList
-	if err := w.o.Reader.List(ctx, &leases, client.InNamespace(w.o.Namespace), client.HasLabels{LabelLease}); err != nil {
+	if err := w.o.Reader.List(ctx, &leases, client.InNamespace(w.o.Namespace), client.HasLabels{tenancyv1alpha1.LabelLease}); err != nil {
 		w.announce()
 		return fmt.Errorf("listing the tenancy Leases in %s: %w", w.o.Namespace, err)
 	}
@@ -271,13 +272,13 @@ func (w *Owner) Round(ctx context.Context) error {
 	var beat *coordinationv1.Lease
 	for i := range leases.Items {
 		l := &leases.Items[i]
-		switch l.Labels[LabelLease] {
-		case LeaseClaim:
-			if t := l.Labels[LabelTenant]; t != "" && l.Name == ClaimLeaseName(t) {
+		switch l.Labels[tenancyv1alpha1.LabelLease] {
+		case tenancyv1alpha1.LeaseClaim:
+			if t := l.Labels[tenancyv1alpha1.LabelTenant]; t != "" && l.Name == tenancyv1alpha1.ClaimLeaseName(t) {
 				claims[t] = l
 			}
-		case LeaseReplica:
-			if l.Labels[LabelInstance] != w.o.Instance {
+		case tenancyv1alpha1.LeaseReplica:
+			if l.Labels[tenancyv1alpha1.LabelInstance] != w.o.Instance {
 				continue
 			}
 			inst, rep := SplitHolder(ptr.Deref(l.Spec.HolderIdentity, ""))
@@ -417,19 +418,19 @@ func (w *Owner) candidates(ctx context.Context) ([]string, error) {
 
 // overlaps reads the claims of the same tenants in other members, which
 // the member's federation leader writes.
-func (w *Owner) overlaps(ctx context.Context) (map[string][]Overlap, error) {
+func (w *Owner) overlaps(ctx context.Context) (map[string][]tenancyv1alpha1.Overlap, error) {
 	cm := &corev1.ConfigMap{}
-	if err := w.o.Reader.Get(ctx, client.ObjectKey{Namespace: w.o.Namespace, Name: OverlapsConfigMap}, cm); err != nil {
+	if err := w.o.Reader.Get(ctx, client.ObjectKey{Namespace: w.o.Namespace, Name: tenancyv1alpha1.OverlapsConfigMap}, cm); err != nil {
 		if apierrors.IsNotFound(err) || apierrors.IsForbidden(err) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	out := map[string][]Overlap{}
+	out := map[string][]tenancyv1alpha1.Overlap{}
 	for tenant, raw := range cm.Data {
-		var o []Overlap
+		var o []tenancyv1alpha1.Overlap
 		if err := json.Unmarshal([]byte(raw), &o); err != nil {
-			return out, fmt.Errorf("ConfigMap %s/%s, key %s: %w", w.o.Namespace, OverlapsConfigMap, tenant, err)
+			return out, fmt.Errorf("ConfigMap %s/%s, key %s: %w", w.o.Namespace, tenancyv1alpha1.OverlapsConfigMap, tenant, err)
 		}
 		out[tenant] = o
 	}

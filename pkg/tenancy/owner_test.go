@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -53,7 +54,7 @@ func newWorld(t *testing.T, n int) *world {
 	w := &world{t: t, c: clusters.Client(t, "member-1"), leases: clusters.Namespace(t, "member-1"),
 		clock: &clock{now: time.Now().Truncate(time.Second)}}
 	for i := range n {
-		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: fmt.Sprintf("tenant-%d-", i), Labels: map[string]string{tenancy.LabelTenant: "true"}}}
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: fmt.Sprintf("tenant-%d-", i), Labels: map[string]string{tenancyv1alpha1.LabelTenant: "true"}}}
 		if err := w.c.Create(t.Context(), ns); err != nil {
 			t.Fatal(err)
 		}
@@ -96,12 +97,12 @@ func (w *world) rounds(replicas ...*tenancy.Owner) {
 func (w *world) holders() map[string]string {
 	w.t.Helper()
 	var list coordinationv1.LeaseList
-	if err := w.c.List(w.t.Context(), &list, client.InNamespace(w.leases), client.MatchingLabels{tenancy.LabelLease: tenancy.LeaseClaim}); err != nil {
+	if err := w.c.List(w.t.Context(), &list, client.InNamespace(w.leases), client.MatchingLabels{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim}); err != nil {
 		w.t.Fatal(err)
 	}
 	out := map[string]string{}
 	for _, l := range list.Items {
-		out[l.Labels[tenancy.LabelTenant]] = ptr.Deref(l.Spec.HolderIdentity, "")
+		out[l.Labels[tenancyv1alpha1.LabelTenant]] = ptr.Deref(l.Spec.HolderIdentity, "")
 	}
 	return out
 }
@@ -250,12 +251,12 @@ func TestOtherInstanceLeavesOwnedTenantAlone(t *testing.T) {
 	if err := w.c.Get(t.Context(), client.ObjectKey{Name: w.tenants[0]}, ns); err != nil {
 		t.Fatal(err)
 	}
-	ns.Labels[tenancy.LabelController] = "hard"
+	ns.Labels[tenancyv1alpha1.LabelController] = "hard"
 	if err := w.c.Update(t.Context(), ns); err != nil {
 		t.Fatal(err)
 	}
 	shared = w.replica("shared", "s1", tenancy.DefaultSharedSelector, nil)
-	hard = w.replica("hard", "h1", tenancy.LabelController+"=hard", rec)
+	hard = w.replica("hard", "h1", tenancyv1alpha1.LabelController+"=hard", rec)
 	w.rounds(shared)
 	if shared.Owns(w.tenants[0]) {
 		t.Fatal("shared still owns the tenant it no longer selects")

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 // The writes of an Owner: its claims (acquire, renew, release, contend)
@@ -23,7 +25,7 @@ func (w *Owner) acquire(ctx context.Context, tenant string, l *coordinationv1.Le
 	before := w.o.Now()
 	var err error
 	if l == nil {
-		l = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: ClaimLeaseName(tenant), Namespace: w.o.Namespace}}
+		l = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: tenancyv1alpha1.ClaimLeaseName(tenant), Namespace: w.o.Namespace}}
 		w.fill(l, tenant, now, true)
 		err = w.o.Client.Create(ctx, l)
 	} else {
@@ -74,7 +76,7 @@ func (w *Owner) release(ctx context.Context, tenant string, l *coordinationv1.Le
 // (refreshed once per lease duration), an event on the Namespace and the
 // metric.
 func (w *Owner) contend(ctx context.Context, tenant string, l *coordinationv1.Lease, holder string, now time.Time) error {
-	key := AnnotationContenderPrefix + w.o.Instance
+	key := tenancyv1alpha1.AnnotationContenderPrefix + w.o.Instance
 	var err error
 	if at, perr := time.Parse(time.RFC3339, l.Annotations[key]); perr != nil || now.Sub(at) >= w.o.LeaseDuration {
 		patch := map[string]any{"metadata": map[string]any{"annotations": map[string]string{key: now.UTC().Format(time.RFC3339)}}}
@@ -90,7 +92,7 @@ func (w *Owner) contend(ctx context.Context, tenant string, l *coordinationv1.Le
 		other, _ := SplitHolder(holder)
 		msg := fmt.Sprintf("Tenant %s is managed by controller instance %q (%s); instance %q selects it too and leaves it alone. "+
 			"Make the --tenant-selector of the two instances disjoint (or label the Namespace %s=<instance>).",
-			tenant, other, holder, w.o.Instance, LabelController)
+			tenant, other, holder, w.o.Instance, tenancyv1alpha1.LabelController)
 		w.o.Log.Info("Tenant held by another controller instance; left alone", "tenant", tenant, "holder", holder)
 		if w.o.Recorder != nil {
 			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: tenant}}
@@ -105,7 +107,7 @@ func (w *Owner) fill(l *coordinationv1.Lease, tenant string, now time.Time, acqu
 	if l.Labels == nil {
 		l.Labels = map[string]string{}
 	}
-	l.Labels[LabelLease], l.Labels[LabelTenant], l.Labels[LabelInstance] = LeaseClaim, tenant, w.o.Instance
+	l.Labels[tenancyv1alpha1.LabelLease], l.Labels[tenancyv1alpha1.LabelTenant], l.Labels[tenancyv1alpha1.LabelInstance] = tenancyv1alpha1.LeaseClaim, tenant, w.o.Instance
 	t := metav1.NewMicroTime(now)
 	if acquire {
 		if ptr.Deref(l.Spec.HolderIdentity, "") != w.me {
@@ -114,11 +116,11 @@ func (w *Owner) fill(l *coordinationv1.Lease, tenant string, now time.Time, acqu
 		l.Spec.AcquireTime = &t
 		// A new holder starts without the previous holder's contenders.
 		for k := range l.Annotations {
-			if strings.HasPrefix(k, AnnotationContenderPrefix) && k != AnnotationContenderPrefix+w.o.Instance {
+			if strings.HasPrefix(k, tenancyv1alpha1.AnnotationContenderPrefix) && k != tenancyv1alpha1.AnnotationContenderPrefix+w.o.Instance {
 				delete(l.Annotations, k)
 			}
 		}
-		delete(l.Annotations, AnnotationContenderPrefix+w.o.Instance)
+		delete(l.Annotations, tenancyv1alpha1.AnnotationContenderPrefix+w.o.Instance)
 	}
 	l.Spec.HolderIdentity = ptr.To(w.me)
 	l.Spec.LeaseDurationSeconds = ptr.To(int32(w.o.LeaseDuration / time.Second))
@@ -136,7 +138,7 @@ func (w *Owner) heartbeat(ctx context.Context, l *coordinationv1.Lease, now time
 		LeaseDurationSeconds: ptr.To(int32(w.o.LeaseDuration / time.Second))}
 	if l == nil {
 		l = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: ReplicaLeaseName(w.o.Instance, w.o.Replica), Namespace: w.o.Namespace,
-			Labels: map[string]string{LabelLease: LeaseReplica, LabelInstance: w.o.Instance}}, Spec: spec}
+			Labels: map[string]string{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseReplica, tenancyv1alpha1.LabelInstance: w.o.Instance}}, Spec: spec}
 		spec.AcquireTime = &t
 		l.Spec = spec
 		err := w.o.Client.Create(ctx, l)
@@ -162,7 +164,7 @@ func (w *Owner) releaseAll() {
 	w.mu.Unlock()
 	for _, t := range held {
 		l := &coordinationv1.Lease{}
-		if err := w.o.Reader.Get(ctx, client.ObjectKey{Namespace: w.o.Namespace, Name: ClaimLeaseName(t)}, l); err != nil {
+		if err := w.o.Reader.Get(ctx, client.ObjectKey{Namespace: w.o.Namespace, Name: tenancyv1alpha1.ClaimLeaseName(t)}, l); err != nil {
 			continue
 		}
 		if ptr.Deref(l.Spec.HolderIdentity, "") == w.me {

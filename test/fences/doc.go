@@ -1,7 +1,7 @@
 // Package fences checks, by test, the boundaries of the tree that an import
 // linter cannot see: what each program links in the end.
 //
-// The rules (docs/development.md, "Fences"):
+// The rules (docs/development.md, "Layout and fences"):
 //
 //   - api/ imports nothing of the project but api/ (so that the types can be
 //     vendored by anyone);

@@ -31,7 +31,7 @@ func TestLibrariesRegisterNoMetricsByThemselves(t *testing.T) {
 			}
 			for _, bad := range append(metricsQuoted(metricsImports), metricsCalls...) {
 				if strings.Contains(string(src), bad) {
-					t.Errorf("%s (%s) uses %s: register metrics only in RegisterMetrics(reg prometheus.Registerer, ...) error, on the registry the program passes (docs/development.md, Metrics)",
+					t.Errorf("%s (%s) uses %s: register metrics only in RegisterMetrics(reg prometheus.Registerer, ...) error, on the registry the program passes (docs/development.md, \"Metrics\")",
 						pkg, filepath.Base(file), bad)
 				}
 			}

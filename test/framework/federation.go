@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 )
 
@@ -49,7 +49,7 @@ func (f *Federation) Lease(t testing.TB, member string) (string, int32) {
 	// Clean-ups wait for leaders too, after t.Context() is cancelled.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Second)
 	defer cancel()
-	l, err := cs.CoordinationV1().Leases(names.Namespace).Get(ctx, names.LeaderLease, metav1.GetOptions{})
+	l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.LeaderLease, metav1.GetOptions{})
 	if err != nil {
 		return "", 0
 	}

@@ -88,7 +88,3 @@ type ExternalEntityList struct {
 	// items are the entities.
 	Items []ExternalEntity `json:"items,omitempty"`
 }
-
-func init() {
-	SchemeBuilder.Register(&ExternalEntity{}, &ExternalEntityList{})
-}

@@ -40,7 +40,3 @@ type ClusterGroupList struct {
 	// items are the groups.
 	Items []ClusterGroup `json:"items,omitempty"`
 }
-
-func init() {
-	SchemeBuilder.Register(&ClusterGroup{}, &ClusterGroupList{})
-}

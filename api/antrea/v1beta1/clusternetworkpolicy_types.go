@@ -95,7 +95,3 @@ type ClusterNetworkPolicyList struct {
 	// items are the policies.
 	Items []ClusterNetworkPolicy `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&ClusterNetworkPolicy{}, &ClusterNetworkPolicyList{})
-}

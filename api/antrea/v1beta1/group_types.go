@@ -114,7 +114,3 @@ type GroupList struct {
 	// items are the groups.
 	Items []Group `json:"items,omitempty"`
 }
-
-func init() {
-	SchemeBuilder.Register(&Group{}, &GroupList{})
-}

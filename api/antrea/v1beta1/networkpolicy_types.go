@@ -94,7 +94,3 @@ type NetworkPolicyList struct {
 	// items are the policies.
 	Items []NetworkPolicy `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&NetworkPolicy{}, &NetworkPolicyList{})
-}

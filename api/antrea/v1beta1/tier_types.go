@@ -64,7 +64,3 @@ type TierList struct {
 	// items are the Tiers.
 	Items []Tier `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&Tier{}, &TierList{})
-}

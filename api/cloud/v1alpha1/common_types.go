@@ -131,19 +131,3 @@ const (
 	// which policy is not and why.
 	ConditionPolicyRealized = "PolicyRealized"
 )
-
-// Well-known labels the cloud controller puts on the objects it imports, so
-// that they can be listed by account and selector.
-const (
-	// LabelAccountName is the name of the CloudProviderAccount an object was
-	// imported through.
-	LabelAccountName = "cloud.antreaplus.io/account-name"
-	// LabelAccountNamespace is the namespace of that CloudProviderAccount.
-	LabelAccountNamespace = "cloud.antreaplus.io/account-namespace"
-	// LabelSelectorName is the name of the CloudEntitySelector that imported
-	// an object (in the object's own namespace).
-	LabelSelectorName = "cloud.antreaplus.io/selector-name"
-	// LabelVirtualMachine is, on a NetworkInterface, the name of its
-	// VirtualMachine object.
-	LabelVirtualMachine = "cloud.antreaplus.io/virtual-machine"
-)

@@ -95,7 +95,3 @@ type DNSEndpointList struct {
 	// items are the DNSEndpoints.
 	Items []DNSEndpoint `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&DNSEndpoint{}, &DNSEndpointList{})
-}

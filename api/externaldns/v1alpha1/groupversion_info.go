@@ -1,17 +1,30 @@
 package v1alpha1
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/scheme"
 )
 
 var (
 	// GroupVersion is the group and version of ExternalDNS's DNSEndpoint API.
 	GroupVersion = schema.GroupVersion{Group: "externaldns.k8s.io", Version: "v1alpha1"}
 
-	// SchemeBuilder adds the externaldns.k8s.io/v1alpha1 types to a scheme.
-	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+	// SchemeBuilder adds the kinds of this package to a scheme: apimachinery's
+	// builder, with the kinds listed in addKnownTypes rather than registered
+	// from init functions, so that the package links no controller framework.
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
 
 	// AddToScheme adds the externaldns.k8s.io/v1alpha1 types to a scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
+
+// addKnownTypes registers every kind of the package and the meta types of
+// its group version (list options, watch events).
+func addKnownTypes(s *runtime.Scheme) error {
+	s.AddKnownTypes(GroupVersion,
+		&DNSEndpoint{}, &DNSEndpointList{},
+	)
+	metav1.AddToGroupVersion(s, GroupVersion)
+	return nil
+}

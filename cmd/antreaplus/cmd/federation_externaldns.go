@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 )
 
@@ -64,7 +63,7 @@ keeps its member's addresses out.`,
 				ttl = 30
 			}
 			fmt.Fprintf(out, "%s publishes the federation's names under %s (records' TTL %d s): its leader writes the DNSEndpoints into %s.\n",
-				ef.context, spec.Domain, ttl, names.Namespace)
+				ef.context, spec.Domain, ttl, federationv1alpha1.SystemNamespace)
 			return nil
 		},
 	}

@@ -7,7 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
 
@@ -58,7 +57,7 @@ func Networks(snaps []*provider.Snapshot, imported Objects) []federationv1alpha1
 
 func network(cloud provider.Cloud, v provider.VPC) federationv1alpha1.Network {
 	n := federationv1alpha1.Network{
-		ObjectMeta: metav1.ObjectMeta{Name: NetworkName(string(cloud), v.ID), Labels: map[string]string{names.ManagedByLabel: ManagedByNetworks}},
+		ObjectMeta: metav1.ObjectMeta{Name: NetworkName(string(cloud), v.ID), Labels: map[string]string{federationv1alpha1.LabelManagedBy: ManagedByNetworks}},
 		Spec: federationv1alpha1.NetworkSpec{Kind: federationv1alpha1.NetworkCloud, CIDRs: slices.Sorted(slices.Values(v.CIDRs)),
 			Cloud: &federationv1alpha1.CloudNetwork{Provider: string(cloud), VPCID: v.ID}},
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
@@ -150,7 +151,7 @@ func exclusive(tenant string, st tenancy.State) metav1.Condition {
 		c.Reason = cloudv1alpha1.AccountReasonContended
 		msgs = append(msgs, fmt.Sprintf("controller instance(s) %s also select tenant %s and leave it alone while %s holds it; "+
 			"make their --tenant-selector exclude it (or label the Namespace %s=<instance>)",
-			strings.Join(st.Contenders, ", "), tenant, st.Holder, tenancy.LabelController))
+			strings.Join(st.Contenders, ", "), tenant, st.Holder, tenancyv1alpha1.LabelController))
 	}
 	if len(st.Elsewhere) > 0 {
 		if c.Reason == cloudv1alpha1.AccountReasonExclusive {

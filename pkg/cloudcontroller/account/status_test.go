@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/pollstatus"
 	"antreaplus.io/antreaplus/pkg/tenancy"
@@ -123,9 +124,9 @@ func TestExclusive(t *testing.T) {
 			[]string{"managed by shared/r1 alone"}},
 		{"another instance selects it", tenancy.State{Owned: true, Holder: "shared/r1", Contenders: []string{"tenant-a"}},
 			metav1.ConditionFalse, cloudv1alpha1.AccountReasonContended, []string{"tenant-a also select", "--tenant-selector"}},
-		{"claimed in another member", tenancy.State{Owned: true, Holder: "shared/r1", Elsewhere: []tenancy.Overlap{{Member: "member-2", Holder: "shared/x"}}},
+		{"claimed in another member", tenancy.State{Owned: true, Holder: "shared/r1", Elsewhere: []tenancyv1alpha1.Overlap{{Member: "member-2", Holder: "shared/x"}}},
 			metav1.ConditionFalse, cloudv1alpha1.AccountReasonClaimedInOtherMember, []string{"shared/x in member member-2", "disjoint"}},
-		{"both", tenancy.State{Owned: true, Holder: "shared/r1", Contenders: []string{"b"}, Elsewhere: []tenancy.Overlap{{Member: "m2", Holder: "x/y"}}},
+		{"both", tenancy.State{Owned: true, Holder: "shared/r1", Contenders: []string{"b"}, Elsewhere: []tenancyv1alpha1.Overlap{{Member: "m2", Holder: "x/y"}}},
 			metav1.ConditionFalse, cloudv1alpha1.AccountReasonContended, []string{"b also select", "x/y in member m2"}},
 	}
 	for _, tt := range tests {

@@ -11,7 +11,6 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/sgtranslate"
-	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 )
@@ -73,12 +72,12 @@ func place(ee *antreav1alpha2.ExternalEntity, nic *cloudv1alpha1.NetworkInterfac
 	switch {
 	case ee == nil:
 		return nil, "the ExternalEntity is not in the cloud controller's cache yet"
-	case ee.Labels[externalentity.LabelKind] == externalentity.KindCloudNativeService:
+	case ee.Labels[cloudv1alpha1.LabelEntityKind] == cloudv1alpha1.EntityKindCloudNativeService:
 		return nil, unplacedService
-	case ee.Labels[externalentity.LabelNetworkInterface] == "":
+	case ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface] == "":
 		return nil, "the ExternalEntity was not imported from a cloud network interface"
 	case nic == nil:
-		return nil, fmt.Sprintf("NetworkInterface %s/%s is not imported", ee.Namespace, ee.Labels[externalentity.LabelNetworkInterface])
+		return nil, fmt.Sprintf("NetworkInterface %s/%s is not imported", ee.Namespace, ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface])
 	case nic.Spec.CloudID == "":
 		return nil, fmt.Sprintf("NetworkInterface %s/%s has no cloud id", nic.Namespace, nic.Name)
 	}
@@ -115,7 +114,7 @@ func (inv *inventory) endpoints(ctx context.Context, r client.Reader, view *wire
 		}
 		var nic *cloudv1alpha1.NetworkInterface
 		if ee != nil {
-			nic = inv.nics[ee.Namespace+"/"+ee.Labels[externalentity.LabelNetworkInterface]]
+			nic = inv.nics[ee.Namespace+"/"+ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface]]
 		}
 		te.Interface, te.Unplaced = place(ee, nic)
 		out = append(out, te)

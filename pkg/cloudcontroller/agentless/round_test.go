@@ -17,7 +17,6 @@ import (
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
-	"antreaplus.io/antreaplus/pkg/externalentity"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/policyrules"
@@ -100,8 +99,8 @@ func TestRound(t *testing.T) {
 	}
 	reader := fake.NewClientBuilder().WithScheme(s).WithObjects(
 		nicObject("eni-1", "vpc-1"), nicObject("eni-2", "vpc-2"),
-		entity("nic-eni-1", map[string]string{externalentity.LabelKind: externalentity.KindVirtualMachine, externalentity.LabelNetworkInterface: "eni-1"}),
-		entity("svc-db", map[string]string{externalentity.LabelKind: externalentity.KindCloudNativeService}),
+		entity("nic-eni-1", map[string]string{cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindVirtualMachine, cloudv1alpha1.LabelEntityNetworkInterface: "eni-1"}),
+		entity("svc-db", map[string]string{cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindCloudNativeService}),
 	).Build()
 	policy := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "t", Name: "web"}
 	rules := []wire.Rule{

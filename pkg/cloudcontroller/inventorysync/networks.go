@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
@@ -38,7 +37,7 @@ func (r *Reconciler) syncNetworks(ctx context.Context, snap *provider.Snapshot, 
 		have := &federationv1alpha1.Network{}
 		err := r.Client.Get(ctx, client.ObjectKey{Name: want.Name}, have)
 		switch {
-		case err == nil && have.Labels[names.ManagedByLabel] != inventory.ManagedByNetworks:
+		case err == nil && have.Labels[federationv1alpha1.LabelManagedBy] != inventory.ManagedByNetworks:
 			log.FromContext(ctx).Info("Network exists and was not written by the cloud controller: left alone", "network", want.Name)
 			continue
 		case err == nil && networkUpToDate(have, &want):

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -60,8 +61,8 @@ func (c *Converter) Slice(obj metav1.Object) (metav1.Object, error) {
 		Name:      es.Name,
 		Service:   es.Labels[mcsv1beta1.LabelServiceName],
 		Cluster:   c.intern(es.Labels[mcsv1beta1.LabelSourceCluster]),
-		Region:    c.intern(es.Annotations[serviceexport.SourceRegionAnnotation]),
-		Zones:     c.zones(es.Annotations[serviceexport.SourceZonesAnnotation]),
+		Region:    c.intern(es.Annotations[federationv1alpha1.AnnotationSourceRegion]),
+		Zones:     c.zones(es.Annotations[federationv1alpha1.AnnotationSourceZones]),
 	}
 	if es.AddressType == discoveryv1.AddressTypeFQDN {
 		return s, nil

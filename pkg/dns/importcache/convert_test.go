@@ -10,7 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/serviceexport"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 func TestConvertImport(t *testing.T) {
@@ -40,7 +40,7 @@ func TestConvertSlice(t *testing.T) {
 	es := &discoveryv1.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "web-c1", Labels: map[string]string{
 			mcsv1beta1.LabelServiceName: "web", mcsv1beta1.LabelSourceCluster: "c1"},
-			Annotations: map[string]string{serviceexport.SourceRegionAnnotation: "eu", serviceexport.SourceZonesAnnotation: "eu-1a,eu-1b"}},
+			Annotations: map[string]string{federationv1alpha1.AnnotationSourceRegion: "eu", federationv1alpha1.AnnotationSourceZones: "eu-1a,eu-1b"}},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](31080)}},
 		Endpoints: []discoveryv1.Endpoint{

@@ -9,21 +9,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
-// Labels of every derived object.
+// Names of derived objects.
 const (
-	// ManagedByLabel is app.kubernetes.io/managed-by; derived objects carry
-	// it with the value ManagedBy.
-	ManagedByLabel = names.ManagedByLabel
-	// ManagedBy is the managed-by value of derived objects: the member
-	// controller writes them.
-	ManagedBy = "antreaplus-member-controller"
-	// FederatedPolicyLabel names the federated policy a derived object
-	// belongs to.
-	FederatedPolicyLabel = "policy.antreaplus.io/federated-policy"
 	// PolicyPrefix starts the name of every derived NetworkPolicy.
 	PolicyPrefix = "fnp-"
 )
@@ -88,7 +79,7 @@ func derivedMeta(p *policyv1alpha1.FederatedNetworkPolicy, name string) metav1.O
 	return metav1.ObjectMeta{
 		Name:      name,
 		Namespace: p.Namespace,
-		Labels:    map[string]string{ManagedByLabel: ManagedBy, FederatedPolicyLabel: PolicyLabelValue(p.Name)},
+		Labels:    map[string]string{federationv1alpha1.LabelManagedBy: policyv1alpha1.ManagedByMemberController, policyv1alpha1.LabelFederatedPolicy: PolicyLabelValue(p.Name)},
 		OwnerReferences: []metav1.OwnerReference{{
 			APIVersion:         policyv1alpha1.GroupVersion.String(),
 			Kind:               "FederatedNetworkPolicy",

@@ -105,7 +105,7 @@ func TestDerivedMetadata(t *testing.T) {
 	}
 	for _, obj := range []metav1.Object{res.Policy, res.Groups[0]} {
 		l := obj.GetLabels()
-		if l[ManagedByLabel] != ManagedBy || l[FederatedPolicyLabel] != PolicyLabelValue(long) || len(l[FederatedPolicyLabel]) > 63 {
+		if l[federationv1alpha1.LabelManagedBy] != policyv1alpha1.ManagedByMemberController || l[policyv1alpha1.LabelFederatedPolicy] != PolicyLabelValue(long) || len(l[policyv1alpha1.LabelFederatedPolicy]) > 63 {
 			t.Errorf("%s: labels %v", obj.GetName(), l)
 		}
 		refs := obj.GetOwnerReferences()

@@ -17,7 +17,6 @@ import (
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/test/framework"
@@ -48,7 +47,7 @@ func setUp(t *testing.T) *env {
 	e := &env{a: clusters.Client(t, member1), b: clusters.Client(t, member2), ns: "shop"}
 	framework.InstallDNSEndpointCRD(t, clusters.Config(t, member1))
 	for _, c := range []client.Client{e.a, e.b} {
-		framework.EnsureNamespaces(t, c, e.ns, names.Namespace)
+		framework.EnsureNamespaces(t, c, e.ns, federationv1alpha1.SystemNamespace)
 	}
 	framework.WriteMembership(t, e.a, member1, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 60})
 	framework.WriteMembership(t, e.b, member2, nil)
@@ -64,7 +63,7 @@ func setUp(t *testing.T) *env {
 func (e *env) endpoint(t *testing.T, name string) *externaldnsv1alpha1.DNSEndpoint {
 	t.Helper()
 	ep := &externaldnsv1alpha1.DNSEndpoint{}
-	err := e.a.Get(t.Context(), client.ObjectKey{Namespace: names.Namespace, Name: name + "." + e.ns}, ep)
+	err := e.a.Get(t.Context(), client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: name + "." + e.ns}, ep)
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
@@ -136,7 +135,7 @@ func TestPublishedFromEveryExporter(t *testing.T) {
 	zone2 := "web." + e.ns + ".fed.svc." + member2 + "." + region + "." + domain
 
 	start := time.Now()
-	stop := leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), names.Namespace), member1, e.view.Members()[0].Cluster, e.view)
+	stop := leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), federationv1alpha1.SystemNamespace), member1, e.view.Members()[0].Cluster, e.view)
 	e.waitRecord(t, "web", fedName+" A", all...)
 	t.Logf("published %s after the leader started", time.Since(start).Round(10*time.Millisecond))
 	e.waitRecord(t, "web", regionName+" A", all...)
@@ -154,7 +153,7 @@ func TestPublishedFromEveryExporter(t *testing.T) {
 			t.Errorf("record %s %s has TTL %d, want the membership's 60", r.DNSName, r.RecordType, r.RecordTTL)
 		}
 	}
-	if ep.Labels[names.ManagedByLabel] != names.ManagedBy || ep.Labels[LabelServiceName] != "web" || ep.Annotations[names.LeaderTermAnnotation] == "" {
+	if ep.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation || ep.Labels[federationv1alpha1.LabelServiceName] != "web" || ep.Annotations[federationv1alpha1.AnnotationLeaderTerm] == "" {
 		t.Errorf("DNSEndpoint labels %v annotations %v: want ours, with the Service and the leader's term", ep.Labels, ep.Annotations)
 	}
 
@@ -193,14 +192,14 @@ func TestPublishedFromEveryExporter(t *testing.T) {
 	settleWrites(member1)
 	stop()
 	before = writesTo(member1)
-	leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), names.Namespace), member1, e.view.Members()[0].Cluster, e.view)
+	leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), federationv1alpha1.SystemNamespace), member1, e.view.Members()[0].Cluster, e.view)
 	time.Sleep(3 * time.Second)
 	if n := writesTo(member1) - before; n != 0 {
 		t.Errorf("the new leader made %v writes, want none", n)
 	}
 
 	// Someone else's DNSEndpoint has the name of api's: left alone, reported.
-	theirs := &externaldnsv1alpha1.DNSEndpoint{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: "api." + e.ns},
+	theirs := &externaldnsv1alpha1.DNSEndpoint{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: "api." + e.ns},
 		Spec: externaldnsv1alpha1.DNSEndpointSpec{Endpoints: []*externaldnsv1alpha1.Endpoint{{DNSName: "api.example", RecordType: "A", Targets: []string{"192.0.2.1"}}}}}
 	if err := e.a.Create(t.Context(), theirs); err != nil {
 		t.Fatal(err)
@@ -209,7 +208,7 @@ func TestPublishedFromEveryExporter(t *testing.T) {
 	framework.ExportService(t, e.a, e.ns, "api", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
 	framework.Eventually(t, 20*time.Second, func() error {
 		list := &corev1.EventList{}
-		if err := e.a.List(t.Context(), list, client.InNamespace(names.Namespace)); err != nil {
+		if err := e.a.List(t.Context(), list, client.InNamespace(federationv1alpha1.SystemNamespace)); err != nil {
 			return err
 		}
 		for _, ev := range list.Items {
@@ -299,7 +298,7 @@ func TestAPIInstalledLater(t *testing.T) {
 	framework.ExportService(t, b, e.ns, "db", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
 	cb := leadertest.Cluster(t, clusters, member2, true)
 	view := leadertest.NewView(manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
-	leadertest.Lead(t, New(leadertest.NewRegistry(member2), names.Namespace), member2, cb, view)
+	leadertest.Lead(t, New(leadertest.NewRegistry(member2), federationv1alpha1.SystemNamespace), member2, cb, view)
 	framework.Eventually(t, 20*time.Second, func() error {
 		if n := testutil.ToFloat64(apiMissing.WithLabelValues(member2)); n != 1 {
 			return fmt.Errorf("antreaplus_federation_dnsendpoints_api_missing{member=member-2} = %v, want 1", n)
@@ -310,7 +309,7 @@ func TestAPIInstalledLater(t *testing.T) {
 	installed := time.Now()
 	framework.Eventually(t, 20*time.Second, func() error {
 		ep := &externaldnsv1alpha1.DNSEndpoint{}
-		if err := b.Get(t.Context(), client.ObjectKey{Namespace: names.Namespace, Name: "db.late"}, ep); err != nil {
+		if err := b.Get(t.Context(), client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: "db.late"}, ep); err != nil {
 			return err
 		}
 		if got := recordsOf(ep)["db.late.fed.svc."+domain+" A"]; !slices.Equal(got, []string{lbIP}) {

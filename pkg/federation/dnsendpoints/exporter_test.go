@@ -10,8 +10,8 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
-	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
 func TestExporterOf(t *testing.T) {
@@ -83,7 +83,7 @@ func TestExporterOf(t *testing.T) {
 			})},
 		{"ClusterIP: not reachable from outside", Source{Export: export(nil, ""), Service: svc(corev1.ServiceTypeClusterIP, "")},
 			with(func(e *records.Exporter) { e.Kind, e.Ready, e.Ports = records.KindOther, true, ports })},
-		{"flat network export of a NodePort Service: Pod IPs, not published", Source{Export: export(map[string]string{serviceexport.FlatNetworkAnnotation: "true"}, ""),
+		{"flat network export of a NodePort Service: Pod IPs, not published", Source{Export: export(map[string]string{federationv1alpha1.AnnotationFlatNetwork: "true"}, ""),
 			Service: svc(corev1.ServiceTypeNodePort, "")},
 			with(func(e *records.Exporter) { e.Kind, e.Ready, e.Ports = records.KindOther, true, ports })},
 		{"invalid export: not ready", Source{Export: export(nil, metav1.ConditionFalse), Service: svc(corev1.ServiceTypeLoadBalancer, "", corev1.LoadBalancerIngress{IP: "203.0.113.1"})},

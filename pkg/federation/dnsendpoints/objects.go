@@ -12,22 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
-)
-
-const (
-	// LabelServiceNamespace and LabelServiceName name the federated Service
-	// a DNSEndpoint holds the records of.
-	LabelServiceNamespace = "federation.antreaplus.io/service-namespace"
-	LabelServiceName      = "federation.antreaplus.io/service-name"
-	// ExportersAnnotation holds, as JSON, the exporters the records were
-	// decided from (records.Exporter): a member that cannot be read for a
-	// while keeps its part from here, across leader changes too.
-	ExportersAnnotation = "federation.antreaplus.io/exporters"
-	// NotesAnnotation says, one line per note, what of an exporter is not
-	// published and why (records.Note).
-	NotesAnnotation = "federation.antreaplus.io/notes"
 )
 
 // Name is the name of the DNSEndpoint of Service key: <name>.<namespace>
@@ -35,7 +21,7 @@ const (
 func Name(key types.NamespacedName) string { return key.Name + "." + key.Namespace }
 
 // Desired is the DNSEndpoint holding the records of the Service key
-// decided from exporters, in names.Namespace; nil when there is no record
+// decided from exporters, in federationv1alpha1.SystemNamespace; nil when there is no record
 // to publish (then no DNSEndpoint should exist).
 func Desired(key types.NamespacedName, result records.Result, exporters []records.Exporter) *externaldnsv1alpha1.DNSEndpoint {
 	if len(result.Endpoints) == 0 {
@@ -48,9 +34,9 @@ func Desired(key types.NamespacedName, result records.Result, exporters []record
 		panic(fmt.Sprintf("exporters cannot be encoded: %v", err)) // plain data: cannot happen
 	}
 	ep := &externaldnsv1alpha1.DNSEndpoint{
-		ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: Name(key),
-			Labels:      map[string]string{names.ManagedByLabel: names.ManagedBy, LabelServiceNamespace: key.Namespace, LabelServiceName: key.Name},
-			Annotations: map[string]string{ExportersAnnotation: string(data)}},
+		ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: Name(key),
+			Labels:      map[string]string{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation, federationv1alpha1.LabelServiceNamespace: key.Namespace, federationv1alpha1.LabelServiceName: key.Name},
+			Annotations: map[string]string{federationv1alpha1.AnnotationExporters: string(data)}},
 		Spec: result.Spec(),
 	}
 	if len(result.Notes) > 0 {
@@ -58,7 +44,7 @@ func Desired(key types.NamespacedName, result records.Result, exporters []record
 		for _, n := range result.Notes {
 			lines = append(lines, n.ClusterID+": "+n.Message)
 		}
-		ep.Annotations[NotesAnnotation] = strings.Join(lines, "\n")
+		ep.Annotations[federationv1alpha1.AnnotationNotes] = strings.Join(lines, "\n")
 	}
 	return ep
 }
@@ -66,12 +52,12 @@ func Desired(key types.NamespacedName, result records.Result, exporters []record
 // Ours tells whether a DNSEndpoint was written by the federation: only
 // those are updated or deleted.
 func Ours(ep *externaldnsv1alpha1.DNSEndpoint) bool {
-	return ep != nil && ep.Labels[names.ManagedByLabel] == names.ManagedBy
+	return ep != nil && ep.Labels[federationv1alpha1.LabelManagedBy] == federationv1alpha1.ManagedByFederation
 }
 
 // KeyOf is the Service one of our DNSEndpoints is for.
 func KeyOf(ep *externaldnsv1alpha1.DNSEndpoint) (types.NamespacedName, bool) {
-	k := types.NamespacedName{Namespace: ep.Labels[LabelServiceNamespace], Name: ep.Labels[LabelServiceName]}
+	k := types.NamespacedName{Namespace: ep.Labels[federationv1alpha1.LabelServiceNamespace], Name: ep.Labels[federationv1alpha1.LabelServiceName]}
 	return k, k.Namespace != "" && k.Name != "" && Name(k) == ep.Name
 }
 
@@ -87,7 +73,7 @@ func Same(stored, want *externaldnsv1alpha1.DNSEndpoint) bool {
 			return false
 		}
 	}
-	for _, k := range []string{ExportersAnnotation, NotesAnnotation} {
+	for _, k := range []string{federationv1alpha1.AnnotationExporters, federationv1alpha1.AnnotationNotes} {
 		if stored.Annotations[k] != want.Annotations[k] {
 			return false
 		}
@@ -125,7 +111,7 @@ func Updated(stored, want *externaldnsv1alpha1.DNSEndpoint) *externaldnsv1alpha1
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	delete(out.Annotations, NotesAnnotation)
+	delete(out.Annotations, federationv1alpha1.AnnotationNotes)
 	maps.Copy(out.Annotations, want.Annotations)
 	out.Spec = *want.Spec.DeepCopy()
 	return out
@@ -138,7 +124,7 @@ func KeptExporter(stored *externaldnsv1alpha1.DNSEndpoint, member string) (recor
 		return records.Exporter{}, false
 	}
 	var exporters []records.Exporter
-	if err := json.Unmarshal([]byte(stored.Annotations[ExportersAnnotation]), &exporters); err != nil {
+	if err := json.Unmarshal([]byte(stored.Annotations[federationv1alpha1.AnnotationExporters]), &exporters); err != nil {
 		return records.Exporter{}, false
 	}
 	for _, e := range exporters {

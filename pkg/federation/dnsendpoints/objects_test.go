@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
 )
 
@@ -18,7 +18,7 @@ func TestDesiredAndSame(t *testing.T) {
 	}
 	result := records.Desired(records.Input{Domain: "example.com", FederationID: "fed", Namespace: k.Namespace, Service: k.Name, Exporters: exporters})
 	want := Desired(k, result, exporters)
-	if want.Name != "web.shop" || want.Namespace != names.Namespace || !Ours(want) {
+	if want.Name != "web.shop" || want.Namespace != federationv1alpha1.SystemNamespace || !Ours(want) {
 		t.Fatalf("DNSEndpoint %s/%s labels %v: want antreaplus-system/web.shop, ours", want.Namespace, want.Name, want.Labels)
 	}
 	if got, ok := KeyOf(want); !ok || got != k {
@@ -36,7 +36,7 @@ func TestDesiredAndSame(t *testing.T) {
 	// What the API server returns: a term annotation and other labels
 	// added, nil and empty fields as JSON leaves them.
 	stored := want.DeepCopy()
-	stored.Annotations[names.LeaderTermAnnotation] = "7"
+	stored.Annotations[federationv1alpha1.AnnotationLeaderTerm] = "7"
 	stored.Labels["team"] = "web"
 	stored.ResourceVersion = "5"
 	for _, e := range stored.Spec.Endpoints {
@@ -56,7 +56,7 @@ func TestDesiredAndSame(t *testing.T) {
 	}
 
 	theirs := &externaldnsv1alpha1.DNSEndpoint{}
-	theirs.Name, theirs.Namespace = "web.shop", names.Namespace
+	theirs.Name, theirs.Namespace = "web.shop", federationv1alpha1.SystemNamespace
 	if Ours(theirs) {
 		t.Error("Ours: true for a DNSEndpoint without our label")
 	}

@@ -16,7 +16,6 @@ import (
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
@@ -101,13 +100,13 @@ func (r *run) ensureListed(ctx context.Context) error {
 	return r.list(ctx)
 }
 
-// list reads every DNSEndpoint of ours in the led member's names.Namespace
+// list reads every DNSEndpoint of ours in the led member's federationv1alpha1.SystemNamespace
 // (one LIST of the API server) and makes them what is stored; stored keys
 // of ours that are gone are stored as none. A member without the
 // DNSEndpoint API is noted, not an error.
 func (r *run) list(ctx context.Context) error {
 	list := &externaldnsv1alpha1.DNSEndpointList{}
-	err := r.m.Reader().List(ctx, list, client.InNamespace(names.Namespace), client.MatchingLabels{names.ManagedByLabel: names.ManagedBy})
+	err := r.m.Reader().List(ctx, list, client.InNamespace(federationv1alpha1.SystemNamespace), client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.listedAt = time.Now()
@@ -138,7 +137,7 @@ func (r *run) list(ctx context.Context) error {
 // stores it.
 func (r *run) read(ctx context.Context, k key) (*externaldnsv1alpha1.DNSEndpoint, error) {
 	ep := &externaldnsv1alpha1.DNSEndpoint{}
-	err := r.m.Reader().Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: Name(k)}, ep)
+	err := r.m.Reader().Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: Name(k)}, ep)
 	switch {
 	case apierrors.IsNotFound(err):
 		ep = nil
@@ -191,7 +190,7 @@ func keptExporters(stored *externaldnsv1alpha1.DNSEndpoint) map[string]records.E
 		return out
 	}
 	var list []records.Exporter
-	if err := json.Unmarshal([]byte(stored.Annotations[ExportersAnnotation]), &list); err != nil {
+	if err := json.Unmarshal([]byte(stored.Annotations[federationv1alpha1.AnnotationExporters]), &list); err != nil {
 		return out
 	}
 	for _, e := range list {

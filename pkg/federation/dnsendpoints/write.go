@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 )
 
@@ -94,7 +94,7 @@ func (r *run) inTheWay(ctx context.Context, k key, other *externaldnsv1alpha1.DN
 	}
 	msg := fmt.Sprintf("DNSEndpoint %s/%s was not written by the federation (it lacks the label %s=%s): the records of the federated Service %s are not published. "+
 		"Delete or rename it to let the federation publish them; the federation never changes an object it did not write.",
-		other.Namespace, other.Name, names.ManagedByLabel, names.ManagedBy, k)
+		other.Namespace, other.Name, federationv1alpha1.LabelManagedBy, federationv1alpha1.ManagedByFederation, k)
 	r.log.Info("A DNSEndpoint of someone else is in the way", "dnsEndpoint", other.Name, "service", k.String())
 	now := metav1.NewTime(time.Now())
 	ev := &corev1.Event{

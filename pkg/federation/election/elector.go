@@ -12,7 +12,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // Leases reads and writes one member's leader Lease.
@@ -106,7 +106,7 @@ func (e *Elector) round(ctx context.Context) {
 		err = e.write(rctx, func(ctx context.Context) (*coordinationv1.Lease, error) { return e.renew(ctx, lease) })
 	case RequestHandover:
 		l := lease.DeepCopy()
-		metav1.SetMetaDataAnnotation(&l.ObjectMeta, names.HandoverAnnotation, e.me)
+		metav1.SetMetaDataAnnotation(&l.ObjectMeta, federationv1alpha1.AnnotationHandoverTo, e.me)
 		_, err = e.leases.Update(rctx, l)
 		if err == nil {
 			log.Info("Asked the holder for a hand-over", "holder", holderOf(lease))
@@ -135,7 +135,7 @@ func (e *Elector) note(log klog.Logger, obs Observation, d Decision, lease *coor
 	}
 	if obs.Reachable && d.Refused != e.noted.refused {
 		if d.Refused != "" {
-			log.Info("Refusing a hand-over", "askedBy", lease.Annotations[names.HandoverAnnotation], "reason", d.Refused)
+			log.Info("Refusing a hand-over", "askedBy", lease.Annotations[federationv1alpha1.AnnotationHandoverTo], "reason", d.Refused)
 		}
 		e.noted.refused = d.Refused
 	}
@@ -162,7 +162,7 @@ func (e *Elector) observe(ctx context.Context) (*coordinationv1.Lease, Observati
 	default:
 		obs.Reachable = true
 		e.noteVersion(lease.ResourceVersion, now)
-		obs.Lease = &Lease{Holder: holderOf(lease), Transitions: ptr.Deref(lease.Spec.LeaseTransitions, 0), HandoverTo: lease.Annotations[names.HandoverAnnotation]}
+		obs.Lease = &Lease{Holder: holderOf(lease), Transitions: ptr.Deref(lease.Spec.LeaseTransitions, 0), HandoverTo: lease.Annotations[federationv1alpha1.AnnotationHandoverTo]}
 		obs.HolderAlive = obs.Lease.Holder == e.me || e.peers.Alive(obs.Lease.Holder)
 		e.holder = obs.Lease.Holder
 		if lease.Spec.RenewTime != nil {
@@ -183,8 +183,8 @@ func (e *Elector) noteVersion(rv string, now time.Time) {
 func (e *Elector) create(ctx context.Context) (*coordinationv1.Lease, error) {
 	now := metav1.NowMicro()
 	l := &coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Name: names.LeaderLease, Namespace: names.Namespace,
-			Labels: map[string]string{names.ManagedByLabel: names.ManagedBy}},
+		ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.LeaderLease, Namespace: federationv1alpha1.SystemNamespace,
+			Labels: map[string]string{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}},
 		Spec: coordinationv1.LeaseSpec{
 			HolderIdentity: ptr.To(e.me), LeaseDurationSeconds: ptr.To(int32(e.cfg.LeaseDuration / time.Second)),
 			AcquireTime: &now, RenewTime: &now, LeaseTransitions: ptr.To(int32(1)),
@@ -200,7 +200,7 @@ func (e *Elector) acquire(ctx context.Context, old *coordinationv1.Lease) (*coor
 	l.Spec.LeaseDurationSeconds = ptr.To(int32(e.cfg.LeaseDuration / time.Second))
 	l.Spec.AcquireTime, l.Spec.RenewTime = &now, &now
 	l.Spec.LeaseTransitions = ptr.To(ptr.Deref(old.Spec.LeaseTransitions, 0) + 1)
-	delete(l.Annotations, names.HandoverAnnotation)
+	delete(l.Annotations, federationv1alpha1.AnnotationHandoverTo)
 	return e.leases.Update(ctx, l)
 }
 
@@ -208,8 +208,8 @@ func (e *Elector) renew(ctx context.Context, old *coordinationv1.Lease) (*coordi
 	l := old.DeepCopy()
 	now := metav1.NowMicro()
 	l.Spec.RenewTime = &now
-	if l.Annotations[names.HandoverAnnotation] == e.me {
-		delete(l.Annotations, names.HandoverAnnotation)
+	if l.Annotations[federationv1alpha1.AnnotationHandoverTo] == e.me {
+		delete(l.Annotations, federationv1alpha1.AnnotationHandoverTo)
 	}
 	return e.leases.Update(ctx, l)
 }
@@ -223,7 +223,7 @@ func (e *Elector) handOver(ctx context.Context, old *coordinationv1.Lease, targe
 	l.Spec.HolderIdentity = ptr.To(target)
 	l.Spec.AcquireTime, l.Spec.RenewTime = &now, &now
 	l.Spec.LeaseTransitions = ptr.To(ptr.Deref(old.Spec.LeaseTransitions, 0) + 1)
-	delete(l.Annotations, names.HandoverAnnotation)
+	delete(l.Annotations, federationv1alpha1.AnnotationHandoverTo)
 	_, err := e.leases.Update(ctx, l)
 	return err
 }

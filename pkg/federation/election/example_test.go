@@ -11,7 +11,7 @@ import (
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/client-go/rest"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
@@ -41,7 +41,7 @@ type memberLeases struct {
 }
 
 func (l memberLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
-	return l.c.Get(ctx, names.LeaderLease, metav1.GetOptions{})
+	return l.c.Get(ctx, federationv1alpha1.LeaderLease, metav1.GetOptions{})
 }
 
 func (l memberLeases) Create(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error) {
@@ -61,14 +61,14 @@ func (a alone) Alive(s string) bool       { return s == a.me }
 // supervisor-1 takes part in the election of member-1 (memberCfg reaches
 // member-1); while it leads, the member's controllers run and check the
 // fence before each write. The federation manager wires it this way, its
-// Peers ranking supervisors with package assignment.
+// Peers ranking supervisors with package boundedload.
 func ExampleElector() {
 	run := func(ctx context.Context, memberCfg *rest.Config) error {
 		cs, err := kubernetes.NewForConfig(memberCfg)
 		if err != nil {
 			return err
 		}
-		leases := memberLeases{c: cs.CoordinationV1().Leases(names.Namespace)}
+		leases := memberLeases{c: cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace)}
 		var e *election.Elector
 		e = election.New(election.DefaultConfig(), "supervisor-1", "member-1", leases, alone{me: "supervisor-1"},
 			func(ctx context.Context, term int32) {

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // The heartbeat Lease, read through the manager's cache.
@@ -43,13 +43,13 @@ func (heartbeat) NeedLeaderElection() bool { return false }
 
 func (h heartbeat) beat(ctx context.Context) error {
 	now := metav1.NowMicro()
-	key := client.ObjectKey{Namespace: h.m.opts.Namespace, Name: names.ManagerLease}
+	key := client.ObjectKey{Namespace: h.m.opts.Namespace, Name: federationv1alpha1.ManagerLease}
 	l := &coordinationv1.Lease{}
 	err := h.m.local.Get(ctx, key, l)
 	if apierrors.IsNotFound(err) {
 		l = &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace,
-				Labels: map[string]string{names.ManagedByLabel: names.ManagedBy}},
+				Labels: map[string]string{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}},
 			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(h.m.me), RenewTime: &now, AcquireTime: &now,
 				LeaseDurationSeconds: ptr.To(int32(h.m.opts.Election.LeaseDuration / time.Second))},
 		}

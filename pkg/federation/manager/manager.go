@@ -10,8 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/federation/assignment"
+	"antreaplus.io/antreaplus/pkg/boundedload"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
@@ -33,7 +32,7 @@ type Options struct {
 // DefaultOptions are the settings of a production manager.
 func DefaultOptions() Options {
 	return Options{
-		Namespace:        names.Namespace,
+		Namespace:        federationv1alpha1.SystemNamespace,
 		Election:         election.DefaultConfig(),
 		UnreachableGrace: 60 * time.Second,
 		StatusPeriod:     5 * time.Second,
@@ -91,7 +90,7 @@ func (m *Manager) Alive(supervisor string) bool {
 }
 
 // plan is the balanced assignment over the registry and the live supervisors.
-func (m *Manager) plan() assignment.Plan {
+func (m *Manager) plan() boundedload.Plan {
 	m.mu.Lock()
 	members := make([]string, 0, len(m.members))
 	var supervisors []string
@@ -108,7 +107,7 @@ func (m *Manager) plan() assignment.Plan {
 			alive = append(alive, s)
 		}
 	}
-	return assignment.Compute(members, alive)
+	return boundedload.Compute(members, alive)
 }
 
 // snapshot returns the current sessions sorted by member.

@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/health"
 )
 
@@ -45,7 +44,7 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 	retry := time.NewTicker(s.m.opts.Election.RetryPeriod)
 	defer retry.Stop()
 	for {
-		if l, err := cs.CoordinationV1().Leases(names.Namespace).Get(ctx, names.ManagerLease, metav1.GetOptions{}); err == nil {
+		if l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.ManagerLease, metav1.GetOptions{}); err == nil {
 			s.peer.mu.Lock()
 			if l.ResourceVersion != s.peer.version {
 				s.peer.version, s.peer.changedAt = l.ResourceVersion, time.Now()
@@ -70,7 +69,7 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 func (s *session) readReports(ctx context.Context) {
 	list := &federationv1alpha1.MemberClusterList{}
 	member, _ := s.currentMember()
-	if err := member.GetAPIReader().List(ctx, list, client.InNamespace(names.Namespace)); err != nil {
+	if err := member.GetAPIReader().List(ctx, list, client.InNamespace(federationv1alpha1.SystemNamespace)); err != nil {
 		return
 	}
 	reports := make(map[string]health.View, len(list.Items))

@@ -19,7 +19,6 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/internal/outage"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/election"
@@ -85,7 +84,7 @@ func (s *session) start(c credentials) error {
 	if err != nil {
 		return err
 	}
-	leases := &probingLeases{c: cs.CoordinationV1().Leases(names.Namespace), name: names.LeaderLease, probe: &s.probe}
+	leases := &probingLeases{c: cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace), name: federationv1alpha1.LeaderLease, probe: &s.probe}
 	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead)
 
 	// The session outlives the reconcile that starts it: it gets its own logger and context.
@@ -134,10 +133,10 @@ func (s *session) newMember() (cluster.Cluster, error) {
 
 // memberCacheByObject narrows what a member's cache holds to what the
 // federation account may list: Leases (the tenants' claims, package
-// tenantoverlaps) only in names.Namespace.
+// tenantoverlaps) only in federationv1alpha1.SystemNamespace.
 func memberCacheByObject() map[client.Object]cache.ByObject {
 	return map[client.Object]cache.ByObject{
-		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{names.Namespace: {}}},
+		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{federationv1alpha1.SystemNamespace: {}}},
 	}
 }
 

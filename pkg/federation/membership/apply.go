@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // namespaceGoneTimeout bounds the wait for a namespace that an earlier
@@ -63,15 +63,15 @@ func remove(ctx context.Context, cl client.Client, obj client.Object) (bool, err
 // being deleted (by an earlier leave) is gone.
 func ensureNamespace(ctx context.Context, cl client.Client, r reporter, cluster string) error {
 	ns := &corev1.Namespace{}
-	err := cl.Get(ctx, client.ObjectKey{Name: names.Namespace}, ns)
+	err := cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.SystemNamespace}, ns)
 	if err == nil && ns.DeletionTimestamp != nil {
-		r.step(cluster, "waiting for namespace %s, being deleted by an earlier leave, to be gone ...", names.Namespace)
+		r.step(cluster, "waiting for namespace %s, being deleted by an earlier leave, to be gone ...", federationv1alpha1.SystemNamespace)
 		if err := waitGone(ctx, cl, ns, namespaceGoneTimeout); err != nil {
 			return fmt.Errorf("%s: namespace %s is still being deleted after %s: check what blocks it with 'kubectl --context %s get namespace %s -o yaml'",
-				cluster, names.Namespace, namespaceGoneTimeout, cluster, names.Namespace)
+				cluster, federationv1alpha1.SystemNamespace, namespaceGoneTimeout, cluster, federationv1alpha1.SystemNamespace)
 		}
 	} else if err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("%s: reading namespace %s: %w", cluster, names.Namespace, err)
+		return fmt.Errorf("%s: reading namespace %s: %w", cluster, federationv1alpha1.SystemNamespace, err)
 	}
 	return ensure(ctx, cl, namespaceObject(), keepFields)
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // DefaultProbeTimeout bounds the probe of one context in Discover.
@@ -193,7 +192,7 @@ func supervisorReachability(probes []probe, fed string, e federationv1alpha1.Mem
 		case p.err != nil:
 			return fmt.Sprintf("its context %s did not answer (%v): bring it back, or remove it with 'antreaplus federation leave --context %s --force'", p.cluster.Name, p.err, p.cluster.Name), p.cluster.Name
 		case m == nil || m.Spec.FederationID != fed || !m.Spec.Supervisor:
-			return fmt.Sprintf("its context %s does not show it as a supervisor of %s: remove the stale entry with 'kubectl -n %s delete membercluster %s' in every supervisor", p.cluster.Name, fed, names.Namespace, e.Spec.ClusterID), ""
+			return fmt.Sprintf("its context %s does not show it as a supervisor of %s: remove the stale entry with 'kubectl -n %s delete membercluster %s' in every supervisor", p.cluster.Name, fed, federationv1alpha1.SystemNamespace, e.Spec.ClusterID), ""
 		default:
 			return "", ""
 		}

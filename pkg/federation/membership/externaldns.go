@@ -12,7 +12,6 @@ import (
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // ErrNoDNSEndpointAPI says that a cluster serves no DNSEndpoint API: its
@@ -48,7 +47,7 @@ func SetExternalDNS(ctx context.Context, c Cluster, spec *federationv1alpha1.Ext
 		return err
 	}
 	list := &externaldnsv1alpha1.DNSEndpointList{}
-	err = cl.List(ctx, list, client.InNamespace(names.Namespace), client.Limit(1))
+	err = cl.List(ctx, list, client.InNamespace(federationv1alpha1.SystemNamespace), client.Limit(1))
 	if meta.IsNoMatchError(err) || apierrors.IsNotFound(err) {
 		return ErrNoDNSEndpointAPI
 	}

@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // DefaultTokenTimeout bounds the wait for the token controller to fill the
@@ -195,7 +194,7 @@ func federationOf(asked string, supervisors []supervisorConn) (string, error) {
 // listRegistry lists the MemberClusters of a supervisor's registry.
 func listRegistry(ctx context.Context, s Cluster, cl client.Client) ([]federationv1alpha1.MemberCluster, error) {
 	list := &federationv1alpha1.MemberClusterList{}
-	if err := cl.List(ctx, list, client.InNamespace(names.Namespace)); err != nil {
+	if err := cl.List(ctx, list, client.InNamespace(federationv1alpha1.SystemNamespace)); err != nil {
 		return nil, fmt.Errorf("%s: reading its registry of members: %w", s.Name, err)
 	}
 	return list.Items, nil

@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // setUpMember writes the member's identity and federation account, and
@@ -37,7 +36,7 @@ func (p *joinPlan) setUpMember(ctx context.Context, r reporter) error {
 	if err := ensureMembership(ctx, cl, p.reg.identity, p.reg.Labels); err != nil {
 		return err
 	}
-	r.step(name, "creating the federation account %s/%s and its least-privilege roles ...", names.Namespace, names.ServiceAccount)
+	r.step(name, "creating the federation account %s/%s and its least-privilege roles ...", federationv1alpha1.SystemNamespace, federationv1alpha1.FederationServiceAccount)
 	if err := ensureAccount(ctx, cl, p.reg.Supervisor); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -45,7 +44,7 @@ func (p *joinPlan) setUpMember(ctx context.Context, r reporter) error {
 	token, err := waitToken(ctx, cl, p.tokenTimeout)
 	if err != nil {
 		return fmt.Errorf("%s: the token controller did not fill Secret %s/%s within %s (%w): check that kube-controller-manager runs with --service-account-private-key-file and --root-ca-file, then join again",
-			name, names.Namespace, names.TokenSecret, p.tokenTimeout, err)
+			name, federationv1alpha1.SystemNamespace, federationv1alpha1.FederationTokenSecret, p.tokenTimeout, err)
 	}
 	p.reg.Token = token
 	return nil
@@ -119,7 +118,7 @@ func waitToken(ctx context.Context, cl client.Client, timeout time.Duration) ([]
 	var last error
 	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		s := &corev1.Secret{}
-		if last = cl.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: names.TokenSecret}, s); last != nil {
+		if last = cl.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.FederationTokenSecret}, s); last != nil {
 			return false, nil //nolint:nilerr // retried until the timeout
 		}
 		token = s.Data[corev1.ServiceAccountTokenKey]

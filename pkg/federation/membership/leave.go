@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // Leave removes member from its federation: its entry and credentials from
@@ -66,7 +65,7 @@ func Leave(ctx context.Context, progress io.Writer, member Cluster, supervisors 
 	}
 	for _, u := range unreachable {
 		r.step(u.name, "could not be reached (%s): its registry may still list %s; once it is back run 'kubectl --context %s -n %s delete membercluster/%s secret/%s'",
-			u.err, id, u.name, names.Namespace, id, names.MemberSecret(id))
+			u.err, id, u.name, federationv1alpha1.SystemNamespace, id, federationv1alpha1.MemberSecretName(id))
 	}
 	r.step(member.Name, "left the federation")
 	return nil
@@ -156,8 +155,8 @@ func removeRegistration(ctx context.Context, r reporter, s supervisorConn, clust
 	if clusterID == "" {
 		return nil
 	}
-	entry := &federationv1alpha1.MemberCluster{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: clusterID}}
-	secrets := []string{names.MemberSecret(clusterID)}
+	entry := &federationv1alpha1.MemberCluster{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: clusterID}}
+	secrets := []string{federationv1alpha1.MemberSecretName(clusterID)}
 	if err := s.client.Get(ctx, client.ObjectKeyFromObject(entry), entry); err == nil && entry.Spec.CredentialsSecretRef.Name != secrets[0] {
 		secrets = append(secrets, entry.Spec.CredentialsSecretRef.Name)
 	}
@@ -166,7 +165,7 @@ func removeRegistration(ctx context.Context, r reporter, s supervisorConn, clust
 		return fmt.Errorf("%s: %w", s.Name, err)
 	}
 	for _, name := range secrets {
-		if _, err := remove(ctx, s.client, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: name}}); err != nil {
+		if _, err := remove(ctx, s.client, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: name}}); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}

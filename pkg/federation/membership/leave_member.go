@@ -14,7 +14,6 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // cleanMember deletes, in member, everything the federation created there.
@@ -25,9 +24,9 @@ func cleanMember(ctx context.Context, r reporter, member Cluster, cl client.Clie
 			return fmt.Errorf("%s: %w", member.Name, err)
 		}
 	}
-	err := cl.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(names.Namespace))
+	err := cl.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(federationv1alpha1.SystemNamespace))
 	if err != nil && !meta.IsNoMatchError(err) {
-		return fmt.Errorf("%s: deleting the Leases in %s: %w", member.Name, names.Namespace, err)
+		return fmt.Errorf("%s: deleting the Leases in %s: %w", member.Name, federationv1alpha1.SystemNamespace, err)
 	}
 	n, err := removeImports(ctx, cl)
 	if err != nil {
@@ -60,7 +59,7 @@ func accountObjects() []client.Object {
 // as its imports: every ServiceImport, EndpointSlice and Service labelled
 // as managed by the federation, in any namespace.
 func removeImports(ctx context.Context, cl client.Client) (int, error) {
-	managed := client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}
+	managed := client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 	lists := []client.ObjectList{&mcsv1beta1.ServiceImportList{}, &discoveryv1.EndpointSliceList{}, &corev1.ServiceList{}}
 	n := 0
 	for _, list := range lists {
@@ -94,20 +93,20 @@ func removeImports(ctx context.Context, cl client.Client) (int, error) {
 // removeNamespaceIfEmpty deletes the federation namespace unless something
 // else still lives in it (a registry, a manager, the user's objects).
 func removeNamespaceIfEmpty(ctx context.Context, r reporter, member Cluster, cl client.Client) error {
-	left, err := namespaceContents(ctx, member.Config, names.Namespace)
+	left, err := namespaceContents(ctx, member.Config, federationv1alpha1.SystemNamespace)
 	if err != nil {
 		return fmt.Errorf("%s: %w", member.Name, err)
 	}
 	if len(left) > 0 {
-		r.step(member.Name, "kept namespace %s: it still holds %s", names.Namespace, strings.Join(left, ", "))
+		r.step(member.Name, "kept namespace %s: it still holds %s", federationv1alpha1.SystemNamespace, strings.Join(left, ", "))
 		return nil
 	}
-	removed, err := remove(ctx, cl, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: names.Namespace}})
+	removed, err := remove(ctx, cl, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.SystemNamespace}})
 	if err != nil {
 		return fmt.Errorf("%s: %w", member.Name, err)
 	}
 	if removed {
-		r.step(member.Name, "deleted namespace %s", names.Namespace)
+		r.step(member.Name, "deleted namespace %s", federationv1alpha1.SystemNamespace)
 	}
 	return nil
 }

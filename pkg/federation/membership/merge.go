@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // registryView is one supervisor's registry as Status read it.
@@ -152,7 +151,7 @@ func applyLease(m *MemberStatus, l leaseView, now time.Time) []string {
 		return nil
 	}
 	if l.renewTime == nil || l.renewTime.Add(l.duration).Before(now) {
-		return []string{fmt.Sprintf("its leader Lease %s/%s expired (last holder %s): check the federation managers of the supervisors", names.Namespace, names.LeaderLease, l.holder)}
+		return []string{fmt.Sprintf("its leader Lease %s/%s expired (last holder %s): check the federation managers of the supervisors", federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, l.holder)}
 	}
 	m.Leader = l.holder
 	return nil
@@ -202,7 +201,7 @@ func unqueriedSupervisors(views []registryView, byID map[string][]report) []stri
 func userLabels(labels map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range labels {
-		if k != names.ManagedByLabel {
+		if k != federationv1alpha1.LabelManagedBy {
 			out[k] = v
 		}
 	}

@@ -8,8 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 const mcsGroup = "multicluster.x-k8s.io"
@@ -22,7 +21,7 @@ var (
 )
 
 // leaseRules let the federation account hold the member's leader Lease,
-// in names.Namespace only: it updates that Lease alone, by name (the
+// in federationv1alpha1.SystemNamespace only: it updates that Lease alone, by name (the
 // member's own controllers' Leases are not the federation's to write), and
 // reads the Leases there: the leader Lease, a supervisor's manager Lease
 // (its heartbeat) and the tenants' claims, which the leader of every
@@ -35,25 +34,25 @@ func leaseRules() []rbacv1.PolicyRule {
 	}
 	return []rbacv1.PolicyRule{
 		leases([]string{"create"}),
-		leases([]string{"update"}, names.LeaderLease),
+		leases([]string{"update"}, federationv1alpha1.LeaderLease),
 		leases(readVerbs),
 	}
 }
 
-// overlapsRules let the leader keep, in names.Namespace, the ConfigMap of
-// the tenants claimed in other members too (tenancy.OverlapsConfigMap,
+// overlapsRules let the leader keep, in federationv1alpha1.SystemNamespace, the ConfigMap of
+// the tenants claimed in other members too (tenancyv1alpha1.OverlapsConfigMap,
 // package tenantoverlaps): by name, but for create, which cannot be; and
 // record Events on the tenants' claim Leases there (create only: each
 // Event is new).
 func overlapsRules() []rbacv1.PolicyRule {
 	return []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"create"}},
-		{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: []string{tenancy.OverlapsConfigMap}, Verbs: []string{"get", "update", "delete"}},
+		{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: []string{tenancyv1alpha1.OverlapsConfigMap}, Verbs: []string{"get", "update", "delete"}},
 		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
 	}
 }
 
-// dnsEndpointRules let the leader keep, in names.Namespace, the
+// dnsEndpointRules let the leader keep, in federationv1alpha1.SystemNamespace, the
 // DNSEndpoints ExternalDNS publishes (package dnsendpoints): it lists and
 // reads them from the API server (no watch: it lists every resync), creates,
 // updates and deletes its own (the names follow the Services: not by name).
@@ -62,7 +61,7 @@ func dnsEndpointRules() []rbacv1.PolicyRule {
 		Verbs: []string{"get", "list", "create", "update", "delete"}}}
 }
 
-// namespaceRules are the federation account's rights in names.Namespace.
+// namespaceRules are the federation account's rights in federationv1alpha1.SystemNamespace.
 func namespaceRules() []rbacv1.PolicyRule {
 	return slices.Concat(leaseRules(), overlapsRules(), dnsEndpointRules())
 }
@@ -102,7 +101,7 @@ func supervisorRules() []rbacv1.PolicyRule {
 }
 
 func namespaced(name string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: name, Namespace: names.Namespace, Labels: managedLabels(nil)}
+	return metav1.ObjectMeta{Name: name, Namespace: federationv1alpha1.SystemNamespace, Labels: managedLabels(nil)}
 }
 
 func clusterScoped(name string) metav1.ObjectMeta {
@@ -110,17 +109,17 @@ func clusterScoped(name string) metav1.ObjectMeta {
 }
 
 func accountSubject() []rbacv1.Subject {
-	return []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: names.ServiceAccount, Namespace: names.Namespace}}
+	return []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: federationv1alpha1.FederationServiceAccount, Namespace: federationv1alpha1.SystemNamespace}}
 }
 
 func serviceAccount() *corev1.ServiceAccount {
-	return &corev1.ServiceAccount{ObjectMeta: namespaced(names.ServiceAccount)}
+	return &corev1.ServiceAccount{ObjectMeta: namespaced(federationv1alpha1.FederationServiceAccount)}
 }
 
 // tokenSecret asks the token controller for a long-lived token of the account.
 func tokenSecret() *corev1.Secret {
-	s := &corev1.Secret{ObjectMeta: namespaced(names.TokenSecret), Type: corev1.SecretTypeServiceAccountToken}
-	s.Annotations = map[string]string{corev1.ServiceAccountNameKey: names.ServiceAccount}
+	s := &corev1.Secret{ObjectMeta: namespaced(federationv1alpha1.FederationTokenSecret), Type: corev1.SecretTypeServiceAccountToken}
+	s.Annotations = map[string]string{corev1.ServiceAccountNameKey: federationv1alpha1.FederationServiceAccount}
 	return s
 }
 
@@ -137,13 +136,13 @@ func roleBinding(name string) *rbacv1.RoleBinding {
 }
 
 func clusterRole() *rbacv1.ClusterRole {
-	return &rbacv1.ClusterRole{ObjectMeta: clusterScoped(names.ClusterRole), Rules: clusterRules()}
+	return &rbacv1.ClusterRole{ObjectMeta: clusterScoped(federationv1alpha1.FederationClusterRole), Rules: clusterRules()}
 }
 
 func clusterRoleBinding() *rbacv1.ClusterRoleBinding {
 	return &rbacv1.ClusterRoleBinding{
-		ObjectMeta: clusterScoped(names.ClusterRole),
-		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: names.ClusterRole},
+		ObjectMeta: clusterScoped(federationv1alpha1.FederationClusterRole),
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: federationv1alpha1.FederationClusterRole},
 		Subjects:   accountSubject(),
 	}
 }
@@ -151,11 +150,11 @@ func clusterRoleBinding() *rbacv1.ClusterRoleBinding {
 // accessObjects are the RBAC objects of the federation account in a member;
 // a supervisor also gets read access to its registry.
 func accessObjects(supervisor bool) (roles []*rbacv1.Role, bindings []*rbacv1.RoleBinding) {
-	roles = []*rbacv1.Role{role(names.Role, namespaceRules())}
-	bindings = []*rbacv1.RoleBinding{roleBinding(names.Role)}
+	roles = []*rbacv1.Role{role(federationv1alpha1.FederationRole, namespaceRules())}
+	bindings = []*rbacv1.RoleBinding{roleBinding(federationv1alpha1.FederationRole)}
 	if supervisor {
-		roles = append(roles, role(names.SupervisorRole, supervisorRules()))
-		bindings = append(bindings, roleBinding(names.SupervisorRole))
+		roles = append(roles, role(federationv1alpha1.SupervisorRole, supervisorRules()))
+		bindings = append(bindings, roleBinding(federationv1alpha1.SupervisorRole))
 	}
 	return roles, bindings
 }

@@ -7,8 +7,8 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 
-	"antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 // grants flattens rules to sorted "group/resource[names]:verb" strings.
@@ -49,10 +49,10 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 	}{
 		{name: "namespace role: the leader Lease, the claims, the overlaps ConfigMap and its Events, the DNSEndpoints", rules: namespaceRules(), want: [][]string{
 			expand("coordination.k8s.io/leases", "create"),
-			expand("coordination.k8s.io/leases["+names.LeaderLease+"]", "update"),
+			expand("coordination.k8s.io/leases["+federationv1alpha1.LeaderLease+"]", "update"),
 			expand("coordination.k8s.io/leases", read...),
 			expand("/configmaps", "create"),
-			expand("/configmaps["+tenancy.OverlapsConfigMap+"]", "get", "update", "delete"),
+			expand("/configmaps["+tenancyv1alpha1.OverlapsConfigMap+"]", "get", "update", "delete"),
 			expand("/events", "create"),
 			expand("externaldns.k8s.io/dnsendpoints", "get", "list", "create", "update", "delete"),
 		}},
@@ -94,16 +94,16 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 func TestAccessObjects(t *testing.T) {
 	for _, supervisor := range []bool{false, true} {
 		roles, bindings := accessObjects(supervisor)
-		wantRoles := []string{names.Role}
+		wantRoles := []string{federationv1alpha1.FederationRole}
 		if supervisor {
-			wantRoles = append(wantRoles, names.SupervisorRole)
+			wantRoles = append(wantRoles, federationv1alpha1.SupervisorRole)
 		}
 		var got []string
 		for i, r := range roles {
 			got = append(got, r.Name)
 			b := bindings[i]
-			if r.Namespace != names.Namespace || b.Namespace != names.Namespace {
-				t.Errorf("role %s / binding %s not in %s", r.Name, b.Name, names.Namespace)
+			if r.Namespace != federationv1alpha1.SystemNamespace || b.Namespace != federationv1alpha1.SystemNamespace {
+				t.Errorf("role %s / binding %s not in %s", r.Name, b.Name, federationv1alpha1.SystemNamespace)
 			}
 			if b.RoleRef.Kind != "Role" || b.RoleRef.Name != r.Name {
 				t.Errorf("binding %s refers to %+v, want Role %s", b.Name, b.RoleRef, r.Name)
@@ -121,14 +121,14 @@ func TestAccessObjects(t *testing.T) {
 	}
 	checkSubject(t, crb.Subjects)
 	checkManaged(t, crb.Labels, clusterRole().Labels, serviceAccount().Labels, tokenSecret().Labels)
-	if tokenSecret().Annotations["kubernetes.io/service-account.name"] != names.ServiceAccount {
+	if tokenSecret().Annotations["kubernetes.io/service-account.name"] != federationv1alpha1.FederationServiceAccount {
 		t.Errorf("token Secret does not name the account: %v", tokenSecret().Annotations)
 	}
 }
 
 func checkSubject(t *testing.T, subjects []rbacv1.Subject) {
 	t.Helper()
-	want := rbacv1.Subject{Kind: "ServiceAccount", Name: names.ServiceAccount, Namespace: names.Namespace}
+	want := rbacv1.Subject{Kind: "ServiceAccount", Name: federationv1alpha1.FederationServiceAccount, Namespace: federationv1alpha1.SystemNamespace}
 	if len(subjects) != 1 || subjects[0] != want {
 		t.Errorf("subjects = %+v, want only %+v", subjects, want)
 	}
@@ -137,8 +137,8 @@ func checkSubject(t *testing.T, subjects []rbacv1.Subject) {
 func checkManaged(t *testing.T, labelSets ...map[string]string) {
 	t.Helper()
 	for _, l := range labelSets {
-		if l[names.ManagedByLabel] != names.ManagedBy {
-			t.Errorf("labels %v lack %s=%s", l, names.ManagedByLabel, names.ManagedBy)
+		if l[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation {
+			t.Errorf("labels %v lack %s=%s", l, federationv1alpha1.LabelManagedBy, federationv1alpha1.ManagedByFederation)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // identity is what a cluster is in its federation.
@@ -16,7 +15,7 @@ type identity struct {
 }
 
 func namespaceObject() *corev1.Namespace {
-	return &corev1.Namespace{ObjectMeta: clusterScoped(names.Namespace)}
+	return &corev1.Namespace{ObjectMeta: clusterScoped(federationv1alpha1.SystemNamespace)}
 }
 
 // membershipObject is the cluster's own identity (KEP-2149 names), labelled
@@ -45,11 +44,11 @@ type registration struct {
 // memberClusterObject is a supervisor's registry entry for a member.
 func memberClusterObject(r registration) *federationv1alpha1.MemberCluster {
 	return &federationv1alpha1.MemberCluster{
-		ObjectMeta: metav1.ObjectMeta{Name: r.ClusterID, Namespace: names.Namespace, Labels: managedLabels(r.Labels)},
+		ObjectMeta: metav1.ObjectMeta{Name: r.ClusterID, Namespace: federationv1alpha1.SystemNamespace, Labels: managedLabels(r.Labels)},
 		Spec: federationv1alpha1.MemberClusterSpec{
 			ClusterID:            r.ClusterID,
 			Server:               r.Server,
-			CredentialsSecretRef: federationv1alpha1.SecretReference{Name: names.MemberSecret(r.ClusterID)},
+			CredentialsSecretRef: federationv1alpha1.SecretReference{Name: federationv1alpha1.MemberSecretName(r.ClusterID)},
 			Supervisor:           r.Supervisor,
 		},
 	}
@@ -58,7 +57,7 @@ func memberClusterObject(r registration) *federationv1alpha1.MemberCluster {
 // credentialSecret holds the member's federation token and the CA of its API server.
 func credentialSecret(r registration) *corev1.Secret {
 	return &corev1.Secret{
-		ObjectMeta: namespaced(names.MemberSecret(r.ClusterID)),
+		ObjectMeta: namespaced(federationv1alpha1.MemberSecretName(r.ClusterID)),
 		Type:       corev1.SecretTypeOpaque,
 		Data: map[string][]byte{
 			federationv1alpha1.CredentialTokenKey: r.Token,

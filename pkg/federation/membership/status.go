@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // statusTimeout bounds each request Status makes, so that one dead cluster
@@ -121,7 +121,7 @@ func readLease(ctx context.Context, m Cluster) leaseView {
 		return leaseView{err: err}
 	}
 	lease := &coordinationv1.Lease{}
-	err = cl.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: names.LeaderLease}, lease)
+	err = cl.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease}, lease)
 	switch {
 	case apierrors.IsNotFound(err):
 		return leaseView{read: true}

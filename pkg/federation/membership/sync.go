@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // namedRegistry is the registry of one supervisor.
@@ -41,7 +40,7 @@ func planRegistrySync(registries []namedRegistry) ([]registryCopy, error) {
 			}
 			if !sameServer(seen.Spec.Server, e.Spec.Server) {
 				return nil, fmt.Errorf("the registries disagree on member %s: %s has %s, %s has %s: remove the wrong entry with 'kubectl --context CONTEXT -n %s delete membercluster %s', then join that member again",
-					e.Spec.ClusterID, from[e.Spec.ClusterID], seen.Spec.Server, reg.supervisor, e.Spec.Server, names.Namespace, e.Spec.ClusterID)
+					e.Spec.ClusterID, from[e.Spec.ClusterID], seen.Spec.Server, reg.supervisor, e.Spec.Server, federationv1alpha1.SystemNamespace, e.Spec.ClusterID)
 			}
 		}
 	}
@@ -95,11 +94,11 @@ func syncRegistries(ctx context.Context, r reporter, supervisors []Cluster) erro
 // readRegistration reads a member's registry entry and credentials.
 func readRegistration(ctx context.Context, cl client.Client, clusterID string) (registration, error) {
 	mc := &federationv1alpha1.MemberCluster{}
-	if err := cl.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: clusterID}, mc); err != nil {
+	if err := cl.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: clusterID}, mc); err != nil {
 		return registration{}, fmt.Errorf("reading the registry entry of %s: %w", clusterID, err)
 	}
 	sec := &corev1.Secret{}
-	key := client.ObjectKey{Namespace: names.Namespace, Name: mc.Spec.CredentialsSecretRef.Name}
+	key := client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: mc.Spec.CredentialsSecretRef.Name}
 	if err := cl.Get(ctx, key, sec); err != nil {
 		return registration{}, fmt.Errorf("reading the credentials of %s: %w", clusterID, err)
 	}

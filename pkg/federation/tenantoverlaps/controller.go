@@ -9,10 +9,10 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
-	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // Controller is the tenant-overlaps leader controller.
@@ -59,7 +59,7 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 	return loop.Run(ctx, leaderloop.Hooks[key]{
 		Doing: "Reporting the tenants claimed in other members", Start: r.hookLed, Sources: r.sources,
 		EnqueueAll: func(context.Context) { r.queue.Add(key{}) }, Reconcile: r.reconcile,
-		LogValues: func(key) []any { return []any{"configMap", tenancy.OverlapsConfigMap} },
+		LogValues: func(key) []any { return []any{"configMap", tenancyv1alpha1.OverlapsConfigMap} },
 		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
 	})
 }

@@ -5,10 +5,10 @@
 //
 // For the member it leads, it reads the tenants' claim Leases of every
 // member (package tenancy: labelled tenancy.antreaplus.io/lease=claim in
-// antreaplus-system, names.Namespace, which is also the cloud controllers'
+// antreaplus-system, federationv1alpha1.SystemNamespace, which is also the cloud controllers'
 // default --tenancy-namespace; claims kept elsewhere are not seen across
 // the federation) through each member's cache, and package overlap decides
-// everything. It keeps the ConfigMap tenancy.OverlapsConfigMap in the led
+// everything. It keeps the ConfigMap tenancyv1alpha1.OverlapsConfigMap in the led
 // member's antreaplus-system: one key per tenant the led member claims
 // that another member claims too, its value the JSON list of those claims
 // (tenancy.Overlap: member and holder). The ConfigMap exists only while

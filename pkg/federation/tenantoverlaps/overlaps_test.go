@@ -21,11 +21,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/leadertest"
 )
@@ -73,7 +73,7 @@ func TestOverlapsReportedInBothMembers(t *testing.T) {
 		if err := c.cl.Get(t.Context(), configMapKey(), cm); err != nil {
 			t.Fatal(err)
 		}
-		if cm.Labels[names.ManagedByLabel] != names.ManagedBy || cm.Annotations[names.LeaderTermAnnotation] == "" {
+		if cm.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation || cm.Annotations[federationv1alpha1.AnnotationLeaderTerm] == "" {
 			t.Errorf("ConfigMap of %s: labels %v, annotations %v; want managed by the federation, with the leader term", c.member, cm.Labels, cm.Annotations)
 		}
 	}
@@ -198,8 +198,8 @@ func runManager(t *testing.T) {
 func claim(t *testing.T, c client.Client, tenant, holder string, renew time.Time, d time.Duration) *coordinationv1.Lease {
 	t.Helper()
 	l := &coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: tenancy.ClaimLeaseName(tenant), Labels: map[string]string{
-			tenancy.LabelLease: tenancy.LeaseClaim, tenancy.LabelTenant: tenant, tenancy.LabelInstance: strings.Split(holder, "/")[0]}},
+		ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.ClaimLeaseName(tenant), Labels: map[string]string{
+			tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim, tenancyv1alpha1.LabelTenant: tenant, tenancyv1alpha1.LabelInstance: strings.Split(holder, "/")[0]}},
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(holder), RenewTime: &metav1.MicroTime{Time: renew},
 			AcquireTime: &metav1.MicroTime{Time: renew}, LeaseDurationSeconds: ptr.To(int32(d / time.Second))},
 	}
@@ -234,7 +234,7 @@ func waitOverlaps(t *testing.T, c client.Client, want map[string]string) {
 func events(t *testing.T, c client.Client, claim *coordinationv1.Lease) []corev1.Event {
 	t.Helper()
 	list := &corev1.EventList{}
-	if err := c.List(t.Context(), list, client.InNamespace(names.Namespace)); err != nil {
+	if err := c.List(t.Context(), list, client.InNamespace(federationv1alpha1.SystemNamespace)); err != nil {
 		t.Fatal(err)
 	}
 	var out []corev1.Event
@@ -286,7 +286,7 @@ func TestNewLeaderKeepsWhatItCannotRead(t *testing.T) {
 	t4InA := claim(t, a, "t4", holder1, now, time.Hour)
 	t4InB := claim(t, b, "t4", holder2, now, time.Hour)
 	want := map[string]string{"t4": `[{"member":"member-2","holder":"` + holder2 + `"}]`}
-	written := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: tenancy.OverlapsConfigMap}, Data: want}
+	written := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.OverlapsConfigMap}, Data: want}
 	if err := a.Create(t.Context(), written); err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestNewLeaderKeepsWhatItCannotRead(t *testing.T) {
 		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	registry := leadertest.NewRegistry(member1, member2)
 	before, ok := writesTo(member1), testutil.ToFloat64(reconciles.WithLabelValues(member1, "ok"))
-	leadertest.Lead(t, New(registry, names.Namespace), member1, ca, view)
+	leadertest.Lead(t, New(registry, federationv1alpha1.SystemNamespace), member1, ca, view)
 	framework.Eventually(t, 10*time.Second, func() error {
 		if n := testutil.ToFloat64(reconciles.WithLabelValues(member1, "ok")) - ok; n < 3 {
 			return fmt.Errorf("%v reconciles by the new leader", n)
@@ -330,7 +330,7 @@ func TestNewLeaderKeepsWhatItCannotRead(t *testing.T) {
 // deleteOverlaps deletes the ConfigMap, if any.
 func deleteOverlaps(t *testing.T, c client.Client) {
 	t.Helper()
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: tenancy.OverlapsConfigMap}}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.OverlapsConfigMap}}
 	if err := c.Delete(context.WithoutCancel(t.Context()), cm); client.IgnoreNotFound(err) != nil {
 		t.Errorf("deleting the ConfigMap: %v", err)
 	}

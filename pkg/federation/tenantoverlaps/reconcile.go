@@ -9,8 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy/overlap"
 )
 
@@ -50,7 +50,7 @@ func (r *run) reconcile(ctx context.Context, _ key) error {
 
 // decide reads the members and decides the overlaps against the stored
 // ConfigMap, which it also returns decoded.
-func (r *run) decide(ctx context.Context) (want map[string][]tenancy.Overlap, ms members, previous map[string][]tenancy.Overlap, err error) {
+func (r *run) decide(ctx context.Context) (want map[string][]tenancyv1alpha1.Overlap, ms members, previous map[string][]tenancyv1alpha1.Overlap, err error) {
 	previous, decodeErr := overlap.Decode(r.stored.data())
 	if decodeErr != nil {
 		r.log.V(1).Info("Unreadable entries in the overlaps ConfigMap: rewritten", "err", decodeErr)
@@ -77,5 +77,5 @@ func (r *run) read(ctx context.Context) error {
 }
 
 func configMapKey() client.ObjectKey {
-	return client.ObjectKey{Namespace: names.Namespace, Name: tenancy.OverlapsConfigMap}
+	return client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.OverlapsConfigMap}
 }

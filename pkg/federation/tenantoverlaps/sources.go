@@ -11,9 +11,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
-	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/pkg/tenancy/overlap"
 )
 
@@ -49,10 +49,10 @@ func (r *run) claimHandler(context.Context, string, cluster.Cluster, client.Obje
 	})
 }
 
-// claimOf is the claim a Lease of names.Namespace stands for.
+// claimOf is the claim a Lease of federationv1alpha1.SystemNamespace stands for.
 func claimOf(o client.Object) (overlap.Claim, bool) {
 	l, ok := o.(*coordinationv1.Lease)
-	if !ok || l.Namespace != names.Namespace {
+	if !ok || l.Namespace != federationv1alpha1.SystemNamespace {
 		return overlap.Claim{}, false
 	}
 	return overlap.FromLease(l)
@@ -72,7 +72,7 @@ type members struct {
 // judges the others: kept when not synced, or missing from the manager's
 // view but still in the registry; withdrawn ones claim nothing. previous
 // names the members the ConfigMap speaks of.
-func (r *run) readMembers(ctx context.Context, previous map[string][]tenancy.Overlap) (members, error) {
+func (r *run) readMembers(ctx context.Context, previous map[string][]tenancyv1alpha1.Overlap) (members, error) {
 	out := members{claims: map[string][]overlap.Claim{}, leases: map[string]*coordinationv1.Lease{}}
 	inView := map[string]bool{}
 	for _, mi := range r.m.Federation.Members() {
@@ -85,8 +85,8 @@ func (r *run) readMembers(ctx context.Context, previous map[string][]tenancy.Ove
 			continue
 		}
 		list := &coordinationv1.LeaseList{}
-		if err := mi.Cluster.GetCache().List(ctx, list, client.InNamespace(names.Namespace),
-			client.MatchingLabels{tenancy.LabelLease: tenancy.LeaseClaim}); err != nil {
+		if err := mi.Cluster.GetCache().List(ctx, list, client.InNamespace(federationv1alpha1.SystemNamespace),
+			client.MatchingLabels{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim}); err != nil {
 			return out, fmt.Errorf("listing the claims of %s: %w", mi.ClusterID, err)
 		}
 		claims := []overlap.Claim{}
@@ -109,7 +109,7 @@ func (r *run) readMembers(ctx context.Context, previous map[string][]tenancy.Ove
 }
 
 // mentioned are the members overlaps name, sorted.
-func mentioned(overlaps map[string][]tenancy.Overlap) []string {
+func mentioned(overlaps map[string][]tenancyv1alpha1.Overlap) []string {
 	set := map[string]bool{}
 	for _, list := range overlaps {
 		for _, o := range list {

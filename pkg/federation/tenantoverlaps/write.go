@@ -13,9 +13,9 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
-	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/pkg/tenancy/overlap"
 )
 
@@ -38,8 +38,8 @@ func (r *run) apply(ctx context.Context, data map[string]string) error {
 	case cm == nil && len(data) == 0:
 		return nil
 	case cm == nil:
-		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: tenancy.OverlapsConfigMap,
-			Labels: map[string]string{names.ManagedByLabel: names.ManagedBy}}, Data: data}
+		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.OverlapsConfigMap,
+			Labels: map[string]string{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}}, Data: data}
 		if err := r.write(kindConfigMap, "create", cm, func() error { return r.writer.Create(ctx, cm) }); err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func (r *run) apply(ctx context.Context, data map[string]string) error {
 		if cm.Labels == nil {
 			cm.Labels = map[string]string{}
 		}
-		cm.Labels[names.ManagedByLabel] = names.ManagedBy
+		cm.Labels[federationv1alpha1.LabelManagedBy] = federationv1alpha1.ManagedByFederation
 		if err := r.write(kindConfigMap, "update", cm, func() error { return r.writer.Update(ctx, cm) }); err != nil {
 			return err
 		}

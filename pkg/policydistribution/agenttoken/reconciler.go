@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 )
 
@@ -97,13 +98,13 @@ func agentSecret(vm *cloudv1alpha1.VirtualMachine, name string) *corev1.Secret {
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: vm.Namespace,
-			Labels:      map[string]string{policydistribution.LabelToken: "agent"},
-			Annotations: map[string]string{policydistribution.AnnotationVirtualMachine: vm.Name},
+			Labels:      map[string]string{policyv1alpha1.LabelDistributionToken: "agent"},
+			Annotations: map[string]string{policyv1alpha1.AnnotationTokenVirtualMachine: vm.Name},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: cloudv1alpha1.GroupVersion.String(), Kind: "VirtualMachine",
 				Name: vm.Name, UID: vm.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
 		},
-		Type: policydistribution.SecretTypeAgentToken,
-		Data: map[string][]byte{policydistribution.TokenKey: []byte(policydistribution.NewToken())},
+		Type: policyv1alpha1.SecretTypeAgentToken,
+		Data: map[string][]byte{policyv1alpha1.TokenSecretKey: []byte(policydistribution.NewToken())},
 	}
 }
 
@@ -123,9 +124,9 @@ func EnsureAgentless(ctx context.Context, c client.Client, namespace string) err
 	}
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: AgentlessSecretName, Namespace: namespace,
-			Labels: map[string]string{policydistribution.LabelToken: "agentless"}},
-		Type: policydistribution.SecretTypeAgentlessToken,
-		Data: map[string][]byte{policydistribution.TokenKey: []byte(policydistribution.NewToken())},
+			Labels: map[string]string{policyv1alpha1.LabelDistributionToken: "agentless"}},
+		Type: policyv1alpha1.SecretTypeAgentlessToken,
+		Data: map[string][]byte{policyv1alpha1.TokenSecretKey: []byte(policydistribution.NewToken())},
 	}
 	if err := c.Create(ctx, secret); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating the agentless consumer's token Secret: %w", err)

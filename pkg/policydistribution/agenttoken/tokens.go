@@ -13,7 +13,7 @@ import (
 )
 
 // FeedTokens keeps tokens current with the token Secrets of the cache's
-// Secret informer (which should select policydistribution.LabelToken
+// Secret informer (which should select policyv1alpha1.LabelDistributionToken
 // only). It returns once the handler is registered; the informer feeds it
 // until the cache stops.
 func FeedTokens(ctx context.Context, c cache.Cache, tokens *policydistribution.Tokens) error {

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agentstatus"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
@@ -60,7 +61,7 @@ type ControlPlane struct {
 // the controller needs no other Secret. Merge them into the manager's
 // cache options.
 func CacheOptions() cache.Options {
-	req, _ := labels.NewRequirement(policydistribution.LabelToken, selection.Exists, nil)
+	req, _ := labels.NewRequirement(policyv1alpha1.LabelDistributionToken, selection.Exists, nil)
 	return cache.Options{ByObject: map[client.Object]cache.ByObject{
 		&corev1.Secret{}: {Label: labels.NewSelector().Add(*req)},
 	}}

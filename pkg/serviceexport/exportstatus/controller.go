@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -49,7 +50,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // sliceToExport maps a Service's EndpointSlice to the export of that Service.
 func sliceToExport(_ context.Context, o client.Object) []reconcile.Request {
 	name := o.GetLabels()[discoveryv1.LabelServiceName]
-	if name == "" || o.GetLabels()[discoveryv1.LabelManagedBy] == serviceexport.ManagedBy {
+	if name == "" || o.GetLabels()[discoveryv1.LabelManagedBy] == federationv1alpha1.EndpointSliceManagedBy {
 		return nil
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: name}}}

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
@@ -32,10 +33,10 @@ type ExportOptions struct {
 func (opts ExportOptions) annotations() map[string]string {
 	out := map[string]string{}
 	if opts.FlatNetwork {
-		out[serviceexport.FlatNetworkAnnotation] = "true"
+		out[federationv1alpha1.AnnotationFlatNetwork] = "true"
 	}
 	if opts.Network != "" {
-		out[serviceexport.NetworkAnnotation] = opts.Network
+		out[federationv1alpha1.AnnotationNetwork] = opts.Network
 	}
 	return out
 }
@@ -55,7 +56,7 @@ func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportO
 	if err != nil {
 		return false, err
 	}
-	if opts.Network != "" && serviceexport.ExportNetwork(map[string]string{serviceexport.NetworkAnnotation: opts.Network}) == "" {
+	if opts.Network != "" && serviceexport.ExportNetwork(map[string]string{federationv1alpha1.AnnotationNetwork: opts.Network}) == "" {
 		return false, fmt.Errorf("--network %q is not a network's name: a DNS subdomain of at most 63 characters, such as aws.vpc-0a1b2c3d", opts.Network)
 	}
 	want := opts.annotations()
@@ -72,7 +73,7 @@ func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportO
 		return false, fmt.Errorf("reading ServiceExport %s/%s: %w", ns, name, err)
 	}
 	changed := false
-	for _, k := range []string{serviceexport.FlatNetworkAnnotation, serviceexport.NetworkAnnotation} {
+	for _, k := range []string{federationv1alpha1.AnnotationFlatNetwork, federationv1alpha1.AnnotationNetwork} {
 		v, ok := want[k]
 		switch {
 		case ok && have.Annotations[k] != v:

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -155,7 +155,7 @@ func readMember(ctx context.Context, id string, cfg *rest.Config) *memberView {
 	for _, l := range []struct {
 		list client.ObjectList
 		opts []client.ListOption
-	}{{exports, nil}, {imports, []client.ListOption{client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}}}, {slices, nil}, {nodes, nil}} {
+	}{{exports, nil}, {imports, []client.ListOption{client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}}}, {slices, nil}, {nodes, nil}} {
 		if err := c.List(ctx, l.list, l.opts...); err != nil {
 			v.err = fmt.Errorf("listing %T: %w", l.list, err)
 			return v
@@ -164,7 +164,7 @@ func readMember(ctx context.Context, id string, cfg *rest.Config) *memberView {
 	byService := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
 	imported := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
 	for _, s := range slices.Items {
-		if s.Labels[discoveryv1.LabelManagedBy] == serviceexport.ManagedBy {
+		if s.Labels[discoveryv1.LabelManagedBy] == federationv1alpha1.EndpointSliceManagedBy {
 			k := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[mcsv1beta1.LabelServiceName]}
 			imported[k] = append(imported[k], s)
 		} else if svc := s.Labels[discoveryv1.LabelServiceName]; svc != "" {

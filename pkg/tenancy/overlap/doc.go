@@ -28,7 +28,7 @@
 // tenant that becomes claimed in one more member; a change of holder in a
 // member that already claimed it is not one.
 //
-// Encode and Decode are the ConfigMap tenancy.OverlapsConfigMap's data:
+// Encode and Decode are the ConfigMap tenancyv1alpha1.OverlapsConfigMap's data:
 // key a tenant, value its overlaps as JSON.
 //
 // # Usage

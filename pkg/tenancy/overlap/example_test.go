@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy/overlap"
 )
 
 // The leader of member-1 reads the claims of every member and decides
-// what member-1's ConfigMap tenancy.OverlapsConfigMap says: t1 is claimed
+// what member-1's ConfigMap tenancyv1alpha1.OverlapsConfigMap says: t1 is claimed
 // in member-2 too; t2 only here; member-2's claim of t3 has expired;
 // member-3 cannot be read now, so what was written of it stays.
 func ExampleDecide() {
@@ -17,7 +17,7 @@ func ExampleDecide() {
 	claim := func(tenant, holder string, age time.Duration) overlap.Claim {
 		return overlap.Claim{Tenant: tenant, Holder: holder, Renew: now.Add(-age), Duration: 15 * time.Second}
 	}
-	previous := map[string][]tenancy.Overlap{"t2": {{Member: "member-3", Holder: "eu/cloud-0"}}}
+	previous := map[string][]tenancyv1alpha1.Overlap{"t2": {{Member: "member-3", Holder: "eu/cloud-0"}}}
 	next := overlap.Decide(overlap.Input{
 		Member: "member-1",
 		Claims: map[string][]overlap.Claim{

@@ -9,7 +9,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy/claim"
 )
 
@@ -34,8 +34,8 @@ func (c Claim) Current(now time.Time) bool {
 // not a tenant's claim (label, tenant or name missing or not matching).
 func FromLease(l *coordinationv1.Lease) (Claim, bool) {
 	lbl := l.GetLabels()
-	tenant := lbl[tenancy.LabelTenant]
-	if lbl[tenancy.LabelLease] != tenancy.LeaseClaim || tenant == "" || l.Name != tenancy.ClaimLeaseName(tenant) {
+	tenant := lbl[tenancyv1alpha1.LabelTenant]
+	if lbl[tenancyv1alpha1.LabelLease] != tenancyv1alpha1.LeaseClaim || tenant == "" || l.Name != tenancyv1alpha1.ClaimLeaseName(tenant) {
 		return Claim{}, false
 	}
 	c := Claim{Tenant: tenant, Holder: ptr.Deref(l.Spec.HolderIdentity, ""),
@@ -49,16 +49,16 @@ func FromLease(l *coordinationv1.Lease) (Claim, bool) {
 // For returns the tenants member holds a current claim of that other
 // members hold a current claim of too, each with those other claims,
 // sorted. claims are every member's claims, by member ClusterID.
-func For(member string, claims map[string][]Claim, now time.Time) map[string][]tenancy.Overlap {
+func For(member string, claims map[string][]Claim, now time.Time) map[string][]tenancyv1alpha1.Overlap {
 	mine := current(claims[member], now)
-	out := map[string][]tenancy.Overlap{}
+	out := map[string][]tenancyv1alpha1.Overlap{}
 	for other, cs := range claims {
 		if other == member {
 			continue
 		}
 		for _, c := range cs {
 			if mine[c.Tenant] && c.Current(now) {
-				out[c.Tenant] = append(out[c.Tenant], tenancy.Overlap{Member: other, Holder: c.Holder})
+				out[c.Tenant] = append(out[c.Tenant], tenancyv1alpha1.Overlap{Member: other, Holder: c.Holder})
 			}
 		}
 	}
@@ -76,7 +76,7 @@ type Input struct {
 	// them stays.
 	Kept []string
 	// Previous are the overlaps last written (the ConfigMap as read).
-	Previous map[string][]tenancy.Overlap
+	Previous map[string][]tenancyv1alpha1.Overlap
 	// Now is the time of the decision.
 	Now time.Time
 }
@@ -85,7 +85,7 @@ type Input struct {
 // and those with kept members that Previous holds, for the tenants the
 // member still claims. When the member itself cannot be read, Previous
 // stays as it is.
-func Decide(in Input) map[string][]tenancy.Overlap {
+func Decide(in Input) map[string][]tenancyv1alpha1.Overlap {
 	kept := map[string]bool{}
 	for _, k := range in.Kept {
 		kept[k] = true
@@ -115,20 +115,20 @@ func Decide(in Input) map[string][]tenancy.Overlap {
 type Appearance struct {
 	Tenant string
 	// Overlaps are the new members' claims, sorted.
-	Overlaps []tenancy.Overlap
+	Overlaps []tenancyv1alpha1.Overlap
 }
 
 // Appeared lists, by tenant (sorted), the members in next that claim a
 // tenant they did not claim in previous; a new holder in a member already
 // there is not new.
-func Appeared(previous, next map[string][]tenancy.Overlap) []Appearance {
+func Appeared(previous, next map[string][]tenancyv1alpha1.Overlap) []Appearance {
 	var out []Appearance
 	for _, tenant := range slices.Sorted(maps.Keys(next)) {
 		before := map[string]bool{}
 		for _, o := range previous[tenant] {
 			before[o.Member] = true
 		}
-		var added []tenancy.Overlap
+		var added []tenancyv1alpha1.Overlap
 		for _, o := range next[tenant] {
 			if !before[o.Member] {
 				added = append(added, o)
@@ -153,8 +153,8 @@ func current(claims []Claim, now time.Time) map[string]bool {
 }
 
 // normalize sorts every tenant's overlaps, drops duplicates and empty tenants.
-func normalize(m map[string][]tenancy.Overlap) map[string][]tenancy.Overlap {
-	out := make(map[string][]tenancy.Overlap, len(m))
+func normalize(m map[string][]tenancyv1alpha1.Overlap) map[string][]tenancyv1alpha1.Overlap {
+	out := make(map[string][]tenancyv1alpha1.Overlap, len(m))
 	for tenant, list := range m {
 		if tenant == "" || len(list) == 0 {
 			continue
@@ -166,12 +166,12 @@ func normalize(m map[string][]tenancy.Overlap) map[string][]tenancy.Overlap {
 	return out
 }
 
-func compare(a, b tenancy.Overlap) int {
+func compare(a, b tenancyv1alpha1.Overlap) int {
 	return cmp.Or(cmp.Compare(a.Member, b.Member), cmp.Compare(a.Holder, b.Holder))
 }
 
-func clone(m map[string][]tenancy.Overlap) map[string][]tenancy.Overlap {
-	out := make(map[string][]tenancy.Overlap, len(m))
+func clone(m map[string][]tenancyv1alpha1.Overlap) map[string][]tenancyv1alpha1.Overlap {
+	out := make(map[string][]tenancyv1alpha1.Overlap, len(m))
 	for k, v := range m {
 		out[k] = slices.Clone(v)
 	}

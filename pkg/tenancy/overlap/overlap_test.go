@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
@@ -24,11 +24,11 @@ func expired(tenant, holder string) Claim {
 	return Claim{Tenant: tenant, Holder: holder, Renew: now.Add(-16 * time.Second), Duration: 15 * time.Second}
 }
 
-func ov(member, holder string) tenancy.Overlap {
-	return tenancy.Overlap{Member: member, Holder: holder}
+func ov(member, holder string) tenancyv1alpha1.Overlap {
+	return tenancyv1alpha1.Overlap{Member: member, Holder: holder}
 }
 
-type overlaps = map[string][]tenancy.Overlap
+type overlaps = map[string][]tenancyv1alpha1.Overlap
 
 func TestFor(t *testing.T) {
 	tests := []struct {
@@ -161,14 +161,14 @@ func TestAppeared(t *testing.T) {
 	}{
 		{"nothing", nil, overlaps{}, nil},
 		{"a new tenant", overlaps{}, overlaps{"t1": {ov("m2", "eu/b")}},
-			[]Appearance{{Tenant: "t1", Overlaps: []tenancy.Overlap{ov("m2", "eu/b")}}}},
+			[]Appearance{{Tenant: "t1", Overlaps: []tenancyv1alpha1.Overlap{ov("m2", "eu/b")}}}},
 		{"unchanged", overlaps{"t1": {ov("m2", "eu/b")}}, overlaps{"t1": {ov("m2", "eu/b")}}, nil},
 		{"a new holder in the same member: not new", overlaps{"t1": {ov("m2", "eu/b")}}, overlaps{"t1": {ov("m2", "eu/c")}}, nil},
 		{"one more member", overlaps{"t1": {ov("m2", "eu/b")}}, overlaps{"t1": {ov("m2", "eu/b"), ov("m3", "x/c")}},
-			[]Appearance{{Tenant: "t1", Overlaps: []tenancy.Overlap{ov("m3", "x/c")}}}},
+			[]Appearance{{Tenant: "t1", Overlaps: []tenancyv1alpha1.Overlap{ov("m3", "x/c")}}}},
 		{"gone: nothing appears", overlaps{"t1": {ov("m2", "eu/b")}}, overlaps{}, nil},
 		{"sorted by tenant", overlaps{}, overlaps{"tb": {ov("m2", "eu/b")}, "ta": {ov("m3", "x/c")}},
-			[]Appearance{{Tenant: "ta", Overlaps: []tenancy.Overlap{ov("m3", "x/c")}}, {Tenant: "tb", Overlaps: []tenancy.Overlap{ov("m2", "eu/b")}}}},
+			[]Appearance{{Tenant: "ta", Overlaps: []tenancyv1alpha1.Overlap{ov("m3", "x/c")}}, {Tenant: "tb", Overlaps: []tenancyv1alpha1.Overlap{ov("m2", "eu/b")}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,7 +188,7 @@ func TestFromLease(t *testing.T) {
 		}
 	}
 	claimLabels := func(tenant string) map[string]string {
-		return map[string]string{tenancy.LabelLease: tenancy.LeaseClaim, tenancy.LabelTenant: tenant}
+		return map[string]string{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim, tenancyv1alpha1.LabelTenant: tenant}
 	}
 	tests := []struct {
 		name  string
@@ -198,7 +198,7 @@ func TestFromLease(t *testing.T) {
 	}{
 		{"a claim", lease("tenant-t1", claimLabels("t1"), ptr.To("shared/a")), Claim{Tenant: "t1", Holder: "shared/a", Renew: now, Duration: 15 * time.Second}, true},
 		{"released: no holder", lease("tenant-t1", claimLabels("t1"), nil), Claim{Tenant: "t1", Renew: now, Duration: 15 * time.Second}, true},
-		{"a replica heartbeat", lease("tenancy-shared-a", map[string]string{tenancy.LabelLease: tenancy.LeaseReplica}, ptr.To("shared/a")), Claim{}, false},
+		{"a replica heartbeat", lease("tenancy-shared-a", map[string]string{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseReplica}, ptr.To("shared/a")), Claim{}, false},
 		{"no tenant", lease("tenant-", claimLabels(""), ptr.To("shared/a")), Claim{}, false},
 		{"name not the tenant's", lease("tenant-t2", claimLabels("t1"), ptr.To("shared/a")), Claim{}, false},
 		{"no labels", lease("tenant-t1", nil, ptr.To("shared/a")), Claim{}, false},

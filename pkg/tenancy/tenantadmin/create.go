@@ -16,8 +16,9 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
-	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
 // CreateOptions say what tenant to create.
@@ -131,14 +132,14 @@ func (p progress) note(what string, out Outcome, detail string) {
 // RoleBinding would bind nothing. A user who may not read ClusterRoles
 // is let through (the API server still checks that they may bind it).
 func checkPersonas(ctx context.Context, c client.Client) error {
-	err := c.Get(ctx, client.ObjectKey{Name: TenantAdminRole}, &rbacv1.ClusterRole{})
+	err := c.Get(ctx, client.ObjectKey{Name: tenancyv1alpha1.TenantAdminRole}, &rbacv1.ClusterRole{})
 	switch {
 	case apierrors.IsNotFound(err):
-		return fmt.Errorf("ClusterRole %s not found: install AntreaPlus first ('antreaplus install --context CONTEXT'; its chart has the tenancy personas)", TenantAdminRole)
+		return fmt.Errorf("ClusterRole %s not found: install AntreaPlus first ('antreaplus install --context CONTEXT'; its chart has the tenancy personas)", tenancyv1alpha1.TenantAdminRole)
 	case apierrors.IsForbidden(err):
 		return nil
 	case err != nil:
-		return fmt.Errorf("reading ClusterRole %s: %w", TenantAdminRole, err)
+		return fmt.Errorf("reading ClusterRole %s: %w", tenancyv1alpha1.TenantAdminRole, err)
 	}
 	return nil
 }
@@ -147,15 +148,15 @@ func checkPersonas(ctx context.Context, c client.Client) error {
 // cloud controller's.
 func dedicatedFromInstalled(ctx context.Context, c client.Client, tenant string) (*appsv1.Deployment, error) {
 	installed := &appsv1.Deployment{}
-	err := c.Get(ctx, client.ObjectKey{Namespace: ControllerNamespace, Name: CloudController}, installed)
+	err := c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.CloudControllerDeployment}, installed)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, fmt.Errorf("--dedicated-controller copies the cloud controller, and Deployment %s/%s is not installed: install the cloud role first ('antreaplus upgrade --context CONTEXT --role cloud')",
-			ControllerNamespace, CloudController)
+			federationv1alpha1.SystemNamespace, tenancyv1alpha1.CloudControllerDeployment)
 	case apierrors.IsForbidden(err):
-		return nil, fmt.Errorf("--dedicated-controller runs a Deployment in %s, which needs a cluster administrator (the persona %s may not): %w", ControllerNamespace, ClusterAdminRole, err)
+		return nil, fmt.Errorf("--dedicated-controller runs a Deployment in %s, which needs a cluster administrator (the persona %s may not): %w", federationv1alpha1.SystemNamespace, tenancyv1alpha1.ClusterAdminRole, err)
 	case err != nil:
-		return nil, fmt.Errorf("reading Deployment %s/%s: %w", ControllerNamespace, CloudController, err)
+		return nil, fmt.Errorf("reading Deployment %s/%s: %w", federationv1alpha1.SystemNamespace, tenancyv1alpha1.CloudControllerDeployment, err)
 	}
 	return DedicatedDeployment(installed, tenant)
 }
@@ -205,17 +206,17 @@ func ensureNamespace(ctx context.Context, c client.Client, opts CreateOptions, p
 // ensureBinding creates the tenant's RoleBinding or adds the admins it
 // lacks, and returns every subject it binds.
 func ensureBinding(ctx context.Context, c client.Client, opts CreateOptions, p progress) (Outcome, []string, error) {
-	what := fmt.Sprintf("RoleBinding %s/%s", opts.Tenant, AdminBinding)
+	what := fmt.Sprintf("RoleBinding %s/%s", opts.Tenant, tenancyv1alpha1.AdminBinding)
 	var out Outcome
 	var admins []string
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		b := &rbacv1.RoleBinding{}
-		err := c.Get(ctx, client.ObjectKey{Namespace: opts.Tenant, Name: AdminBinding}, b)
+		err := c.Get(ctx, client.ObjectKey{Namespace: opts.Tenant, Name: tenancyv1alpha1.AdminBinding}, b)
 		if apierrors.IsNotFound(err) {
 			subjects, added := AdminSubjects(nil, opts.AdminUsers, opts.AdminGroups)
 			b = &rbacv1.RoleBinding{
-				ObjectMeta: metav1.ObjectMeta{Namespace: opts.Tenant, Name: AdminBinding,
-					Labels: map[string]string{ManagedByLabel: ManagedBy, PartOfLabel: "antreaplus"}},
+				ObjectMeta: metav1.ObjectMeta{Namespace: opts.Tenant, Name: tenancyv1alpha1.AdminBinding,
+					Labels: map[string]string{federationv1alpha1.LabelManagedBy: tenancyv1alpha1.ManagedByTenancy, federationv1alpha1.LabelPartOf: "antreaplus"}},
 				RoleRef:  AdminRoleRef(),
 				Subjects: subjects,
 			}
@@ -293,7 +294,7 @@ func ensureDeployment(ctx context.Context, c client.Client, want *appsv1.Deploym
 			if recreated {
 				out = Configured
 			}
-			p.note(what, out, "instance "+want.Labels[tenancy.LabelInstance])
+			p.note(what, out, "instance "+want.Labels[tenancyv1alpha1.LabelInstance])
 			return nil
 		}
 		if DeploymentUpToDate(have, want) {

@@ -18,7 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 // DefaultDeleteTimeout bounds the wait until a tenant's Namespace is gone.
@@ -50,9 +51,9 @@ var ErrNotTenant = errors.New("not a tenant")
 // tenants, not any Namespace), or it holds accounts (named) and force is
 // not set.
 func CheckDelete(ns Namespace, accounts []string, force bool) error {
-	if ns.Labels[tenancy.LabelTenant] != "true" {
+	if ns.Labels[tenancyv1alpha1.LabelTenant] != "true" {
 		return fmt.Errorf("namespace %s is %w (no label %s=true): delete it with kubectl if that is what you want",
-			ns.Name, ErrNotTenant, tenancy.LabelTenant)
+			ns.Name, ErrNotTenant, tenancyv1alpha1.LabelTenant)
 	}
 	if len(accounts) > 0 && !force {
 		return fmt.Errorf("%w: %s. Delete them first (kubectl delete cloudprovideraccounts -n %s --all) and let the cloud controller remove what they imported, or pass --force",
@@ -98,14 +99,14 @@ func Delete(ctx context.Context, cfg *rest.Config, opts DeleteOptions) error {
 	if err := CheckDelete(Namespace{Name: ns.Name, Labels: ns.Labels}, names, opts.Force); err != nil {
 		return err
 	}
-	if _, err := deleteDedicated(ctx, c, opts.Tenant, ns.Labels[tenancy.LabelController] == opts.Tenant, p); err != nil {
+	if _, err := deleteDedicated(ctx, c, opts.Tenant, ns.Labels[tenancyv1alpha1.LabelController] == opts.Tenant, p); err != nil {
 		return err
 	}
-	b := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: opts.Tenant, Name: AdminBinding}}
+	b := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: opts.Tenant, Name: tenancyv1alpha1.AdminBinding}}
 	if err := c.Delete(ctx, b); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("deleting RoleBinding %s/%s: %w", opts.Tenant, AdminBinding, err)
+		return fmt.Errorf("deleting RoleBinding %s/%s: %w", opts.Tenant, tenancyv1alpha1.AdminBinding, err)
 	} else if err == nil {
-		p.line("deleted RoleBinding %s/%s", opts.Tenant, AdminBinding)
+		p.line("deleted RoleBinding %s/%s", opts.Tenant, tenancyv1alpha1.AdminBinding)
 	}
 	if ns.DeletionTimestamp == nil {
 		if err := c.Delete(ctx, ns); err != nil && !apierrors.IsNotFound(err) {
@@ -141,23 +142,23 @@ func Delete(ctx context.Context, cfg *rest.Config, opts DeleteOptions) error {
 func deleteDedicated(ctx context.Context, c client.Client, tenant string, dedicated bool, p progress) (bool, error) {
 	d := &appsv1.Deployment{}
 	name := DedicatedDeploymentName(tenant)
-	err := c.Get(ctx, client.ObjectKey{Namespace: ControllerNamespace, Name: name}, d)
+	err := c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: name}, d)
 	switch {
 	case apierrors.IsNotFound(err):
 		return false, nil
 	case apierrors.IsForbidden(err) && !dedicated:
 		return false, nil
 	case err != nil:
-		return false, fmt.Errorf("reading the tenant's own cloud controller, Deployment %s/%s: %w", ControllerNamespace, name, err)
+		return false, fmt.Errorf("reading the tenant's own cloud controller, Deployment %s/%s: %w", federationv1alpha1.SystemNamespace, name, err)
 	}
-	if d.Labels[ManagedByLabel] != ManagedBy || d.Labels[tenancy.LabelInstance] != tenant {
+	if d.Labels[federationv1alpha1.LabelManagedBy] != tenancyv1alpha1.ManagedByTenancy || d.Labels[tenancyv1alpha1.LabelInstance] != tenant {
 		return false, fmt.Errorf("the Deployment %s/%s was not made by tenant create (labels %s=%s, %s=%s): left alone; delete it yourself if it is the tenant's",
-			ControllerNamespace, name, ManagedByLabel, ManagedBy, tenancy.LabelInstance, tenant)
+			federationv1alpha1.SystemNamespace, name, federationv1alpha1.LabelManagedBy, tenancyv1alpha1.ManagedByTenancy, tenancyv1alpha1.LabelInstance, tenant)
 	}
 	if err := c.Delete(ctx, d, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil && !apierrors.IsNotFound(err) {
-		return false, fmt.Errorf("deleting Deployment %s/%s: %w", ControllerNamespace, name, err)
+		return false, fmt.Errorf("deleting Deployment %s/%s: %w", federationv1alpha1.SystemNamespace, name, err)
 	}
-	p.line("deleted Deployment %s/%s", ControllerNamespace, name)
+	p.line("deleted Deployment %s/%s", federationv1alpha1.SystemNamespace, name)
 	return true, nil
 }
 

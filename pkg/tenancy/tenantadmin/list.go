@@ -16,8 +16,9 @@ import (
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 )
 
@@ -47,13 +48,13 @@ func List(ctx context.Context, cfg *rest.Config, now time.Time) (*Listing, error
 	}
 
 	var leases coordinationv1.LeaseList
-	err = c.List(ctx, &leases, client.InNamespace(ControllerNamespace), client.MatchingLabels{tenancy.LabelLease: tenancy.LeaseClaim})
+	err = c.List(ctx, &leases, client.InNamespace(federationv1alpha1.SystemNamespace), client.MatchingLabels{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim})
 	switch {
 	case apierrors.IsForbidden(err):
 		l.Notes = append(l.Notes, fmt.Sprintf("the claim Leases of %s may not be read: OWNER and WARNINGS are unknown (bind the Role %s/%s too)",
-			ControllerNamespace, ControllerNamespace, ClusterAdminRole))
+			federationv1alpha1.SystemNamespace, federationv1alpha1.SystemNamespace, tenancyv1alpha1.ClusterAdminRole))
 	case err != nil:
-		return nil, fmt.Errorf("listing the claim Leases of %s: %w", ControllerNamespace, err)
+		return nil, fmt.Errorf("listing the claim Leases of %s: %w", federationv1alpha1.SystemNamespace, err)
 	}
 	for _, le := range leases.Items {
 		inv.Claims = append(inv.Claims, claimOf(&le, now))
@@ -72,7 +73,7 @@ func List(ctx context.Context, cfg *rest.Config, now time.Time) (*Listing, error
 		return nil, err
 	}
 	if err := countMetadata(ctx, c, antreav1beta1.GroupVersion.WithKind("NetworkPolicyList"), l, func(o *metav1.PartialObjectMetadata) {
-		if o.Labels[translate.FederatedPolicyLabel] == "" { // counted as its federated policy
+		if o.Labels[policyv1alpha1.LabelFederatedPolicy] == "" { // counted as its federated policy
 			inv.Policies[o.Namespace]++
 		}
 	}); err != nil {
@@ -91,7 +92,7 @@ func List(ctx context.Context, cfg *rest.Config, now time.Time) (*Listing, error
 // contenders are those of the last two lease durations, as the owner
 // counts them.
 func claimOf(le *coordinationv1.Lease, now time.Time) Claim {
-	c := Claim{Tenant: le.Labels[tenancy.LabelTenant]}
+	c := Claim{Tenant: le.Labels[tenancyv1alpha1.LabelTenant]}
 	if c.Tenant == "" {
 		c.Tenant = tenantOfLeaseName(le.Name)
 	}
@@ -112,7 +113,7 @@ func claimOf(le *coordinationv1.Lease, now time.Time) Claim {
 // tenantOfLeaseName is the tenant of a claim named by ClaimLeaseName.
 func tenantOfLeaseName(name string) string {
 	const prefix = len("tenant-")
-	if len(name) > prefix && tenancy.ClaimLeaseName(name[prefix:]) == name {
+	if len(name) > prefix && tenancyv1alpha1.ClaimLeaseName(name[prefix:]) == name {
 		return name[prefix:]
 	}
 	return name

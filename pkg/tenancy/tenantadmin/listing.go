@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/pkg/tenancy/claim"
 )
@@ -95,7 +96,7 @@ func Rows(inv Inventory, now time.Time) []Row {
 	}
 	var tenants []string
 	for _, ns := range inv.Namespaces {
-		if ns.Labels[tenancy.LabelTenant] == "true" {
+		if ns.Labels[tenancyv1alpha1.LabelTenant] == "true" {
 			tenants = append(tenants, ns.Name)
 		}
 	}
@@ -126,7 +127,7 @@ func Rows(inv Inventory, now time.Time) []Row {
 
 // controllerOf is the instance a Namespace names, else the shared one.
 func controllerOf(ns Namespace) string {
-	if c := ns.Labels[tenancy.LabelController]; c != "" {
+	if c := ns.Labels[tenancyv1alpha1.LabelController]; c != "" {
 		return c
 	}
 	return tenancy.DefaultInstance

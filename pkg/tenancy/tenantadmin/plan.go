@@ -11,7 +11,8 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 // NamespaceLabels are the labels a tenant's Namespace must have, given
@@ -29,9 +30,9 @@ func NamespaceLabels(have map[string]string, tenant string, dedicated bool, extr
 	if set == nil {
 		set = map[string]string{}
 	}
-	set[tenancy.LabelTenant] = "true"
+	set[tenancyv1alpha1.LabelTenant] = "true"
 	if dedicated {
-		set[tenancy.LabelController] = tenant
+		set[tenancyv1alpha1.LabelController] = tenant
 	}
 	var changed []string
 	for k, v := range set {
@@ -70,7 +71,7 @@ func AdminSubjects(have []rbacv1.Subject, users, groups []string) ([]rbacv1.Subj
 
 // AdminRoleRef is the roleRef of a tenant's RoleBinding.
 func AdminRoleRef() rbacv1.RoleRef {
-	return rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: TenantAdminRole}
+	return rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: tenancyv1alpha1.TenantAdminRole}
 }
 
 // CheckBinding returns why an existing RoleBinding named AdminBinding
@@ -78,7 +79,7 @@ func AdminRoleRef() rbacv1.RoleRef {
 func CheckBinding(have *rbacv1.RoleBinding) error {
 	if have.RoleRef != AdminRoleRef() {
 		return fmt.Errorf("RoleBinding %s/%s binds %s %s, not ClusterRole %s: delete it (kubectl delete rolebinding -n %s %s) and run tenant create again",
-			have.Namespace, have.Name, have.RoleRef.Kind, have.RoleRef.Name, TenantAdminRole, have.Namespace, have.Name)
+			have.Namespace, have.Name, have.RoleRef.Kind, have.RoleRef.Name, tenancyv1alpha1.TenantAdminRole, have.Namespace, have.Name)
 	}
 	return nil
 }
@@ -104,9 +105,9 @@ func DedicatedDeployment(installed *appsv1.Deployment, tenant string) (*appsv1.D
 		if out == nil {
 			out = map[string]string{}
 		}
-		out[ManagedByLabel] = ManagedBy
-		out[PartOfLabel] = "antreaplus"
-		out[tenancy.LabelInstance] = tenant
+		out[federationv1alpha1.LabelManagedBy] = tenancyv1alpha1.ManagedByTenancy
+		out[federationv1alpha1.LabelPartOf] = "antreaplus"
+		out[tenancyv1alpha1.LabelInstance] = tenant
 		return out
 	}
 	d := &appsv1.Deployment{}
@@ -120,7 +121,7 @@ func DedicatedDeployment(installed *appsv1.Deployment, tenant string) (*appsv1.D
 	if d.Spec.Selector.MatchLabels == nil {
 		d.Spec.Selector.MatchLabels = map[string]string{}
 	}
-	d.Spec.Selector.MatchLabels[tenancy.LabelInstance] = tenant
+	d.Spec.Selector.MatchLabels[tenancyv1alpha1.LabelInstance] = tenant
 	d.Spec.Template.Labels = labels(d.Spec.Template.Labels)
 	c := &d.Spec.Template.Spec.Containers[0]
 	c.Args = TenancyArgs(c.Args, tenant)

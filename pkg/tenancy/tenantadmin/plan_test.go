@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/install"
 )
 
@@ -93,7 +94,7 @@ func TestCheckBinding(t *testing.T) {
 		t.Errorf("the tenant's binding: %v", err)
 	}
 	other := &rbacv1.RoleBinding{RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"}}
-	other.Namespace, other.Name = "alpha", AdminBinding
+	other.Namespace, other.Name = "alpha", tenancyv1alpha1.AdminBinding
 	if err := CheckBinding(other); err == nil || !strings.Contains(err.Error(), "binds ClusterRole cluster-admin") {
 		t.Errorf("a binding to cluster-admin: %v", err)
 	}
@@ -141,7 +142,7 @@ func installedCloudController(t *testing.T) *appsv1.Deployment {
 		t.Fatal(err)
 	}
 	for _, o := range r.Objects {
-		if o.GetKind() == "Deployment" && o.GetName() == CloudController {
+		if o.GetKind() == "Deployment" && o.GetName() == tenancyv1alpha1.CloudControllerDeployment {
 			d := &appsv1.Deployment{}
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, d); err != nil {
 				t.Fatal(err)
@@ -164,7 +165,7 @@ func TestDedicatedDeployment(t *testing.T) {
 		t.Errorf("named %s/%s", d.Namespace, d.Name)
 	}
 	for _, labels := range []map[string]string{d.Labels, d.Spec.Template.Labels} {
-		if labels["app.kubernetes.io/managed-by"] != ManagedBy || labels["tenancy.antreaplus.io/instance"] != "alpha" ||
+		if labels["app.kubernetes.io/managed-by"] != tenancyv1alpha1.ManagedByTenancy || labels["tenancy.antreaplus.io/instance"] != "alpha" ||
 			labels["app.kubernetes.io/instance"] != "antreaplus" || labels["app.kubernetes.io/component"] != "cloud-controller" {
 			t.Errorf("labels %v", labels)
 		}
@@ -184,7 +185,7 @@ func TestDedicatedDeployment(t *testing.T) {
 		!slices.Equal(args[len(args)-2:], []string{"--tenancy-instance=alpha", "--tenant-selector=tenancy.antreaplus.io/controller=alpha"}) {
 		t.Errorf("args %q", args)
 	}
-	if *d.Spec.Replicas != 2 || d.Spec.Template.Spec.ServiceAccountName != CloudController ||
+	if *d.Spec.Replicas != 2 || d.Spec.Template.Spec.ServiceAccountName != tenancyv1alpha1.CloudControllerDeployment ||
 		d.Spec.Template.Spec.Containers[0].Image != installed.Spec.Template.Spec.Containers[0].Image {
 		t.Errorf("not a copy: replicas %d, account %s", *d.Spec.Replicas, d.Spec.Template.Spec.ServiceAccountName)
 	}

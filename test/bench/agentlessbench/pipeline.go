@@ -154,7 +154,7 @@ func (p *pipeline) place() []sgtranslate.Endpoint {
 		ep := p.view.Endpoints[name]
 		te := sgtranslate.Endpoint{Name: name, Rules: ep.RuleList()}
 		ee := p.entities[name]
-		nic := p.nics[ee.Namespace+"/"+ee.Labels[externalentity.LabelNetworkInterface]]
+		nic := p.nics[ee.Namespace+"/"+ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface]]
 		if loc, ok := locationOf(nic); ok && nic.Spec.CloudID != "" {
 			te.Interface = &sgtranslate.Interface{ID: nic.Spec.CloudID, Location: loc}
 		} else {

@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 )
 
@@ -53,7 +53,7 @@ func (f *fed) down() {
 
 // lease returns a member's Lease holder and transitions.
 func (f *fed) lease(member string) (string, int32) {
-	l, err := f.clients[member].CoordinationV1().Leases(names.Namespace).Get(context.Background(), names.LeaderLease, metav1.GetOptions{})
+	l, err := f.clients[member].CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(context.Background(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
 	if err != nil {
 		return "", 0
 	}

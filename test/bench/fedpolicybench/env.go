@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/sandbox"
@@ -174,7 +174,7 @@ func (e *env) waitLed(ctx context.Context, timeout time.Duration) error {
 		unled := ""
 		for _, m := range e.members {
 			l := &coordinationv1.Lease{}
-			err := m.c.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: names.LeaderLease}, l)
+			err := m.c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease}, l)
 			if err != nil || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
 				unled = m.name
 				break

@@ -17,7 +17,6 @@ import (
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
 // Labels and names of the bench's objects.
@@ -207,5 +206,5 @@ func endpointSlice(ip netip.Addr) *discoveryv1.EndpointSlice {
 
 func serviceExport() *mcsv1beta1.ServiceExport {
 	return &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: serviceName,
-		Annotations: map[string]string{serviceexport.FlatNetworkAnnotation: "true", serviceexport.NetworkAnnotation: remoteNetwork}}}
+		Annotations: map[string]string{federationv1alpha1.AnnotationFlatNetwork: "true", federationv1alpha1.AnnotationNetwork: remoteNetwork}}}
 }

@@ -20,7 +20,6 @@ import (
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/vmagent"
 )
@@ -153,7 +152,7 @@ func (s *sightings) watchStages(ctx context.Context, c client.WithWatch) {
 	})
 	go s.watch(ctx, c, stageImportSlice, &discoveryv1.EndpointSliceList{}, func(o runtime.Object) []netip.Addr {
 		es := o.(*discoveryv1.EndpointSlice)
-		if es.Labels[names.ManagedByLabel] != names.ManagedBy {
+		if es.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation {
 			return nil
 		}
 		var out []netip.Addr

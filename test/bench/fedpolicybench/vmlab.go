@@ -16,12 +16,12 @@ import (
 	"time"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"antreaplus.io/antreaplus/internal/netns"
-	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 )
 
@@ -196,8 +196,8 @@ func (l *vmLab) writeToken(ctx context.Context, c client.Client) error {
 	for {
 		s := &corev1.Secret{}
 		err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: agenttoken.SecretName(vmName)}, s)
-		if err == nil && len(s.Data[policydistribution.TokenKey]) > 0 {
-			return os.WriteFile(l.tokenFile(), s.Data[policydistribution.TokenKey], 0o600)
+		if err == nil && len(s.Data[policyv1alpha1.TokenSecretKey]) > 0 {
+			return os.WriteFile(l.tokenFile(), s.Data[policyv1alpha1.TokenSecretKey], 0o600)
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("no token for the VM after 60s (last error: %s):\n%s", errText(err), l.controller.tail(20))

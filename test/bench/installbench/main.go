@@ -16,7 +16,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/toolchain"
 	"antreaplus.io/antreaplus/test/bench/benchtable"
@@ -70,18 +70,18 @@ func run(runs, base int, out string) error {
 	// The namespace is deleted after each run, as neither uninstall keeps
 	// it the same way (Helm leaves it): every install starts from none.
 	dropNamespace := func() error {
-		_, err := sh(tools.Path("kubectl"), "--context", "member-1", "delete", "namespace", names.Namespace, "--ignore-not-found", "--wait")
+		_, err := sh(tools.Path("kubectl"), "--context", "member-1", "delete", "namespace", federationv1alpha1.SystemNamespace, "--ignore-not-found", "--wait")
 		return err
 	}
 	var ours, helm []float64
 	for r := 0; r < runs; r++ {
 		d, err := sh(tools.Path("helm"), "install", "antreaplus", chart, "--kube-context", "member-1",
-			"--namespace", names.Namespace, "--create-namespace", "--set", "supervisor.enabled=true")
+			"--namespace", federationv1alpha1.SystemNamespace, "--create-namespace", "--set", "supervisor.enabled=true")
 		if err != nil {
 			return err
 		}
 		helm = append(helm, d.Seconds())
-		if _, err := sh(tools.Path("helm"), "uninstall", "antreaplus", "--kube-context", "member-1", "--namespace", names.Namespace, "--wait"); err != nil {
+		if _, err := sh(tools.Path("helm"), "uninstall", "antreaplus", "--kube-context", "member-1", "--namespace", federationv1alpha1.SystemNamespace, "--wait"); err != nil {
 			return err
 		}
 		if err := dropNamespace(); err != nil {

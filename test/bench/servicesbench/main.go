@@ -38,7 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/toolchain"
@@ -217,7 +217,7 @@ func waitLed(ctx context.Context, members []member, timeout time.Duration) error
 		unled := ""
 		for _, m := range members {
 			l := &coordinationv1.Lease{}
-			if err := m.c.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: names.LeaderLease}, l); err != nil || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
+			if err := m.c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease}, l); err != nil || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
 				unled = m.name
 				break
 			}

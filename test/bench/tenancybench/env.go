@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/tenancy"
@@ -139,7 +140,7 @@ func (e *env) startCloud(s settings) error {
 func (e *env) createTenants(ctx context.Context) error {
 	for _, tn := range e.tenants {
 		objs := []client.Object{
-			&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: tn.ns, Labels: map[string]string{tenancy.LabelTenant: "true"}}},
+			&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: tn.ns, Labels: map[string]string{tenancyv1alpha1.LabelTenant: "true"}}},
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: tn.ns, Name: "aws"},
 				StringData: map[string]string{"accessKeyID": tn.key, "secretAccessKey": tn.secret}},
 			&cloudv1alpha1.CloudProviderAccount{ObjectMeta: metav1.ObjectMeta{Namespace: tn.ns, Name: "aws"},
@@ -231,7 +232,7 @@ func (r *replica) stop() {
 // replica holding it.
 func (e *env) holders(ctx context.Context, leases string) (map[string]string, error) {
 	var list coordinationv1.LeaseList
-	if err := e.c.List(ctx, &list, client.InNamespace(leases), client.MatchingLabels{tenancy.LabelLease: tenancy.LeaseClaim}); err != nil {
+	if err := e.c.List(ctx, &list, client.InNamespace(leases), client.MatchingLabels{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim}); err != nil {
 		return nil, err
 	}
 	now := time.Now()
@@ -241,7 +242,7 @@ func (e *env) holders(ctx context.Context, leases string) (map[string]string, er
 			continue
 		}
 		if _, rep := tenancy.SplitHolder(ptr.Deref(l.Spec.HolderIdentity, "")); rep != "" {
-			out[l.Labels[tenancy.LabelTenant]] = rep
+			out[l.Labels[tenancyv1alpha1.LabelTenant]] = rep
 		}
 	}
 	return out, nil

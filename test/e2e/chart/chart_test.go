@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/yaml"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // TestAcceptedByAPIServer: the chart's CRDs, applied for real, then every
@@ -128,8 +128,8 @@ func checkBinding(t *testing.T, r *rendering, kind, name string, c chartCase) {
 	}
 	want := rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: releaseNamespace}
 	switch {
-	case name == names.SupervisorRole:
-		want.Name = names.ServiceAccount
+	case name == federationv1alpha1.SupervisorRole:
+		want.Name = federationv1alpha1.FederationServiceAccount
 	case name == "antreaplus-coredns" && !slices.Contains(c.deployments, "coredns"):
 		want.Name, want.Namespace = "coredns", "kube-system" // dns.mode=corefile: the cluster's CoreDNS
 	}
@@ -146,15 +146,15 @@ func TestFederationAccount(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			r := render(t, c)
-			if r.find("ServiceAccount", names.ServiceAccount) == nil {
-				t.Errorf("no ServiceAccount %s", names.ServiceAccount)
+			if r.find("ServiceAccount", federationv1alpha1.FederationServiceAccount) == nil {
+				t.Errorf("no ServiceAccount %s", federationv1alpha1.FederationServiceAccount)
 			}
-			if r.find("ClusterRole", names.ClusterRole) == nil || r.find("Role", names.Role) == nil {
-				t.Errorf("no ClusterRole %s and Role %s", names.ClusterRole, names.Role)
+			if r.find("ClusterRole", federationv1alpha1.FederationClusterRole) == nil || r.find("Role", federationv1alpha1.FederationRole) == nil {
+				t.Errorf("no ClusterRole %s and Role %s", federationv1alpha1.FederationClusterRole, federationv1alpha1.FederationRole)
 			}
 			supervisor := slices.Contains(c.deployments, "federation-manager")
-			if got := r.find("Role", names.SupervisorRole) != nil; got != supervisor {
-				t.Errorf("Role %s rendered: %t, want %t (supervisor)", names.SupervisorRole, got, supervisor)
+			if got := r.find("Role", federationv1alpha1.SupervisorRole) != nil; got != supervisor {
+				t.Errorf("Role %s rendered: %t, want %t (supervisor)", federationv1alpha1.SupervisorRole, got, supervisor)
 			}
 		})
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/toolchain"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -28,7 +28,7 @@ const cluster = "member-1"
 
 // releaseNamespace is the namespace the chart must be installed in: the
 // one the programs and join use.
-const releaseNamespace = names.Namespace
+const releaseNamespace = federationv1alpha1.SystemNamespace
 
 func chartDir() string { return filepath.Join(framework.RepoRoot(), "deploy", "charts", "antreaplus") }
 

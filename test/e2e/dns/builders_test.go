@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/serviceexport"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // managedBy is an endpointslice.kubernetes.io/managed-by value of the
@@ -84,7 +84,7 @@ func slicePort(name string, port int32) sliceMod {
 // region records the source cluster's region, as the import writer does.
 func region(r string) sliceMod {
 	return func(s *discoveryv1.EndpointSlice) {
-		s.Annotations = map[string]string{serviceexport.SourceRegionAnnotation: r}
+		s.Annotations = map[string]string{federationv1alpha1.AnnotationSourceRegion: r}
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/miekg/dns"
 	discoveryv1 "k8s.io/api/discovery/v1"
 
-	"antreaplus.io/antreaplus/pkg/serviceexport"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // zones records the zones of a slice's source cluster (what an endpoint
@@ -17,7 +17,7 @@ func zones(z ...string) sliceMod {
 		if s.Annotations == nil {
 			s.Annotations = map[string]string{}
 		}
-		s.Annotations[serviceexport.SourceZonesAnnotation] = strings.Join(z, ",")
+		s.Annotations[federationv1alpha1.AnnotationSourceZones] = strings.Join(z, ",")
 	}
 }
 

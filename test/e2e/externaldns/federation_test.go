@@ -14,7 +14,6 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/dnsendpoints"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/test/framework"
@@ -46,7 +45,7 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 	t.Helper()
 	e := &fedEnv{a: clusters.Client(t, member), b: clusters.Client(t, member2)}
 	for _, c := range []client.Client{e.a, e.b} {
-		framework.EnsureNamespaces(t, c, shopNS, names.Namespace)
+		framework.EnsureNamespaces(t, c, shopNS, federationv1alpha1.SystemNamespace)
 	}
 	framework.WriteMembership(t, e.a, member, &federationv1alpha1.ExternalDNSSpec{Domain: domain, RecordTTL: 30})
 	framework.WriteMembership(t, e.b, member2, nil)
@@ -56,7 +55,7 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 		manager.MemberInfo{ClusterID: member, Cluster: ca, Reachable: true},
 		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	e.lead = func() func() {
-		return leadertest.Lead(t, dnsendpoints.New(leadertest.NewRegistry(member, member2), names.Namespace), member, ca, e.view)
+		return leadertest.Lead(t, dnsendpoints.New(leadertest.NewRegistry(member, member2), federationv1alpha1.SystemNamespace), member, ca, e.view)
 	}
 	return e
 }
@@ -70,7 +69,7 @@ func setUpFederation(t *testing.T, domain string) *fedEnv {
 // domain change and unexports, with someone else's records left alone.
 func TestFederationPublished(t *testing.T) {
 	domain, domain2 := "one."+zone, "two."+zone
-	s := startStack(t, names.Namespace)
+	s := startStack(t, federationv1alpha1.SystemNamespace)
 	e := setUpFederation(t, domain)
 	nodeIPs := e.nodeIPs
 	web := func(d string) string { return "web." + shopNS + ".fed.svc." + d }

@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -26,7 +25,7 @@ import (
 func registryEntry(t *testing.T, supervisor, member string) *federationv1alpha1.MemberCluster {
 	t.Helper()
 	mc := &federationv1alpha1.MemberCluster{}
-	if err := clusters.Client(t, supervisor).Get(t.Context(), client.ObjectKey{Namespace: names.Namespace, Name: member}, mc); err != nil {
+	if err := clusters.Client(t, supervisor).Get(t.Context(), client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: member}, mc); err != nil {
 		t.Fatalf("reading %s's registry entry of %s: %v", supervisor, member, err)
 	}
 	return mc
@@ -195,7 +194,7 @@ func TestRevokedCredentials(t *testing.T) {
 	f.WaitAllLed(t, 30*time.Second)
 	// Deleting the member's token Secret revokes the token every supervisor uses.
 	member := clusters.Client(t, victimMember)
-	tok := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: names.TokenSecret}}
+	tok := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.FederationTokenSecret}}
 	if err := member.Delete(t.Context(), tok); err != nil {
 		t.Fatal(err)
 	}
@@ -240,12 +239,12 @@ func TestRegistryEntryAtDeadAddress(t *testing.T) {
 		cl := clusters.Client(t, s)
 		// Valid-looking credentials (a real CA), but nothing listens at the address.
 		real := &corev1.Secret{}
-		if err := cl.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: names.MemberSecret(victimMember)}, real); err != nil {
+		if err := cl.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.MemberSecretName(victimMember)}, real); err != nil {
 			t.Fatal(err)
 		}
-		sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: names.MemberSecret("ghost")},
+		sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.MemberSecretName("ghost")},
 			Data: map[string][]byte{federationv1alpha1.CredentialTokenKey: []byte("x"), federationv1alpha1.CredentialCAKey: real.Data[federationv1alpha1.CredentialCAKey]}}
-		mc := &federationv1alpha1.MemberCluster{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: "ghost"},
+		mc := &federationv1alpha1.MemberCluster{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: "ghost"},
 			Spec: federationv1alpha1.MemberClusterSpec{ClusterID: "ghost", Server: "https://127.0.0.1:9", CredentialsSecretRef: federationv1alpha1.SecretReference{Name: sec.Name}}}
 		for _, o := range []client.Object{sec, mc} {
 			if err := cl.Create(ctx, o); err != nil {

@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -23,7 +22,7 @@ import (
 func leaderOf(t testing.TB, member string) string {
 	t.Helper()
 	l := &coordinationv1.Lease{}
-	if err := cl(member).Get(bg, client.ObjectKey{Namespace: names.Namespace, Name: names.LeaderLease}, l); err != nil {
+	if err := cl(member).Get(bg, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease}, l); err != nil {
 		return ""
 	}
 	return ptr.Deref(l.Spec.HolderIdentity, "")
@@ -171,7 +170,7 @@ func throughProxies(t *testing.T, member string) []*framework.TCPProxy {
 	var proxies []*framework.TCPProxy
 	for _, sup := range []string{"member-1", "member-2"} {
 		entry := &federationv1alpha1.MemberCluster{}
-		if err := cl(sup).Get(bg, client.ObjectKey{Namespace: names.Namespace, Name: member}, entry); err != nil {
+		if err := cl(sup).Get(bg, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: member}, entry); err != nil {
 			t.Fatalf("reading %s's registry entry of %s: %v", sup, member, err)
 		}
 		server := entry.Spec.Server
@@ -191,7 +190,7 @@ func throughProxies(t *testing.T, member string) []*framework.TCPProxy {
 	framework.Eventually(t, 40*time.Second, func() error {
 		for _, sup := range []string{"member-1", "member-2"} {
 			entry := &federationv1alpha1.MemberCluster{}
-			if err := cl(sup).Get(bg, client.ObjectKey{Namespace: names.Namespace, Name: member}, entry); err != nil {
+			if err := cl(sup).Get(bg, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: member}, entry); err != nil {
 				return err
 			}
 			if entry.Status.ObservedGeneration != entry.Generation || !entry.Status.Reachable {

@@ -11,14 +11,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	fednames "antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/cloud/inventory"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/test/framework"
 )
 
-// TestSandboxTenants: 'sandbox up --tenancy' (docs/sandbox.md, Tenancy):
+// TestSandboxTenants: 'sandbox up --tenancy' (docs/sandbox.md, "Tenants (--tenancy)"):
 // in member-1, each tenant is claimed by a replica of the instance that
 // selects it (tenant-hard by its own, the soft ones by the shared
 // instance, as cloud-demo), and imports the VMs of its own account's VPC
@@ -47,13 +48,13 @@ func TestSandboxTenants(t *testing.T) {
 	framework.Eventually(t, 60*time.Second, func() error {
 		for tenant, instance := range want {
 			l := &coordinationv1.Lease{}
-			if err := c.Get(bg, client.ObjectKey{Namespace: fednames.Namespace, Name: tenancy.ClaimLeaseName(tenant)}, l); err != nil {
+			if err := c.Get(bg, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: tenancyv1alpha1.ClaimLeaseName(tenant)}, l); err != nil {
 				return fmt.Errorf("the claim of %s: %w", tenant, err)
 			}
 			inst, rep := tenancy.SplitHolder(ptr.Deref(l.Spec.HolderIdentity, ""))
-			if inst != instance || !slices.Contains(replicas[instance], rep) || l.Labels[tenancy.LabelInstance] != instance {
+			if inst != instance || !slices.Contains(replicas[instance], rep) || l.Labels[tenancyv1alpha1.LabelInstance] != instance {
 				return fmt.Errorf("%s is claimed by %q (label %q), want a replica of %s %v", tenant, ptr.Deref(l.Spec.HolderIdentity, ""),
-					l.Labels[tenancy.LabelInstance], instance, replicas[instance])
+					l.Labels[tenancyv1alpha1.LabelInstance], instance, replicas[instance])
 			}
 		}
 		for _, tp := range ten.Tenants {

@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // caller makes requests as a ServiceAccount of the release.
@@ -178,7 +178,7 @@ func bindClusterAdmin(ns string) call {
 	return call{what: "bind cluster-admin to itself " + where(ns), do: func(ctx context.Context, c *caller) error {
 		b := object("rbac.authorization.k8s.io/v1", kind, "rbac-probe",
 			"roleRef", map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "cluster-admin"},
-			"subjects", []any{map[string]any{"kind": "ServiceAccount", "name": c.account, "namespace": names.Namespace}})
+			"subjects", []any{map[string]any{"kind": "ServiceAccount", "name": c.account, "namespace": federationv1alpha1.SystemNamespace}})
 		return create(ns, b).do(ctx, c)
 	}}
 }
@@ -192,7 +192,7 @@ func impersonate(user string) call {
 		if err != nil {
 			return err
 		}
-		tr, err := admin.CoreV1().ServiceAccounts(names.Namespace).CreateToken(ctx, c.account,
+		tr, err := admin.CoreV1().ServiceAccounts(federationv1alpha1.SystemNamespace).CreateToken(ctx, c.account,
 			&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](600)}}, metav1.CreateOptions{})
 		if err != nil {
 			return fmt.Errorf("issuing a token of %s: %w", c.account, err)

@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/tenancy"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 )
 
 // Real requests each account makes, as itself: those the API server must
@@ -19,10 +19,10 @@ import (
 // than its own, or to the cluster's nodes and workloads.
 var escalations = []call{
 	bindClusterAdmin(""),
-	bindClusterAdmin(names.Namespace),
+	bindClusterAdmin(federationv1alpha1.SystemNamespace),
 	impersonate("system:admin"),
 	tokenOf("kube-system", "default"),
-	create(names.Namespace, pod()),
+	create(federationv1alpha1.SystemNamespace, pod()),
 	create(userNamespace, pod()),
 	remove("namespaces", "", userNamespace),
 	nodeProxy(),
@@ -36,8 +36,8 @@ var escalations = []call{
 var readSecrets = []call{
 	list("secrets", "kube-system"),
 	list("secrets", userNamespace),
-	list("secrets", names.Namespace),
-	get("secrets", names.Namespace, names.TokenSecret),
+	list("secrets", federationv1alpha1.SystemNamespace),
+	get("secrets", federationv1alpha1.SystemNamespace, federationv1alpha1.FederationTokenSecret),
 }
 
 // probes are an account's calls besides the escalations.
@@ -56,14 +56,14 @@ var callsOf = map[string]probes{
 			update(userNamespace, object("v1", "Service", "probe")),
 			create(userNamespace, object("crd.antrea.io/v1alpha2", "ExternalEntity", "probe")),
 			create(userNamespace, lease("antreaplus-member-controller")),
-			update(names.Namespace, lease("antreaplus-policy-controller")),
+			update(federationv1alpha1.SystemNamespace, lease("antreaplus-policy-controller")),
 		}, readSecrets...),
 		allowed: []call{
 			list("serviceexports.multicluster.x-k8s.io", ""),
 			list("federatednetworkpolicies.policy.antreaplus.io", ""),
 			list("networkpolicies.crd.antrea.io", userNamespace),
 			get("clustermemberships.federation.antreaplus.io", "", membershipName),
-			create(names.Namespace, lease("antreaplus-member-controller")),
+			create(federationv1alpha1.SystemNamespace, lease("antreaplus-member-controller")),
 		},
 	},
 	"antreaplus-policy-controller": {
@@ -75,14 +75,14 @@ var callsOf = map[string]probes{
 			update(userNamespace, object("crd.antrea.io/v1beta1", "NetworkPolicy", "probe")),
 			create("", object("crd.antrea.io/v1beta1", "Tier", "probe")),
 			create(userNamespace, lease("antreaplus-policy-controller")),
-			update(names.Namespace, lease("antreaplus-member-controller")),
+			update(federationv1alpha1.SystemNamespace, lease("antreaplus-member-controller")),
 		},
 		allowed: []call{
 			list("pods", ""),
 			list("tiers.crd.antrea.io", ""),
 			list("virtualmachines.cloud.antreaplus.io", ""),
 			create(userNamespace, secret("vm-agent-token-probe")),
-			create(names.Namespace, lease("antreaplus-policy-controller")),
+			create(federationv1alpha1.SystemNamespace, lease("antreaplus-policy-controller")),
 		},
 	},
 	"antreaplus-cloud-controller": {
@@ -97,29 +97,29 @@ var callsOf = map[string]probes{
 		},
 		allowed: []call{
 			list("secrets", userNamespace),
-			create(names.Namespace, lease("tenant-probe")),
+			create(federationv1alpha1.SystemNamespace, lease("tenant-probe")),
 			list("virtualmachines.cloud.antreaplus.io", ""),
 			list("externalentities.crd.antrea.io", ""),
-			create(names.Namespace, lease("antreaplus-cloud-controller")),
+			create(federationv1alpha1.SystemNamespace, lease("antreaplus-cloud-controller")),
 		},
 	},
 	"antreaplus-federation-manager": {
 		refused: []call{
 			list("secrets", "kube-system"),
 			list("secrets", userNamespace),
-			create(names.Namespace, secret("member-probe")),
+			create(federationv1alpha1.SystemNamespace, secret("member-probe")),
 			list("memberclusters.federation.antreaplus.io", userNamespace),
-			create(names.Namespace, object("federation.antreaplus.io/v1alpha1", "MemberCluster", "probe")),
-			update(names.Namespace, object("federation.antreaplus.io/v1alpha1", "MemberCluster", "probe")),
+			create(federationv1alpha1.SystemNamespace, object("federation.antreaplus.io/v1alpha1", "MemberCluster", "probe")),
+			update(federationv1alpha1.SystemNamespace, object("federation.antreaplus.io/v1alpha1", "MemberCluster", "probe")),
 			list("clustermemberships.federation.antreaplus.io", ""),
 			update("", membership()),
 			create(userNamespace, lease("antreaplus-federation-manager")),
 		},
 		allowed: []call{
-			list("secrets", names.Namespace),
-			list("memberclusters.federation.antreaplus.io", names.Namespace),
+			list("secrets", federationv1alpha1.SystemNamespace),
+			list("memberclusters.federation.antreaplus.io", federationv1alpha1.SystemNamespace),
 			get("clustermemberships.federation.antreaplus.io", "", membershipName),
-			create(names.Namespace, lease("antreaplus-federation-manager")),
+			create(federationv1alpha1.SystemNamespace, lease("antreaplus-federation-manager")),
 		},
 	},
 	"antreaplus-coredns": {
@@ -128,7 +128,7 @@ var callsOf = map[string]probes{
 			update(userNamespace, object("v1", "Service", "probe")),
 			create(userNamespace, serviceImport()),
 			list("clustermemberships.federation.antreaplus.io", ""),
-			create(names.Namespace, lease("antreaplus-coredns")),
+			create(federationv1alpha1.SystemNamespace, lease("antreaplus-coredns")),
 		}, readSecrets...),
 		allowed: []call{
 			list("serviceimports.multicluster.x-k8s.io", ""),
@@ -143,13 +143,13 @@ var callsOf = map[string]probes{
 			create(userNamespace, object("federation.antreaplus.io/v1alpha1", "EntityExport", "probe")),
 			create(userNamespace, object("crd.antrea.io/v1alpha2", "ExternalEntity", "probe")),
 			update("", membership()),
-			create(userNamespace, lease(names.LeaderLease)),
-			update(names.Namespace, lease("antreaplus-member-controller")),
-			update(names.Namespace, lease("tenant-probe")),
+			create(userNamespace, lease(federationv1alpha1.LeaderLease)),
+			update(federationv1alpha1.SystemNamespace, lease("antreaplus-member-controller")),
+			update(federationv1alpha1.SystemNamespace, lease("tenant-probe")),
 			list("leases.coordination.k8s.io", userNamespace),
-			list("configmaps", names.Namespace),
-			update(names.Namespace, object("v1", "ConfigMap", "antreaplus-cloud-controller")),
-			create(userNamespace, object("v1", "ConfigMap", tenancy.OverlapsConfigMap)),
+			list("configmaps", federationv1alpha1.SystemNamespace),
+			update(federationv1alpha1.SystemNamespace, object("v1", "ConfigMap", "antreaplus-cloud-controller")),
+			create(userNamespace, object("v1", "ConfigMap", tenancyv1alpha1.OverlapsConfigMap)),
 			list("memberclusters.federation.antreaplus.io", userNamespace),
 		}, readSecrets...),
 		allowed: []call{
@@ -157,10 +157,10 @@ var callsOf = map[string]probes{
 			list("remoteentities.federation.antreaplus.io", ""),
 			create(userNamespace, object("v1", "Service", "probe", "spec", map[string]any{
 				"ports": []any{map[string]any{"port": int64(80)}}})),
-			create(names.Namespace, lease(names.LeaderLease)),
-			list("leases.coordination.k8s.io", names.Namespace),
-			create(names.Namespace, object("v1", "ConfigMap", tenancy.OverlapsConfigMap)),
-			list("memberclusters.federation.antreaplus.io", names.Namespace),
+			create(federationv1alpha1.SystemNamespace, lease(federationv1alpha1.LeaderLease)),
+			list("leases.coordination.k8s.io", federationv1alpha1.SystemNamespace),
+			create(federationv1alpha1.SystemNamespace, object("v1", "ConfigMap", tenancyv1alpha1.OverlapsConfigMap)),
+			list("memberclusters.federation.antreaplus.io", federationv1alpha1.SystemNamespace),
 		},
 	},
 }

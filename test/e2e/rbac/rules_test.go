@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/install"
 )
 
@@ -65,7 +65,7 @@ func (g grant) permissions() []permission {
 func (a account) expected(ns string) map[permission]string {
 	out := map[permission]string{}
 	for _, g := range a.grants {
-		if g.inRelease && ns != names.Namespace {
+		if g.inRelease && ns != federationv1alpha1.SystemNamespace {
 			continue
 		}
 		for _, p := range g.permissions() {
@@ -139,7 +139,7 @@ func baseline(t *testing.T, ns string) map[permission]bool {
 func TestRulesAreTheTable(t *testing.T) {
 	installChart(t)
 	cfg := clusters.Config(t, cluster)
-	namespaces := []string{names.Namespace, userNamespace}
+	namespaces := []string{federationv1alpha1.SystemNamespace, userNamespace}
 	base := map[string]map[permission]bool{}
 	for _, ns := range namespaces {
 		base[ns] = baseline(t, ns)
@@ -197,7 +197,7 @@ func TestEveryAccountHasARow(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range b.Subjects {
-				if s.Kind != rbacv1.ServiceAccountKind || s.Namespace != names.Namespace {
+				if s.Kind != rbacv1.ServiceAccountKind || s.Namespace != federationv1alpha1.SystemNamespace {
 					t.Errorf("%s %s binds %s %s/%s, not a ServiceAccount of the release", o.GetKind(), o.GetName(), s.Kind, s.Namespace, s.Name)
 				}
 				bound = append(bound, s.Name)

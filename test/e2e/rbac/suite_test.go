@@ -24,7 +24,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/install"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -168,7 +168,7 @@ func waitForRBAC(ctx context.Context, cfg *rest.Config, r *install.Rendering) er
 	for {
 		var missing []string
 		for sa, perms := range want {
-			got, err := review(ctx, clients[sa], names.Namespace)
+			got, err := review(ctx, clients[sa], federationv1alpha1.SystemNamespace)
 			if err != nil {
 				return err
 			}
@@ -217,7 +217,7 @@ func boundPermissions(r *install.Rendering) (map[string]map[permission]bool, err
 			return nil, errors.New(o.GetKind() + " " + o.GetName() + " refers to a role the chart does not render")
 		}
 		for _, s := range b.Subjects {
-			if s.Kind != rbacv1.ServiceAccountKind || s.Namespace != names.Namespace {
+			if s.Kind != rbacv1.ServiceAccountKind || s.Namespace != federationv1alpha1.SystemNamespace {
 				return nil, fmt.Errorf("%s %s binds %s %s/%s: only the release's ServiceAccounts are checked", o.GetKind(), o.GetName(), s.Kind, s.Namespace, s.Name)
 			}
 			if out[s.Name] == nil {
@@ -235,7 +235,7 @@ func boundPermissions(r *install.Rendering) (map[string]map[permission]bool, err
 
 // serviceAccountUser is the user name of a ServiceAccount of the release.
 func serviceAccountUser(sa string) string {
-	return "system:serviceaccount:" + names.Namespace + ":" + sa
+	return "system:serviceaccount:" + federationv1alpha1.SystemNamespace + ":" + sa
 }
 
 // impersonating is cfg acting as a ServiceAccount of the release (the API

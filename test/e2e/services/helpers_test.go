@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -135,7 +135,7 @@ func exportService(t testing.TB, cluster, ns, name string, flat bool) {
 	t.Helper()
 	e := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 	if flat {
-		e.Annotations = map[string]string{serviceexport.FlatNetworkAnnotation: "true"}
+		e.Annotations = map[string]string{federationv1alpha1.AnnotationFlatNetwork: "true"}
 	}
 	if err := cl(t, cluster).Create(bg, e); err != nil {
 		t.Fatalf("exporting %s/%s from %s: %v", ns, name, cluster, err)
@@ -291,7 +291,7 @@ func nodeEndpoints(t testing.TB, cluster string, port int32) []string {
 func managedIn(t testing.TB, cluster, ns string) (imports, slices, services int) {
 	t.Helper()
 	c := cl(t, cluster)
-	sel := client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}
+	sel := client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 	// Metadata only: the burst counts thousands of them.
 	count := func(gv schema.GroupVersion, kind string) int {
 		l := &metav1.PartialObjectMetadataList{}

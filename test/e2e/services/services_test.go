@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/serviceexport"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 const (
@@ -89,7 +89,7 @@ func TestDifferentServiceTypesImportedEverywhere(t *testing.T) {
 			return fmt.Errorf("member-2 (flat network) endpoints %v, want its Pod %s", got, podIP)
 		}
 		for src, want := range map[string]string{"member-1": "NodePort", "member-2": "PodIP", exporter3: "LoadBalancer"} {
-			if got := i.slices[src][0].Annotations[serviceexport.AddressTypeAnnotation]; got != want {
+			if got := i.slices[src][0].Annotations[federationv1alpha1.AnnotationAddressType]; got != want {
 				return fmt.Errorf("slice from %s has address type %q, want %q", src, got, want)
 			}
 		}

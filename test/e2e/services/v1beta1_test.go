@@ -12,7 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/serviceexport"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/serviceexport/locality"
 )
 
@@ -136,7 +136,7 @@ func TestExportedMetadataOnly(t *testing.T) {
 		}
 		l, a := i.imp.Labels, i.imp.Annotations
 		if l["team"] != "a" || a["note"] != "hello" || l["svc-label"] != "" || l["export-label"] != "" || a["svc-note"] != "" ||
-			l["app.kubernetes.io/managed-by"] != "antreaplus-federation" || a[serviceexport.AddressTypesAnnotation] != "member-2=LoadBalancer" {
+			l["app.kubernetes.io/managed-by"] != "antreaplus-federation" || a[federationv1alpha1.AnnotationAddressTypes] != "member-2=LoadBalancer" {
 			return fmt.Errorf("import labels %v annotations %v", l, a)
 		}
 		return nil
@@ -176,7 +176,7 @@ func TestPreferCloseHints(t *testing.T) {
 			if got := i.hints(src); !slices.Equal(got, w) {
 				return fmt.Errorf("hints of %s's endpoints %v, want %v", src, got, w)
 			}
-			if r := i.slices[src][0].Annotations[serviceexport.SourceRegionAnnotation]; r != "sandbox" {
+			if r := i.slices[src][0].Annotations[federationv1alpha1.AnnotationSourceRegion]; r != "sandbox" {
 				return fmt.Errorf("slice from %s has region %q", src, r)
 			}
 		}

@@ -15,7 +15,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
@@ -168,10 +169,10 @@ func TestDedicatedController(t *testing.T) {
 		}
 	}
 	installed, d := &appsv1.Deployment{}, &appsv1.Deployment{}
-	if err := admin.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: "antreaplus-cloud-controller"}, installed); err != nil {
+	if err := admin.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: "antreaplus-cloud-controller"}, installed); err != nil {
 		t.Fatal(err)
 	}
-	if err := admin.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: "antreaplus-cloud-controller-gamma"}, d); err != nil {
+	if err := admin.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: "antreaplus-cloud-controller-gamma"}, d); err != nil {
 		t.Fatal(err)
 	}
 	args := d.Spec.Template.Spec.Containers[0].Args
@@ -183,7 +184,7 @@ func TestDedicatedController(t *testing.T) {
 	if !slices.Contains(args, "--tenancy-instance=gamma") || !slices.Contains(args, "--tenant-selector=tenancy.antreaplus.io/controller=gamma") ||
 		d.Spec.Template.Spec.Containers[0].Image != installed.Spec.Template.Spec.Containers[0].Image ||
 		d.Spec.Template.Spec.ServiceAccountName != installed.Spec.Template.Spec.ServiceAccountName ||
-		d.Labels["app.kubernetes.io/instance"] != "antreaplus" || d.Labels["app.kubernetes.io/managed-by"] != tenantadmin.ManagedBy {
+		d.Labels["app.kubernetes.io/instance"] != "antreaplus" || d.Labels["app.kubernetes.io/managed-by"] != tenancyv1alpha1.ManagedByTenancy {
 		t.Errorf("the dedicated controller: args %q, labels %v", args, d.Labels)
 	}
 	out = run(t, kubeconfig, "tenant", "create", "gamma", "--dedicated-controller", "--admin-group", "team-g")
@@ -204,7 +205,7 @@ func TestDedicatedController(t *testing.T) {
 func claimLease(tenant, holder string, renew metav1.MicroTime, annotations map[string]string) *coordinationv1.Lease {
 	instance, _, _ := strings.Cut(holder, "/")
 	return &coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: "tenant-" + tenant, Annotations: annotations,
+		ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: "tenant-" + tenant, Annotations: annotations,
 			Labels: map[string]string{"tenancy.antreaplus.io/lease": "claim", "tenancy.antreaplus.io/tenant": tenant, "tenancy.antreaplus.io/instance": instance}},
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(holder), RenewTime: &renew, LeaseDurationSeconds: ptr.To[int32](15)},
 	}

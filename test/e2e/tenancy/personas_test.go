@@ -15,8 +15,8 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 )
 
 // kind is one kind a tenant admin manages: how to make an object of it
@@ -81,9 +81,9 @@ func TestTenantAdmin(t *testing.T) {
 			"create a Namespace":          c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "alice-own"}}, client.DryRunAll),
 			"bind cluster-admin in alpha": c.Create(ctx, binding("alpha", "alice-root", "cluster-admin", alice), client.DryRunAll),
 			"make another tenant admin":   c.Create(ctx, binding("alpha", "alice-friend", "antreaplus-tenant-admin", "mallory"), client.DryRunAll),
-			"create a Lease in antreaplus-system": c.Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: "tenant-beta"}},
+			"create a Lease in antreaplus-system": c.Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: "tenant-beta"}},
 				client.DryRunAll),
-			"read a Secret of antreaplus-system": c.Get(ctx, client.ObjectKey{Namespace: names.Namespace, Name: "x"}, &corev1.Secret{}),
+			"read a Secret of antreaplus-system": c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: "x"}, &corev1.Secret{}),
 			"create a ClusterNetworkPolicy":      c.Create(ctx, clusterPolicy("alice-everywhere"), client.DryRunAll),
 			"create a ClusterGroup":              c.Create(ctx, &antreav1beta1.ClusterGroup{ObjectMeta: metav1.ObjectMeta{Name: "alice-all"}}, client.DryRunAll),
 			"create a Tier": c.Create(ctx, &antreav1beta1.Tier{ObjectMeta: metav1.ObjectMeta{Name: "alice-first"},
@@ -217,7 +217,7 @@ func TestClusterAdminPersona(t *testing.T) {
 	refused(t, "dave listing Secrets", c.List(ctx, &corev1.SecretList{}))
 	refused(t, "dave creating a ClusterRoleBinding", c.Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "dave-root"},
 		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"}}, client.DryRunAll))
-	refused(t, "dave creating a Deployment in antreaplus-system", c.Create(ctx, deployment(names.Namespace, "dave"), client.DryRunAll))
+	refused(t, "dave creating a Deployment in antreaplus-system", c.Create(ctx, deployment(federationv1alpha1.SystemNamespace, "dave"), client.DryRunAll))
 	// The escalation check, not a missing verb: he may create RoleBindings,
 	// to the personas only.
 	if err := c.Create(ctx, binding("delta", "dave-root", "cluster-admin", dave), client.DryRunAll); !apierrors.IsForbidden(err) {

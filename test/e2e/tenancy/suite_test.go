@@ -19,8 +19,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/cmd/antreaplus/cmd"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/install"
 	"antreaplus.io/antreaplus/test/framework"
@@ -100,7 +100,7 @@ func prepareCluster(t *testing.T, ctx context.Context) (string, error) {
 	for _, o := range []client.Object{
 		&rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "test-cloud-admin"}, RoleRef: ref("antreaplus-cloud-admin"), Subjects: subject(carol)},
 		&rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "test-cluster-admin"}, RoleRef: ref("antreaplus-cluster-admin"), Subjects: subject(dave)},
-		&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: "test-cluster-admin"},
+		&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: "test-cluster-admin"},
 			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "antreaplus-cluster-admin"}, Subjects: subject(dave)},
 		&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "alpha", Name: "test-edit"}, RoleRef: ref("edit"), Subjects: subject(erin)},
 		&rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "alpha", Name: "test-view"}, RoleRef: ref("view"), Subjects: subject(frank)},
@@ -116,7 +116,7 @@ func prepareCluster(t *testing.T, ctx context.Context) (string, error) {
 		{bob, "create", "cloud.antreaplus.io", "cloudprovideraccounts", "beta"},
 		{carol, "create", "cloud.antreaplus.io", "cloudprovideraccounts", "beta"},
 		{dave, "create", "", "namespaces", ""},
-		{dave, "list", "coordination.k8s.io", "leases", names.Namespace},
+		{dave, "list", "coordination.k8s.io", "leases", federationv1alpha1.SystemNamespace},
 		{erin, "create", "policy.antreaplus.io", "federatednetworkpolicies", "alpha"},
 		{frank, "list", "cloud.antreaplus.io", "virtualmachines", "alpha"},
 	} {

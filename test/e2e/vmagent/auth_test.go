@@ -15,8 +15,8 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
-	"antreaplus.io/antreaplus/pkg/policydistribution"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/test/framework"
@@ -76,10 +76,10 @@ func TestTokensScopeWhatAConsumerGets(t *testing.T) {
 	})
 
 	secret := &corev1.Secret{}
-	if err := c.Get(t.Context(), types.NamespacedName{Namespace: names.Namespace, Name: agenttoken.AgentlessSecretName}, secret); err != nil {
+	if err := c.Get(t.Context(), types.NamespacedName{Namespace: federationv1alpha1.SystemNamespace, Name: agenttoken.AgentlessSecretName}, secret); err != nil {
 		t.Fatalf("the agentless consumer's token: %v", err)
 	}
-	ev, code, err := l.firstEvent(x, string(secret.Data[policydistribution.TokenKey]), "")
+	ev, code, err := l.firstEvent(x, string(secret.Data[policyv1alpha1.TokenSecretKey]), "")
 	if err != nil || code != http.StatusOK || !slices.Contains(endpointNames(ev), ns+"/svc-db") || slices.Contains(endpointNames(ev), ns+"/nic-x") {
 		t.Errorf("agentless consumer: %d, %v, endpoints %v", code, err, endpointNames(ev))
 	}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
@@ -55,7 +56,7 @@ func (l *lab) addVM(c client.Client, namespace, name string, labels map[string]s
 		if err := c.Get(context.Background(), types.NamespacedName{Namespace: namespace, Name: agenttoken.SecretName(name)}, s); err != nil {
 			return err
 		}
-		return os.WriteFile(v.tokenFile(), s.Data[policydistribution.TokenKey], 0o600)
+		return os.WriteFile(v.tokenFile(), s.Data[policyv1alpha1.TokenSecretKey], 0o600)
 	})
 	return v
 }

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -124,8 +125,8 @@ func (s *Server) AgentToken(namespace, vm string) string {
 	token := policydistribution.NewToken()
 	s.Tokens.SetSecret(&corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "vm-agent-token-" + vm,
-			Annotations: map[string]string{policydistribution.AnnotationVirtualMachine: vm}},
-		Type: policydistribution.SecretTypeAgentToken, Data: map[string][]byte{policydistribution.TokenKey: []byte(token)},
+			Annotations: map[string]string{policyv1alpha1.AnnotationTokenVirtualMachine: vm}},
+		Type: policyv1alpha1.SecretTypeAgentToken, Data: map[string][]byte{policyv1alpha1.TokenSecretKey: []byte(token)},
 	})
 	return token
 }
@@ -134,7 +135,7 @@ func (s *Server) AgentToken(namespace, vm string) string {
 func (s *Server) AgentlessToken() string {
 	token := policydistribution.NewToken()
 	s.Tokens.SetSecret(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "system", Name: "agentless"},
-		Type: policydistribution.SecretTypeAgentlessToken, Data: map[string][]byte{policydistribution.TokenKey: []byte(token)}})
+		Type: policyv1alpha1.SecretTypeAgentlessToken, Data: map[string][]byte{policyv1alpha1.TokenSecretKey: []byte(token)}})
 	return token
 }
 

@@ -20,13 +20,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/accountprovider"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/agentless"
 	"antreaplus.io/antreaplus/pkg/cloudcontroller/inventorysync"
 	"antreaplus.io/antreaplus/pkg/externalentity"
-	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
@@ -102,7 +102,7 @@ func startPolicyController(t *testing.T) (url, caFile, tokenFile string) {
 		if err := kube.Get(ctx, client.ObjectKey{Namespace: systemName, Name: agenttoken.AgentlessSecretName}, s); err != nil {
 			return err
 		}
-		return os.WriteFile(tokenFile, s.Data[policydistribution.TokenKey], 0o600)
+		return os.WriteFile(tokenFile, s.Data[policyv1alpha1.TokenSecretKey], 0o600)
 	})
 	return "https://" + addr, filepath.Join(dir, "ca.crt"), tokenFile
 }

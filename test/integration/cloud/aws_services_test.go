@@ -47,11 +47,11 @@ func TestAWSServicesImported(t *testing.T) {
 	waitImported(t, c, ns, 0, 0, 2)
 	e := waitEntity(t, c, ns, lbEntity, func(e entity) bool { return len(e.Spec.Endpoints) == 2 })
 	if !slices.Equal(endpointIPs(e), sortedCopy(lb.PrivateIPs)) || len(e.Spec.Ports) != 1 || e.Spec.Ports[0].Port != 443 ||
-		e.Labels[externalentity.LabelServiceKind] != "AWSLoadBalancer" || e.Labels["tag.cloud.antreaplus.io/app"] != "web" {
+		e.Labels[cloudv1alpha1.LabelEntityServiceKind] != "AWSLoadBalancer" || e.Labels["tag.cloud.antreaplus.io/app"] != "web" {
 		t.Errorf("load balancer entity: labels %v spec %+v", e.Labels, e.Spec)
 	}
 	e = waitEntity(t, c, ns, dbEntity, func(e entity) bool { return len(e.Spec.Endpoints) == 1 })
-	if e.Spec.Endpoints[0].IP != db.PrivateIP || len(e.Spec.Ports) != 1 || e.Spec.Ports[0].Port != 5432 || e.Labels[externalentity.LabelServiceKind] != "AWSRDS" {
+	if e.Spec.Endpoints[0].IP != db.PrivateIP || len(e.Spec.Ports) != 1 || e.Spec.Ports[0].Port != 5432 || e.Labels[cloudv1alpha1.LabelEntityServiceKind] != "AWSRDS" {
 		t.Errorf("DB entity: labels %v spec %+v", e.Labels, e.Spec)
 	}
 	svcs := imported(t, c, ns).CloudNativeServices

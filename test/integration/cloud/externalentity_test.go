@@ -30,8 +30,8 @@ func TestExternalEntitiesOfServices(t *testing.T) {
 	name := externalentity.NameForService(svc.Name)
 	e := waitEntity(t, c, ns, name, func(e entity) bool { return len(e.Spec.Endpoints) == 2 })
 	if len(e.Spec.Ports) != 1 || e.Spec.Ports[0].Port != 443 || e.Spec.Ports[0].Name != "https" ||
-		e.Labels[externalentity.LabelKind] != "CloudNativeService" || e.Labels["tag.cloud.antreaplus.io/app"] != "web" ||
-		e.Labels[externalentity.LabelServiceKind] != "AWSLoadBalancer" || e.Spec.ExternalNode == "" {
+		e.Labels[cloudv1alpha1.LabelEntityKind] != "CloudNativeService" || e.Labels["tag.cloud.antreaplus.io/app"] != "web" ||
+		e.Labels[cloudv1alpha1.LabelEntityServiceKind] != "AWSLoadBalancer" || e.Spec.ExternalNode == "" {
 		t.Errorf("entity %+v", e)
 	}
 	if o := metav1.GetControllerOf(&e); o == nil || o.Kind != "CloudNativeService" || o.UID != svc.UID {
@@ -68,7 +68,7 @@ func TestAzureInventory(t *testing.T) {
 	waitImported(t, c, ns, 2, 2, 2)
 	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
 	for _, e := range entities(t, c, ns, "tag.cloud.antreaplus.io/role", "web") {
-		if len(e.Spec.Endpoints) != 2 || e.Labels[externalentity.LabelRegion] != azureRegion || e.Labels[externalentity.LabelVPC] == "" {
+		if len(e.Spec.Endpoints) != 2 || e.Labels[cloudv1alpha1.LabelEntityRegion] != azureRegion || e.Labels[cloudv1alpha1.LabelEntityVPC] == "" {
 			t.Errorf("entity %s: endpoints %v labels %v", e.Name, e.Spec.Endpoints, e.Labels)
 		}
 		for k, v := range e.Labels {

@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/test/framework"
@@ -102,7 +101,7 @@ func form(t *testing.T) {
 func registry(t *testing.T, supervisor string) map[string]federationv1alpha1.MemberCluster {
 	t.Helper()
 	list := &federationv1alpha1.MemberClusterList{}
-	if err := clusters.Client(t, supervisor).List(t.Context(), list, client.InNamespace(names.Namespace)); err != nil {
+	if err := clusters.Client(t, supervisor).List(t.Context(), list, client.InNamespace(federationv1alpha1.SystemNamespace)); err != nil {
 		t.Fatalf("listing the registry of %s: %v", supervisor, err)
 	}
 	out := map[string]federationv1alpha1.MemberCluster{}
@@ -131,7 +130,7 @@ func memberCredentials(t *testing.T, supervisor, clusterID string) *rest.Config 
 		t.Fatalf("%s is not in the registry of %s", clusterID, supervisor)
 	}
 	s := &corev1.Secret{}
-	key := client.ObjectKey{Namespace: names.Namespace, Name: e.Spec.CredentialsSecretRef.Name}
+	key := client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: e.Spec.CredentialsSecretRef.Name}
 	if err := clusters.Client(t, supervisor).Get(t.Context(), key, s); err != nil {
 		t.Fatalf("reading the credentials of %s: %v", clusterID, err)
 	}
@@ -160,7 +159,7 @@ func clientFor(t *testing.T, cfg *rest.Config) client.Client {
 func managedObjects(t *testing.T, name string) []string {
 	t.Helper()
 	c := clusters.Client(t, name)
-	managed := client.MatchingLabels{names.ManagedByLabel: names.ManagedBy}
+	managed := client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 	lists := []client.ObjectList{
 		&corev1.NamespaceList{}, &corev1.ServiceAccountList{}, &corev1.SecretList{},
 		&rbacv1.RoleList{}, &rbacv1.RoleBindingList{}, &rbacv1.ClusterRoleList{}, &rbacv1.ClusterRoleBindingList{},
@@ -186,11 +185,11 @@ func namespaceGone(t *testing.T, name string) {
 	t.Helper()
 	c := clusters.Client(t, name)
 	framework.Eventually(t, time.Minute, func() error {
-		err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKey{Name: names.Namespace}, &corev1.Namespace{})
+		err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKey{Name: federationv1alpha1.SystemNamespace}, &corev1.Namespace{})
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
-		return fmt.Errorf("namespace %s of %s still there (err: %w)", names.Namespace, name, err)
+		return fmt.Errorf("namespace %s of %s still there (err: %w)", federationv1alpha1.SystemNamespace, name, err)
 	})
 }
 

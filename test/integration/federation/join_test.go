@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/internal/names"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 )
 
@@ -34,11 +33,11 @@ func TestJoinGivesIdentityAndRegistersInEverySupervisor(t *testing.T) {
 		if e.Spec.Server != clusters.Config(t, name).Host || e.Spec.Supervisor != (name == "member-1") {
 			t.Errorf("registry entry %s = %+v", name, e.Spec)
 		}
-		if e.Labels[names.ManagedByLabel] != names.ManagedBy {
+		if e.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation {
 			t.Errorf("registry entry %s labels = %v", name, e.Labels)
 		}
 		s := &corev1.Secret{}
-		key := client.ObjectKey{Namespace: names.Namespace, Name: names.MemberSecret(name)}
+		key := client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.MemberSecretName(name)}
 		if err := clusters.Client(t, "member-1").Get(t.Context(), key, s); err != nil {
 			t.Fatalf("credential Secret of %s: %v", name, err)
 		}
@@ -50,7 +49,7 @@ func TestJoinGivesIdentityAndRegistersInEverySupervisor(t *testing.T) {
 		t.Errorf("member-2 labels = %v, want env=test", reg["member-2"].Labels)
 	}
 	// The member's own identity carries its labels too (for member-label selectors).
-	if m := identity(t, "member-2"); m == nil || m.Labels["env"] != "test" || m.Labels[names.ManagedByLabel] != names.ManagedBy {
+	if m := identity(t, "member-2"); m == nil || m.Labels["env"] != "test" || m.Labels[federationv1alpha1.LabelManagedBy] != federationv1alpha1.ManagedByFederation {
 		t.Errorf("member-2 ClusterMembership labels = %v, want env=test and the managed-by label", m.GetLabels())
 	}
 }
@@ -156,7 +155,7 @@ func TestJoinNeedsASupervisor(t *testing.T) {
 	ctx := testContext(t)
 	_, err := membership.Join(ctx, nil, cl(t, "member-2"), "", []membership.Cluster{cl(t, "member-1")}, membership.JoinOptions{FederationID: "acme"})
 	mustContain(t, err, "member-1 is not a supervisor of any federation: make it one with 'antreaplus federation create --federation-id acme --supervisor member-1'")
-	if err := clusters.Client(t, "member-2").Get(ctx, client.ObjectKey{Name: names.Namespace}, &corev1.Namespace{}); !apierrors.IsNotFound(err) {
+	if err := clusters.Client(t, "member-2").Get(ctx, client.ObjectKey{Name: federationv1alpha1.SystemNamespace}, &corev1.Namespace{}); !apierrors.IsNotFound(err) {
 		t.Errorf("the refused join created the namespace in member-2 (err %v)", err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 )
 
@@ -23,7 +23,7 @@ func TestLeaveLeavesNothingBehindAndJoinAgainWorks(t *testing.T) {
 	ctx := testContext(t)
 	// A leader Lease, as a federation manager would hold it with the member's credentials.
 	lease := &coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: names.LeaderLease},
+		ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease},
 		Spec:       coordinationv1.LeaseSpec{HolderIdentity: ptrTo("member-1"), LeaseDurationSeconds: ptrTo[int32](10)},
 	}
 	leader := clientFor(t, memberCredentials(t, "member-1", "member-3"))
@@ -118,7 +118,7 @@ func TestLeaveRefusesWhileASupervisorIsUnreachable(t *testing.T) {
 // into a member's namespace, labelled as the federation's.
 func writeImports(t *testing.T, leader client.Client, ns string) []client.Object {
 	t.Helper()
-	meta := metav1.ObjectMeta{Namespace: ns, Name: "web", Labels: map[string]string{names.ManagedByLabel: names.ManagedBy}}
+	meta := metav1.ObjectMeta{Namespace: ns, Name: "web", Labels: map[string]string{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}}
 	port := corev1.ServicePort{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80}
 	objs := []client.Object{
 		&mcsv1beta1.ServiceImport{ObjectMeta: meta, Spec: mcsv1beta1.ServiceImportSpec{

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
 // TestFederationAccountIsLeastPrivilege acts with the credentials a
@@ -25,7 +25,7 @@ func TestFederationAccountIsLeastPrivilege(t *testing.T) {
 
 	t.Run("holds the leader Lease", func(t *testing.T) {
 		lease := &coordinationv1.Lease{
-			ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: names.LeaderLease},
+			ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease},
 			Spec:       coordinationv1.LeaseSpec{HolderIdentity: ptrTo("member-1"), LeaseDurationSeconds: ptrTo[int32](10)},
 		}
 		if err := member.Create(ctx, lease); err != nil {
@@ -45,7 +45,7 @@ func TestFederationAccountIsLeastPrivilege(t *testing.T) {
 		}
 	})
 	t.Run("cannot read Secrets", func(t *testing.T) {
-		err := member.List(ctx, &corev1.SecretList{}, client.InNamespace(names.Namespace))
+		err := member.List(ctx, &corev1.SecretList{}, client.InNamespace(federationv1alpha1.SystemNamespace))
 		if !apierrors.IsForbidden(err) {
 			t.Fatalf("list Secrets: error %v, want 403", err)
 		}
@@ -63,29 +63,29 @@ func TestFederationAccountIsLeastPrivilege(t *testing.T) {
 		member string
 		want   bool
 	}{
-		{"update the leader Lease", named(res("update", "coordination.k8s.io", "leases", names.Namespace), names.LeaderLease), "member-2", true},
-		{"update another Lease", named(res("update", "coordination.k8s.io", "leases", names.Namespace), "antreaplus-member-controller"), "member-2", false},
-		{"list Leases (tenant claims, for the overlaps across members)", res("list", "coordination.k8s.io", "leases", names.Namespace), "member-2", true},
+		{"update the leader Lease", named(res("update", "coordination.k8s.io", "leases", federationv1alpha1.SystemNamespace), federationv1alpha1.LeaderLease), "member-2", true},
+		{"update another Lease", named(res("update", "coordination.k8s.io", "leases", federationv1alpha1.SystemNamespace), "antreaplus-member-controller"), "member-2", false},
+		{"list Leases (tenant claims, for the overlaps across members)", res("list", "coordination.k8s.io", "leases", federationv1alpha1.SystemNamespace), "member-2", true},
 		{"list Leases elsewhere", res("list", "coordination.k8s.io", "leases", "kube-system"), "member-2", false},
-		{"update a tenant's claim", named(res("update", "coordination.k8s.io", "leases", names.Namespace), "tenant-alpha"), "member-2", false},
-		{"delete the leader Lease", res("delete", "coordination.k8s.io", "leases", names.Namespace), "member-2", false},
+		{"update a tenant's claim", named(res("update", "coordination.k8s.io", "leases", federationv1alpha1.SystemNamespace), "tenant-alpha"), "member-2", false},
+		{"delete the leader Lease", res("delete", "coordination.k8s.io", "leases", federationv1alpha1.SystemNamespace), "member-2", false},
 		{"Leases elsewhere", res("update", "coordination.k8s.io", "leases", "kube-system"), "member-2", false},
 		{"watch ServiceExports", res("watch", "multicluster.x-k8s.io", "serviceexports", ""), "member-2", true},
 		{"write ServiceExports", res("create", "multicluster.x-k8s.io", "serviceexports", "default"), "member-2", false},
 		{"write ServiceImports", res("create", "multicluster.x-k8s.io", "serviceimports", "default"), "member-2", true},
 		{"write EndpointSlices", res("update", "discovery.k8s.io", "endpointslices", "default"), "member-2", true},
 		{"delete Services", res("delete", "", "services", "default"), "member-2", true},
-		{"read Secrets", res("get", "", "secrets", names.Namespace), "member-2", false},
+		{"read Secrets", res("get", "", "secrets", federationv1alpha1.SystemNamespace), "member-2", false},
 		{"read Pods", res("list", "", "pods", ""), "member-2", false},
 		{"create namespaces", res("create", "", "namespaces", ""), "member-2", false},
 		{"list nodes", res("list", "", "nodes", ""), "member-2", true},
 		{"change its identity", res("update", "federation.antreaplus.io", "clustermemberships", ""), "member-2", false},
-		{"write ServiceAccount tokens", res("create", "", "serviceaccounts", names.Namespace), "member-2", false},
+		{"write ServiceAccount tokens", res("create", "", "serviceaccounts", federationv1alpha1.SystemNamespace), "member-2", false},
 		{"bind roles", res("create", "rbac.authorization.k8s.io", "clusterrolebindings", ""), "member-2", false},
 		{"anything", res("*", "*", "*", ""), "member-2", false},
-		{"a member's registry is not readable", res("list", "federation.antreaplus.io", "memberclusters", names.Namespace), "member-2", false},
-		{"a supervisor's registry is readable", res("list", "federation.antreaplus.io", "memberclusters", names.Namespace), "member-1", true},
-		{"a supervisor's registry Secrets are not", res("get", "", "secrets", names.Namespace), "member-1", false},
+		{"a member's registry is not readable", res("list", "federation.antreaplus.io", "memberclusters", federationv1alpha1.SystemNamespace), "member-2", false},
+		{"a supervisor's registry is readable", res("list", "federation.antreaplus.io", "memberclusters", federationv1alpha1.SystemNamespace), "member-1", true},
+		{"a supervisor's registry Secrets are not", res("get", "", "secrets", federationv1alpha1.SystemNamespace), "member-1", false},
 	}
 	clients := map[string]client.Client{"member-2": member, "member-1": clientFor(t, memberCredentials(t, "member-1", "member-1"))}
 	for _, tt := range tests {

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
-	"antreaplus.io/antreaplus/internal/names"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 )
 
@@ -60,7 +60,7 @@ func TestStatusReadsTheLeaseInTheMemberAndReportsDeadSupervisors(t *testing.T) {
 	form(t)
 	ctx := testContext(t)
 	lease := &coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: names.Namespace, Name: names.LeaderLease},
+		ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease},
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptrTo("member-1"), LeaseDurationSeconds: ptrTo[int32](60),
 			RenewTime: &metav1.MicroTime{Time: time.Now()}},
 	}

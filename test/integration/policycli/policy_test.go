@@ -9,8 +9,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federatedpolicy/translate"
 	"antreaplus.io/antreaplus/pkg/policyview"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -46,7 +46,7 @@ func setUp(t *testing.T) policies {
 	mustCreate(t, m2, fnp)
 	framework.UpdateStatus(t, m2, fnp, func() { fnp.Status = federatedStatus(fnp.Generation) })
 	derived := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns2, Name: "fnp-web",
-		Labels: map[string]string{policyview.FederatedPolicyLabel: "web", translate.ManagedByLabel: translate.ManagedBy},
+		Labels: map[string]string{policyview.FederatedPolicyLabel: "web", federationv1alpha1.LabelManagedBy: policyv1alpha1.ManagedByMemberController},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: policyv1alpha1.GroupVersion.String(), Kind: "FederatedNetworkPolicy",
 			Name: fnp.Name, UID: fnp.UID, Controller: ptr.To(true)}}}, Spec: spec(10)}
 	mustCreate(t, m2, derived)

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/infrastructure/awsemu"
@@ -119,7 +120,7 @@ func (cl *cloud) addVM(t *testing.T, tn *tenant, name string) {
 // when the test ends.
 func tenantNamespace(t *testing.T, c client.Client, run string, labels map[string]string) string {
 	t.Helper()
-	l := map[string]string{runLabel: run, tenancy.LabelTenant: "true"}
+	l := map[string]string{runLabel: run, tenancyv1alpha1.LabelTenant: "true"}
 	for k, v := range labels {
 		l[k] = v
 	}
@@ -282,7 +283,7 @@ func freeAddress(t *testing.T) string {
 // holderIdentity.
 func holders(ctx context.Context, c client.Client, leases string) (map[string]string, error) {
 	var list coordinationv1.LeaseList
-	if err := c.List(ctx, &list, client.InNamespace(leases), client.MatchingLabels{tenancy.LabelLease: tenancy.LeaseClaim}); err != nil {
+	if err := c.List(ctx, &list, client.InNamespace(leases), client.MatchingLabels{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim}); err != nil {
 		return nil, err
 	}
 	now := time.Now()
@@ -295,7 +296,7 @@ func holders(ctx context.Context, c client.Client, leases string) (map[string]st
 		if l.Spec.RenewTime.Add(time.Duration(ptr.Deref(l.Spec.LeaseDurationSeconds, 0)) * time.Second).Before(now) {
 			continue // expired
 		}
-		out[l.Labels[tenancy.LabelTenant]] = holder
+		out[l.Labels[tenancyv1alpha1.LabelTenant]] = holder
 	}
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/tenancy"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/infrastructure/pollstats"
@@ -124,10 +125,10 @@ func TestHardTenancyAndContention(t *testing.T) {
 	c := clusters.Client(t, "member-1")
 	leases := clusters.Namespace(t, "member-1")
 	run := "hard"
-	cl, tenants := newTenants(t, c, run, 1, map[string]string{tenancy.LabelController: "hard"}, nil, nil)
+	cl, tenants := newTenants(t, c, run, 1, map[string]string{tenancyv1alpha1.LabelController: "hard"}, nil, nil)
 	hardT, shareds := tenants[0], tenants[1:]
 
-	hard := startReplica(t, leases, "hard", "h1", tenancy.LabelController+"=hard,"+runLabel+"="+run)
+	hard := startReplica(t, leases, "hard", "h1", tenancyv1alpha1.LabelController+"=hard,"+runLabel+"="+run)
 	shared := startReplica(t, leases, tenancy.DefaultInstance, "s1", tenancy.DefaultSharedSelector+","+runLabel+"="+run)
 	want := map[string]string{hardT.ns: hard.identity()}
 	for _, tn := range shareds {
@@ -195,7 +196,7 @@ func TestTenantMovedBetweenInstances(t *testing.T) {
 	run := "moved"
 	cl, tenants := newTenants(t, c, run, 3, plain(2)...)
 	moved, stays := tenants[0], tenants[1]
-	hard := startReplica(t, leases, "hard", "h1", tenancy.LabelController+"=hard,"+runLabel+"="+run)
+	hard := startReplica(t, leases, "hard", "h1", tenancyv1alpha1.LabelController+"=hard,"+runLabel+"="+run)
 	shared := startReplica(t, leases, tenancy.DefaultInstance, "s1", tenancy.DefaultSharedSelector+","+runLabel+"="+run)
 	waitHolders(t, c, leases, map[string]string{moved.ns: shared.identity(), stays.ns: shared.identity()})
 	waitImported(t, c, tenants...)
@@ -211,7 +212,7 @@ func TestTenantMovedBetweenInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	patch := client.MergeFrom(ns.DeepCopy())
-	ns.Labels[tenancy.LabelController] = "hard"
+	ns.Labels[tenancyv1alpha1.LabelController] = "hard"
 	relabelled := time.Now()
 	if err := c.Patch(t.Context(), ns, patch); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
-// Package assignment decides which supervisor should lead each member of a
-// federation. It is pure: the same members and supervisors always give the
-// same answer, on every supervisor, with no communication.
+// Package boundedload places items on holders by consistent hashing with
+// bounded loads: the same items and holders always give the same answer, on
+// every process, with no communication. The federation uses it to decide
+// which supervisor should lead each member (pkg/federation/manager), tenancy
+// to share the tenants among a controller instance's replicas
+// (pkg/tenancy); the doc below speaks of members and supervisors.
 //
 // Each member ranks the supervisors by rendezvous (highest random weight)
 // hashing. Members are then placed, in a fixed order, on their best-ranked
@@ -13,7 +16,7 @@
 // # Usage
 //
 // See ExampleCompute: a plan, the ranks and the load of each supervisor.
-package assignment
+package boundedload
 
 import (
 	"hash/fnv"

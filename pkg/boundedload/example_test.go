@@ -1,9 +1,9 @@
-package assignment_test
+package boundedload_test
 
 import (
 	"fmt"
 
-	"antreaplus.io/antreaplus/pkg/federation/assignment"
+	"antreaplus.io/antreaplus/pkg/boundedload"
 )
 
 // Every supervisor computes the same plan from the same members and live
@@ -11,14 +11,14 @@ import (
 // rank order, for the others.
 func ExampleCompute() {
 	members := []string{"member-1", "member-2", "member-3", "member-4"}
-	plan := assignment.Compute(members, []string{"supervisor-1", "supervisor-2"})
+	plan := boundedload.Compute(members, []string{"supervisor-1", "supervisor-2"})
 	for _, m := range members {
 		fmt.Println(m, plan.Order(m), "supervisor-1 ranks", plan.Rank(m, "supervisor-1"))
 	}
 	fmt.Println(plan.Load())
 
 	// supervisor-2 is gone: supervisor-1 is preferred for every member.
-	plan = assignment.Compute(members, []string{"supervisor-1"})
+	plan = boundedload.Compute(members, []string{"supervisor-1"})
 	fmt.Println(plan.Load())
 	// Output:
 	// member-1 [supervisor-1 supervisor-2] supervisor-1 ranks 0
