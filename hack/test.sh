@@ -67,10 +67,10 @@ heavy=(./test/e2e/services ./test/e2e ./test/e2e/fedpolicy ./test/integration/cl
   ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/integration/tenancy ./test/e2e/dns
   ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
   ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager
-  ./pkg/federation/tenantoverlaps ./pkg/federation/dnsendpoints ./pkg/tenancy ./pkg/networks/networkstatus)
+  ./pkg/federation/tenantoverlaps ./pkg/federation/dnsendpoints ./pkg/tenancy ./pkg/networks/networkstatus ./test/images)
 # The list above only orders the cluster packages (longest first); which
 # packages start clusters is decided by hack/packages.sh (their tests import
-# test/framework), and a package missing from the list, or listed without
+# test/framework, or build the release artifacts: test/images), and a package missing from the list, or listed without
 # starting clusters, fails the run here rather than running in the wrong lane.
 listed=$(printf 'antreaplus.io/antreaplus/%s\n' "${heavy[@]#./}" | sort)
 starting=$(hack/packages.sh clusters | sort)
