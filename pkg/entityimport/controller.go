@@ -34,7 +34,10 @@ func New(registry client.Reader, registryNamespace string) *Controller {
 }
 
 // Name implements manager.LeaderController.
-func (c *Controller) Name() string { return "entityimport" }
+func (c *Controller) Name() string { return controllerName }
+
+// controllerName labels the controller's metrics and log lines.
+const controllerName = "entityimport"
 
 // key is what one reconcile makes right: the RemoteEntities of one
 // Namespace imported from one source member.
@@ -57,7 +60,6 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 		Doing: "Importing federated entities", Start: r.hookLed, Sources: r.sources,
 		EnqueueAll: r.enqueueAll, Reconcile: r.reconcile,
 		LogValues: func(k key) []any { return []any{"namespace", k.Namespace, "source", k.Source} },
-		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
 	})
 }
 

@@ -46,7 +46,7 @@ func newController(registry client.Reader) *Controller {
 func writesTo(member string) float64 {
 	n := 0.0
 	for _, verb := range []string{"create", "update", "delete"} {
-		n += testutil.ToFloat64(writes.WithLabelValues(member, kindRemoteEntity, verb))
+		n += testutil.ToFloat64(metrics.Writes.WithLabelValues(member, kindRemoteEntity, verb))
 	}
 	return n
 }
@@ -218,7 +218,7 @@ func TestFencedWritesAreRefused(t *testing.T) {
 	createEntity(t, a, ns, "nic-a", web, "10.0.0.1")
 	createExport(t, a, ns, "web", nil)
 	_, cb, view, registry := setup(t)
-	fenced := testutil.ToFloat64(fencedWrites.WithLabelValues("member-2"))
+	fenced := testutil.ToFloat64(metrics.Fenced.WithLabelValues("member-2"))
 	ctx, cancel := context.WithCancel(bg)
 	done := make(chan error, 1)
 	go func() {
@@ -226,7 +226,7 @@ func TestFencedWritesAreRefused(t *testing.T) {
 			Fence: leadertest.NotLeading("member-2"), Federation: view})
 	}()
 	framework.Eventually(t, 20*time.Second, func() error {
-		if testutil.ToFloat64(fencedWrites.WithLabelValues("member-2")) == fenced {
+		if testutil.ToFloat64(metrics.Fenced.WithLabelValues("member-2")) == fenced {
 			return fmt.Errorf("no fenced write yet")
 		}
 		return nil
@@ -253,11 +253,11 @@ func TestNewLeaderRewritesNothing(t *testing.T) {
 	waitRemote(t, b, ns, want)
 	stop()
 
-	before, ok := writesTo("member-2"), testutil.ToFloat64(reconciles.WithLabelValues("member-2", "ok"))
+	before, ok := writesTo("member-2"), testutil.ToFloat64(metrics.Reconciles.WithLabelValues("member-2", "ok"))
 	leadertest.Lead(t, newController(registry), "member-2", cb, view)
 	framework.Eventually(t, 20*time.Second, func() error {
 		// The first pass and three resyncs.
-		if n := testutil.ToFloat64(reconciles.WithLabelValues("member-2", "ok")) - ok; n < 4 {
+		if n := testutil.ToFloat64(metrics.Reconciles.WithLabelValues("member-2", "ok")) - ok; n < 4 {
 			return fmt.Errorf("%v reconciles by the new leader", n)
 		}
 		return nil

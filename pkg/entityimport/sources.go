@@ -23,7 +23,7 @@ func (r *run) newTracker() *sources.Tracker {
 		Kinds: sourceKinds(), Handler: r.sourceHandler,
 		UnreachableHoldDown: r.c.UnreachableHoldDown,
 		Registry:            r.c.registry, RegistryNamespace: r.c.registryNamespace,
-		Gauge: sourcesGauge,
+		Gauge: metrics.Sources,
 	}, r.log)
 }
 

@@ -2,7 +2,6 @@ package entityimport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -11,7 +10,6 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
-	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 )
 
 const kindRemoteEntity = "RemoteEntity"
@@ -80,14 +78,5 @@ func (r *run) delete(ctx context.Context, obj *federationv1alpha1.RemoteEntity) 
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(verb string, stamp client.Object, do func() error) error {
-	err := leaderloop.Fenced(r.m, stamp, do)
-	switch {
-	case errors.Is(err, leaderloop.ErrFenced):
-		fencedWrites.WithLabelValues(r.m.ClusterID).Inc()
-		return err
-	case err != nil:
-		return fmt.Errorf("%s of a %s in %s: %w", verb, kindRemoteEntity, r.m.ClusterID, err)
-	}
-	writes.WithLabelValues(r.m.ClusterID, kindRemoteEntity, verb).Inc()
-	return nil
+	return metrics.CountedWrite(r.m, kindRemoteEntity, verb, stamp, do)
 }

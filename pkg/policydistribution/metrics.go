@@ -39,27 +39,17 @@ type Metrics struct {
 // NewMetrics creates the metrics of one distribution (its feeder and its
 // server), unregistered: RegisterMetrics registers them.
 func NewMetrics() *Metrics {
-	const ns, sub = "antreaplus", "policydistribution"
 	lagBuckets := []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 	m := &Metrics{
-		ConnectedConsumers: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub,
-			Name: "connected_consumers", Help: "Open watch streams, by consumer kind."}, []string{"kind"}),
-		Events: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "events_total", Help: "Events written to consumers, by type."}, []string{"type"}),
-		EventBytes: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "event_bytes_total", Help: "Bytes of the events written to consumers."}),
-		Watches: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "watches_total", Help: "Watch requests, by outcome."}, []string{"outcome"}),
-		PushLag: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "push_lag_seconds", Help: "Time from the publication of a change to its write to a consumer.", Buckets: lagBuckets}),
-		RealizationLag: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "realization_lag_seconds", Help: "Time from the publication of a change to an agent's report that it enforces it.", Buckets: lagBuckets}),
-		CompileSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "compile_seconds", Help: "Time to compile and publish one batch of API changes.", Buckets: lagBuckets}),
-		Generation: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub,
-			Name: "generation", Help: "The newest generation published."}),
-		Reports: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "reports_total", Help: "Agent reports, by result."}, []string{"result"}),
+		ConnectedConsumers: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "antreaplus_policydistribution_connected_consumers", Help: "Open watch streams, by consumer kind."}, []string{"kind"}),
+		Events:             prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_policydistribution_events_total", Help: "Events written to consumers, by type."}, []string{"type"}),
+		EventBytes:         prometheus.NewCounter(prometheus.CounterOpts{Name: "antreaplus_policydistribution_event_bytes_total", Help: "Bytes of the events written to consumers."}),
+		Watches:            prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_policydistribution_watches_total", Help: "Watch requests, by outcome."}, []string{"outcome"}),
+		PushLag:            prometheus.NewHistogram(prometheus.HistogramOpts{Name: "antreaplus_policydistribution_push_lag_seconds", Help: "Time from the publication of a change to its write to a consumer.", Buckets: lagBuckets}),
+		RealizationLag:     prometheus.NewHistogram(prometheus.HistogramOpts{Name: "antreaplus_policydistribution_realization_lag_seconds", Help: "Time from the publication of a change to an agent's report that it enforces it.", Buckets: lagBuckets}),
+		CompileSeconds:     prometheus.NewHistogram(prometheus.HistogramOpts{Name: "antreaplus_policydistribution_compile_seconds", Help: "Time to compile and publish one batch of API changes.", Buckets: lagBuckets}),
+		Generation:         prometheus.NewGauge(prometheus.GaugeOpts{Name: "antreaplus_policydistribution_generation", Help: "The newest generation published."}),
+		Reports:            prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_policydistribution_reports_total", Help: "Agent reports, by result."}, []string{"result"}),
 	}
 	return m
 }

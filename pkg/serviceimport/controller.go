@@ -38,7 +38,10 @@ func New(registry client.Reader, registryNamespace string) *Controller {
 }
 
 // Name implements manager.LeaderController.
-func (c *Controller) Name() string { return "serviceimport" }
+func (c *Controller) Name() string { return controllerName }
+
+// controllerName labels the controller's metrics and log lines.
+const controllerName = "serviceimport"
 
 // Run imports every federated Service into member m until ctx ends.
 func (c *Controller) Run(ctx context.Context, m manager.Member) error {
@@ -54,7 +57,6 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 		Doing: "Importing federated Services", Start: r.hookLed, Sources: r.sources,
 		EnqueueAll: r.enqueueAll, Reconcile: r.reconcile,
 		LogValues: func(k types.NamespacedName) []any { return []any{"name", k} },
-		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
 	})
 }
 

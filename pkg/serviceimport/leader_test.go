@@ -118,9 +118,9 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 
 	// Steady state: a resync every second, and no write.
 	time.Sleep(time.Second)
-	before := testutil.ToFloat64(writes.WithLabelValues("member-1", "EndpointSlice", "update")) + testutil.ToFloat64(writes.WithLabelValues("member-1", "ServiceImport", "update"))
+	before := testutil.ToFloat64(metrics.Writes.WithLabelValues("member-1", "EndpointSlice", "update")) + testutil.ToFloat64(metrics.Writes.WithLabelValues("member-1", "ServiceImport", "update"))
 	time.Sleep(3 * time.Second)
-	after := testutil.ToFloat64(writes.WithLabelValues("member-1", "EndpointSlice", "update")) + testutil.ToFloat64(writes.WithLabelValues("member-1", "ServiceImport", "update"))
+	after := testutil.ToFloat64(metrics.Writes.WithLabelValues("member-1", "EndpointSlice", "update")) + testutil.ToFloat64(metrics.Writes.WithLabelValues("member-1", "ServiceImport", "update"))
 	if after != before {
 		t.Errorf("%v updates in a steady state over three resyncs", after-before)
 	}

@@ -3,48 +3,36 @@ package serviceimport
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
+
 	"antreaplus.io/antreaplus/internal/metricsreg"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
+// metrics are the controller's part of the metrics every leader
+// controller shares (leaderloop.MetricsFor).
+var metrics = leaderloop.MetricsFor(controllerName)
+
 var (
-	reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_serviceimport_reconciles_total",
-		Help: "Reconciles of one exported name in a led member, by result (ok, error, fenced).",
-	}, []string{"member", "result"})
-	reconcileSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "antreaplus_serviceimport_reconcile_seconds",
-		Help:    "Duration of the reconcile of one exported name, writes included.",
-		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
-	}, []string{"member"})
-	writes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_serviceimport_writes_total",
-		Help: "Writes into led members, by kind and verb.",
-	}, []string{"member", "kind", "verb"})
-	fencedWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_serviceimport_fenced_writes_total",
-		Help: "Writes refused because the election no longer allowed them.",
-	}, []string{"member"})
 	importsGauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "antreaplus_serviceimport_imports",
 		Help: "ServiceImports managed in a led member (refreshed every resync).",
 	}, []string{"member"})
-	sourcesGauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "antreaplus_serviceimport_sources",
-		Help: "Members seen by a led member's controller, by state: live (read), kept (not readable: last import kept), withdrawn (unreachable past the grace).",
-	}, []string{"member", "state"})
 )
 
 // RegisterMetrics registers the controller's metrics on reg; registering
 // them again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
-	return metricsreg.Register(reg, reconciles, reconcileSeconds, writes, fencedWrites, importsGauge, sourcesGauge)
+	if err := leaderloop.RegisterMetrics(reg); err != nil {
+		return err
+	}
+	return metricsreg.Register(reg, importsGauge)
 }
 
 // forgetMember drops a member's gauges when this manager stops leading it.
 func forgetMember(member string) {
 	importsGauge.DeleteLabelValues(member)
 	for _, s := range sources.States() {
-		sourcesGauge.DeleteLabelValues(member, s.String())
+		metrics.Forget(member, s.String())
 	}
 }

@@ -17,7 +17,7 @@ func (r *run) newTracker() *sources.Tracker {
 		Kinds: sources.ServiceKinds(), Handler: r.sourceHandler, ReadLed: true,
 		UnreachableHoldDown: r.c.UnreachableHoldDown,
 		Registry:            r.c.registry, RegistryNamespace: r.c.registryNamespace,
-		Gauge: sourcesGauge,
+		Gauge: metrics.Sources,
 	}, r.log)
 }
 

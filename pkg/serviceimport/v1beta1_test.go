@@ -200,7 +200,7 @@ func addressTypes(sl []discoveryv1.EndpointSlice) string {
 func totalWrites(t *testing.T) float64 {
 	t.Helper()
 	ch := make(chan prometheus.Metric, 1000)
-	writes.Collect(ch)
+	metrics.Writes.Collect(ch)
 	close(ch)
 	sum := 0.0
 	for m := range ch {

@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
-	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -191,5 +190,5 @@ func (r *run) delete(ctx context.Context, obj client.Object) error {
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
-	return leaderloop.CountedWrite(r.m, leaderloop.WriteMetrics{Writes: writes, Fenced: fencedWrites}, kind, verb, stamp, do)
+	return metrics.CountedWrite(r.m, kind, verb, stamp, do)
 }

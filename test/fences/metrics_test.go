@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -72,4 +73,46 @@ func metricsQuoted(paths []string) []string {
 		q[i] = `"` + p + `"`
 	}
 	return q
+}
+
+var (
+	metricOpts  = regexp.MustCompile(`prometheus\.(?:Counter|Gauge|Histogram|Summary)Opts\{([^}]*)\}`)
+	metricName  = regexp.MustCompile(`\bName:\s*([^,\n}]+)`)
+	metricDesc  = regexp.MustCompile(`prometheus\.NewDesc\(\s*([^,]+),`)
+	literalName = regexp.MustCompile(`^"antreaplus_[a-z0-9_]+"$`)
+)
+
+// TestMetricNamesAreLiteral checks that every metric of pkg/ and internal/
+// spells its whole name in one string literal starting antreaplus_, with
+// no Namespace or Subsystem: a name read in the docs or on a dashboard is
+// found by grep.
+func TestMetricNamesAreLiteral(t *testing.T) {
+	seen := 0
+	for pkg, files := range metricsSources(t, "./pkg/...", "./internal/...") {
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range metricOpts.FindAllStringSubmatch(string(src), -1) {
+				seen++
+				if strings.Contains(m[1], "Subsystem:") || strings.Contains(m[1], "Namespace:") {
+					t.Errorf("%s (%s): a metric built from Namespace and Subsystem; spell its whole name in Name", pkg, filepath.Base(file))
+				}
+				n := metricName.FindStringSubmatch(m[1])
+				if n == nil || !literalName.MatchString(strings.TrimSpace(n[1])) {
+					t.Errorf("%s (%s): metric name %v is not one literal \"antreaplus_...\"", pkg, filepath.Base(file), n)
+				}
+			}
+			for _, m := range metricDesc.FindAllStringSubmatch(string(src), -1) {
+				seen++
+				if !literalName.MatchString(strings.TrimSpace(m[1])) {
+					t.Errorf("%s (%s): metric name %s is not one literal \"antreaplus_...\"", pkg, filepath.Base(file), m[1])
+				}
+			}
+		}
+	}
+	if seen < 50 {
+		t.Fatalf("found %d metric definitions under pkg/ and internal/; the patterns no longer match the tree", seen)
+	}
 }

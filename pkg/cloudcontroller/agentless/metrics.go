@@ -35,25 +35,24 @@ type Metrics struct {
 // NewMetrics creates the metrics of one syncer, unregistered:
 // RegisterMetrics registers them.
 func NewMetrics() *Metrics {
-	const ns, sub = "antreaplus", "agentless"
 	m := &Metrics{
-		Rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rounds_total",
+		Rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_agentless_rounds_total",
 			Help: "Sync rounds of every agentless VPC, by trigger (change, resync)."}, []string{"trigger"}),
-		RoundSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "round_seconds",
+		RoundSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "antreaplus_agentless_round_seconds",
 			Help: "Time of one sync round.", Buckets: prometheus.ExponentialBuckets(0.01, 2.5, 10)}),
-		VPCSyncs: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "vpc_syncs_total",
+		VPCSyncs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_agentless_vpc_syncs_total",
 			Help: "Security group syncs of one VPC, by result (ok, error, not_supported, no_provider)."}, []string{"result"}),
-		CloudWrites: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "cloud_writes_total",
+		CloudWrites: prometheus.NewCounter(prometheus.CounterOpts{Name: "antreaplus_agentless_cloud_writes_total",
 			Help: "Mutating cloud API calls made to sync security groups."}),
-		Endpoints: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "endpoints",
+		Endpoints: prometheus.NewGauge(prometheus.GaugeOpts{Name: "antreaplus_agentless_endpoints",
 			Help: "Agentless enforcement points in the view."}),
-		Findings: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "findings",
+		Findings: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "antreaplus_agentless_findings",
 			Help: "Parts of the rules not enforced as written in the last round, by severity."}, []string{"severity"}),
-		Generation: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "generation",
+		Generation: prometheus.NewGauge(prometheus.GaugeOpts{Name: "antreaplus_agentless_generation",
 			Help: "Generation of the rules the last round enforced."}),
-		Connected: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "connected",
+		Connected: prometheus.NewGauge(prometheus.GaugeOpts{Name: "antreaplus_agentless_connected",
 			Help: "1 while the watch of the policy controller is up."}),
-		Reports: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reports_total",
+		Reports: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_agentless_reports_total",
 			Help: "Reports sent to the policy controller, by result (ok, error)."}, []string{"result"}),
 	}
 	return m

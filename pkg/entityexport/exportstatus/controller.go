@@ -6,8 +6,9 @@ import (
 	"maps"
 	"time"
 
+	"antreaplus.io/antreaplus/internal/statuswrite"
+
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -36,7 +37,7 @@ type Reconciler struct {
 // SetupWithManager watches EntityExports and the ExternalEntities they may select.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		Named("entityexport-status").
+		Named(controllerName).
 		For(&federationv1alpha1.EntityExport{}).
 		Watches(&antreav1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.exportsOfNamespace),
 			builder.WithPredicates(selectionChanged())).
@@ -82,20 +83,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	status.ObservedGeneration, status.ExportedEntities = exp.Generation, int32(selected)
 	meta.SetStatusCondition(&status.Conditions, entityexport.ValidCondition(exp, v, selected))
 	if equality.Semantic.DeepEqual(exp.Status, status) {
-		reconciles.WithLabelValues("unchanged").Inc()
-		return ctrl.Result{}, nil
+		return statuswrite.New(controllerName, r.Client).Unchanged()
 	}
 	exp.Status = status
-	if err := r.Status().Update(ctx, exp); err != nil {
-		reconciles.WithLabelValues("error").Inc()
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			// Changed or gone meanwhile: look again on fresh data.
-			return ctrl.Result{RequeueAfter: 50 * time.Millisecond}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("writing the status of EntityExport %s: %w", req, err)
+	res, err := statuswrite.New(controllerName, r.Client).Write(ctx, exp, "EntityExport", start)
+	if err == nil && res.IsZero() {
+		log.FromContext(ctx).V(1).Info("Export status written", "valid", v.Reason, "exportedEntities", selected)
 	}
-	reconciles.WithLabelValues("written").Inc()
-	writeSeconds.Observe(time.Since(start).Seconds())
-	log.FromContext(ctx).V(1).Info("Export status written", "valid", v.Reason, "exportedEntities", selected)
-	return ctrl.Result{}, nil
+	return res, err
 }
+
+// controllerName names the controller in the manager and in its metrics.
+const controllerName = "entityexport-status"

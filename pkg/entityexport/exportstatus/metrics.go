@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"antreaplus.io/antreaplus/internal/statuswrite"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,15 +15,6 @@ import (
 )
 
 var (
-	reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_entityexport_status_reconciles_total",
-		Help: "EntityExport reconciles by result: written, unchanged (no write needed), error.",
-	}, []string{"result"})
-	writeSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "antreaplus_entityexport_status_write_seconds",
-		Help:    "Time from the start of a reconcile to its status write.",
-		Buckets: prometheus.ExponentialBuckets(0.001, 2, 14),
-	})
 	exportsDesc = prometheus.NewDesc("antreaplus_entityexports",
 		"EntityExports of this cluster by the reason of their Valid condition.",
 		[]string{"valid_reason"}, nil)
@@ -65,5 +58,8 @@ func (c exportsCollector) Collect(ch chan<- prometheus.Metric) {
 // current manager's cache) serves the export counts at every scrape.
 // Registering them again with the same reader is not an error.
 func RegisterMetrics(reg prometheus.Registerer, reader client.Reader) error {
-	return metricsreg.Register(reg, reconciles, writeSeconds, exportsCollector{reader: reader})
+	if err := statuswrite.RegisterMetrics(reg); err != nil {
+		return err
+	}
+	return metricsreg.Register(reg, exportsCollector{reader: reader})
 }

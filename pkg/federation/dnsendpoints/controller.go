@@ -38,7 +38,10 @@ func New(registry client.Reader, registryNamespace string) *Controller {
 }
 
 // Name implements manager.LeaderController.
-func (c *Controller) Name() string { return "dnsendpoints" }
+func (c *Controller) Name() string { return controllerName }
+
+// controllerName labels the controller's metrics and log lines.
+const controllerName = "dnsendpoints"
 
 // key is a federated Service: the records of one DNSEndpoint.
 type key = types.NamespacedName
@@ -58,7 +61,6 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 		Doing: "Publishing federated Services for ExternalDNS", Start: r.hookLed, Sources: r.sources,
 		EnqueueAll: r.enqueueAll, Reconcile: r.reconcile,
 		LogValues: func(k key) []any { return []any{"service", k.String()} },
-		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
 	})
 }
 

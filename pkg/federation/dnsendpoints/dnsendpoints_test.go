@@ -113,7 +113,7 @@ func settleWrites(member string) {
 func writesTo(member string) float64 {
 	n := 0.0
 	for _, verb := range []string{"create", "update", "delete"} {
-		n += testutil.ToFloat64(writes.WithLabelValues(member, kindDNSEndpoint, verb))
+		n += testutil.ToFloat64(metrics.Writes.WithLabelValues(member, kindDNSEndpoint, verb))
 	}
 	return n
 }

@@ -3,8 +3,14 @@ package dnsendpoints
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
+
 	"antreaplus.io/antreaplus/internal/metricsreg"
 )
+
+// metrics are the controller's part of the metrics every leader
+// controller shares (leaderloop.MetricsFor).
+var metrics = leaderloop.MetricsFor(controllerName)
 
 var (
 	publishedGauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -19,29 +25,15 @@ var (
 		Name: "antreaplus_federation_dnsendpoints_blocked",
 		Help: "Federated Services whose DNSEndpoint name is taken by an object the federation did not write (left alone, not published).",
 	}, []string{"member"})
-	reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_federation_dnsendpoint_reconciles_total",
-		Help: "Reconciles of a federated Service's DNSEndpoint in a led member, by result (ok, error, fenced).",
-	}, []string{"member", "result"})
-	reconcileSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "antreaplus_federation_dnsendpoint_reconcile_seconds",
-		Help:    "Duration of the reconcile of a federated Service's DNSEndpoint, writes included.",
-		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
-	}, []string{"member"})
-	writes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_federation_dnsendpoint_writes_total",
-		Help: "Writes into led members by the DNSEndpoints controller, by kind (DNSEndpoint, Event) and verb (create, update, delete).",
-	}, []string{"member", "kind", "verb"})
-	fencedWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_federation_dnsendpoint_fenced_writes_total",
-		Help: "DNSEndpoint writes refused because the election no longer allowed them.",
-	}, []string{"member"})
 )
 
 // RegisterMetrics registers the controller's metrics on reg; registering
 // them again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
-	return metricsreg.Register(reg, publishedGauge, apiMissing, blocked, reconciles, reconcileSeconds, writes, fencedWrites)
+	if err := leaderloop.RegisterMetrics(reg); err != nil {
+		return err
+	}
+	return metricsreg.Register(reg, publishedGauge, apiMissing, blocked)
 }
 
 // forgetMember drops a member's gauges when this manager stops leading it.

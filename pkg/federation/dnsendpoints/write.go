@@ -11,7 +11,6 @@ import (
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 )
 
 const (
@@ -123,5 +122,5 @@ func (r *run) clearInTheWay(k key) {
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
-	return leaderloop.CountedWrite(r.m, leaderloop.WriteMetrics{Writes: writes, Fenced: fencedWrites}, kind, verb, stamp, do)
+	return metrics.CountedWrite(r.m, kind, verb, stamp, do)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -14,13 +13,6 @@ import (
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
-)
-
-var (
-	reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "example_mirror_reconciles_total"},
-		[]string{"member", "result"})
-	reconcileSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "example_mirror_reconcile_seconds"},
-		[]string{"member"})
 )
 
 // mirror is a leader controller that copies the ConfigMap "shared" of the
@@ -33,7 +25,9 @@ type mirror struct {
 func (mirror) Name() string { return "mirror" }
 
 // Run is the loop in led member m: a work queue of source members, a
-// write client of its own, workers, resyncs and metrics.
+// write client of its own, workers, resyncs, and the shared metrics
+// labelled controller="mirror" (leaderloop.MetricsFor): this page is the
+// whole controller.
 func (c mirror) Run(ctx context.Context, m manager.Member) error {
 	loop, err := leaderloop.New[string](ctx, c.Name(), m, leaderloop.Options{
 		Workers: 2, Resync: time.Minute, Period: time.Second, WriteQPS: 50, WriteBurst: 100})
@@ -56,16 +50,16 @@ func (c mirror) Run(ctx context.Context, m manager.Member) error {
 			}
 		},
 		Reconcile: func(ctx context.Context, source string) error {
-			return c.reconcile(ctx, m, loop.Writer, tracker, source)
+			return c.reconcile(ctx, m, loop, tracker, source)
 		},
 		LogValues: func(source string) []any { return []any{"source", source} },
-		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
 	})
 }
 
 // reconcile copies one source member's ConfigMap while it is Live, keeps
 // the copy while it is Kept, and deletes it once it is Withdrawn.
-func (c mirror) reconcile(ctx context.Context, m manager.Member, w client.Client, t *sources.Tracker, source string) error {
+func (c mirror) reconcile(ctx context.Context, m manager.Member, loop *leaderloop.Loop[string], t *sources.Tracker, source string) error {
+	w := loop.Writer
 	if source == m.ClusterID {
 		return nil
 	}
@@ -79,14 +73,15 @@ func (c mirror) reconcile(ctx context.Context, m manager.Member, w client.Client
 		case sources.Kept:
 			return nil
 		case sources.Withdrawn:
-			return leaderloop.Fenced(m, nil, func() error { return client.IgnoreNotFound(w.Delete(ctx, copyOf)) })
+			return loop.Write("ConfigMap", "delete", nil, func() error { return client.IgnoreNotFound(w.Delete(ctx, copyOf)) })
 		case sources.Live:
 			orig := &corev1.ConfigMap{}
 			if err := mi.Cluster.GetClient().Get(ctx, client.ObjectKey{Namespace: "demo", Name: "shared"}, orig); err != nil {
 				return client.IgnoreNotFound(err)
 			}
 			copyOf.Data = orig.Data
-			return leaderloop.Fenced(m, copyOf, func() error { // stamped with the leader's term
+			// Fenced, counted, stamped with the leader's term.
+			return loop.Write("ConfigMap", "apply", copyOf, func() error {
 				err := w.Create(ctx, copyOf)
 				if apierrors.IsAlreadyExists(err) {
 					return w.Update(ctx, copyOf)

@@ -6,8 +6,6 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
@@ -36,25 +34,23 @@ func Fenced(m manager.Member, stamp client.Object, do func() error) error {
 	return do()
 }
 
-// WriteMetrics count a controller's writes into the members it leads.
-type WriteMetrics struct {
-	// Writes counts the writes made, by member (the led member), kind and verb.
-	Writes *prometheus.CounterVec
-	// Fenced counts the writes the election refused, by member.
-	Fenced *prometheus.CounterVec
+// Write is Fenced for the loop's led member, counted in the loop's
+// Metrics; an error of do says which write into which member failed (verb,
+// kind), ErrFenced is returned as it is.
+func (l *Loop[K]) Write(kind, verb string, stamp client.Object, do func() error) error {
+	return l.Metrics.CountedWrite(l.m, kind, verb, stamp, do)
 }
 
-// CountedWrite is Fenced, counted in wm; an error of do says which write
-// into which member failed (verb, kind), ErrFenced is returned as it is.
-func CountedWrite(m manager.Member, wm WriteMetrics, kind, verb string, stamp client.Object, do func() error) error {
+// CountedWrite is Fenced in member m, counted in the controller's Metrics.
+func (mt Metrics) CountedWrite(m manager.Member, kind, verb string, stamp client.Object, do func() error) error {
 	err := Fenced(m, stamp, do)
 	switch {
 	case errors.Is(err, ErrFenced):
-		wm.Fenced.WithLabelValues(m.ClusterID).Inc()
+		mt.Fenced.WithLabelValues(m.ClusterID).Inc()
 		return err
 	case err != nil:
 		return fmt.Errorf("%s of a %s in %s: %w", verb, kind, m.ClusterID, err)
 	}
-	wm.Writes.WithLabelValues(m.ClusterID, kind, verb).Inc()
+	mt.Writes.WithLabelValues(m.ClusterID, kind, verb).Inc()
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -31,14 +30,6 @@ type Options struct {
 	// WriteQPS and WriteBurst limit the writes into one led member.
 	WriteQPS   float32
 	WriteBurst int
-}
-
-// Metrics are the controller's metrics of its reconciles.
-type Metrics struct {
-	// Reconciles counts them by member (the led member) and result (ok, error, fenced).
-	Reconciles *prometheus.CounterVec
-	// ReconcileSeconds observes their duration by member.
-	ReconcileSeconds *prometheus.HistogramVec
 }
 
 // Sources are the members the controller reads: a *sources.Tracker.
@@ -65,8 +56,6 @@ type Hooks[K comparable] struct {
 	Reconcile func(ctx context.Context, k K) error
 	// LogValues name a key in the log line of a failed reconcile.
 	LogValues func(k K) []any
-	// Metrics count the reconciles.
-	Metrics Metrics
 }
 
 // Loop is a leader controller's loop in one led member.
@@ -77,9 +66,12 @@ type Loop[K comparable] struct {
 	Queue workqueue.TypedRateLimitingInterface[K]
 	// Log is the context's logger with the controller, the member and the term.
 	Log logr.Logger
+	// Metrics are the controller's part of the shared metrics: the loop
+	// counts the reconciles, Write the writes.
+	Metrics Metrics
 
-	member string
-	opts   Options
+	m    manager.Member
+	opts Options
 }
 
 // New returns the loop of the controller called name in led member m.
@@ -91,11 +83,12 @@ func New[K comparable](ctx context.Context, name string, m manager.Member, opts 
 		return nil, fmt.Errorf("client of member %s: %w", m.ClusterID, err)
 	}
 	return &Loop[K]{
-		Writer: w,
-		Queue:  newQueue[K](name + "-" + m.ClusterID),
-		Log:    log.FromContext(ctx).WithValues("controller", name, "member", m.ClusterID, "term", m.Term),
-		member: m.ClusterID,
-		opts:   opts,
+		Writer:  w,
+		Queue:   newQueue[K](name + "-" + m.ClusterID),
+		Log:     log.FromContext(ctx).WithValues("controller", name, "member", m.ClusterID, "term", m.Term),
+		Metrics: MetricsFor(name),
+		m:       m,
+		opts:    opts,
 	}, nil
 }
 

@@ -59,16 +59,16 @@ func (l *Loop[K]) processNext(ctx context.Context, h Hooks[K]) bool {
 	defer l.Queue.Done(k)
 	start := time.Now()
 	err := h.Reconcile(ctx, k)
-	h.Metrics.ReconcileSeconds.WithLabelValues(l.member).Observe(time.Since(start).Seconds())
+	l.Metrics.ReconcileSeconds.WithLabelValues(l.m.ClusterID).Observe(time.Since(start).Seconds())
 	switch {
 	case err == nil:
-		h.Metrics.Reconciles.WithLabelValues(l.member, "ok").Inc()
+		l.Metrics.Reconciles.WithLabelValues(l.m.ClusterID, "ok").Inc()
 		l.Queue.Forget(k)
 	case errors.Is(err, ErrFenced) || ctx.Err() != nil:
-		h.Metrics.Reconciles.WithLabelValues(l.member, "fenced").Inc()
+		l.Metrics.Reconciles.WithLabelValues(l.m.ClusterID, "fenced").Inc()
 		l.Queue.Forget(k)
 	default:
-		h.Metrics.Reconciles.WithLabelValues(l.member, "error").Inc()
+		l.Metrics.Reconciles.WithLabelValues(l.m.ClusterID, "error").Inc()
 		// A write based on a stale cache fails with a conflict: routine, retried on fresh data.
 		logger := l.Log
 		if apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"antreaplus.io/antreaplus/pkg/federation/manager"
 )
 
 // fakeSources changes state when told to.
@@ -24,7 +25,6 @@ func (s *fakeSources) WaitForSources(context.Context, time.Duration) {}
 type harness struct {
 	loop    *Loop[string]
 	sources *fakeSources
-	metrics Metrics
 
 	mu       sync.Mutex
 	results  map[string][]error
@@ -32,15 +32,16 @@ type harness struct {
 	enqueues int
 }
 
+// harnesses numbers the harnesses: each counts in metrics of its own
+// controller label.
+var harnesses atomic.Int32
+
 func newHarness(results map[string][]error) *harness {
+	name := fmt.Sprintf("test-%d", harnesses.Add(1))
 	return &harness{
-		loop: &Loop[string]{Queue: newQueue[string]("test-m1"), Log: logr.Discard(), member: "m1",
-			opts: Options{Workers: 2, Period: 10 * time.Millisecond, Resync: time.Hour}},
+		loop: &Loop[string]{Queue: newQueue[string](name + "-m1"), Log: logr.Discard(), m: manager.Member{ClusterID: "m1"},
+			Metrics: MetricsFor(name), opts: Options{Workers: 2, Period: 10 * time.Millisecond, Resync: time.Hour}},
 		sources: &fakeSources{},
-		metrics: Metrics{
-			Reconciles:       prometheus.NewCounterVec(prometheus.CounterOpts{Name: "reconciles"}, []string{"member", "result"}),
-			ReconcileSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "seconds"}, []string{"member"}),
-		},
 		results: results, attempts: map[string]int{},
 	}
 }
@@ -67,11 +68,11 @@ func (h *harness) enqueueAll(context.Context) {
 
 func (h *harness) hooks(start func(context.Context) error) Hooks[string] {
 	return Hooks[string]{Doing: "Testing", Start: start, Sources: h.sources, EnqueueAll: h.enqueueAll,
-		Reconcile: h.reconcile, LogValues: func(k string) []any { return []any{"key", k} }, Metrics: h.metrics}
+		Reconcile: h.reconcile, LogValues: func(k string) []any { return []any{"key", k} }}
 }
 
 func (h *harness) count(result string) float64 {
-	return testutil.ToFloat64(h.metrics.Reconciles.WithLabelValues("m1", result))
+	return testutil.ToFloat64(h.loop.Metrics.Reconciles.WithLabelValues("m1", result))
 }
 
 func (h *harness) eventually(t *testing.T, what func() error) {
@@ -111,7 +112,7 @@ func TestRun(t *testing.T) {
 		}
 		return nil
 	})
-	if n := testutil.CollectAndCount(h.metrics.ReconcileSeconds); n != 1 {
+	if n := testutil.CollectAndCount(h.loop.Metrics.ReconcileSeconds); n != 1 {
 		t.Errorf("%d histogram series, want 1 (member m1)", n)
 	}
 	cancel()

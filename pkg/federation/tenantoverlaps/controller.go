@@ -40,7 +40,10 @@ func New(registry client.Reader, registryNamespace string) *Controller {
 }
 
 // Name implements manager.LeaderController.
-func (c *Controller) Name() string { return "tenantoverlaps" }
+func (c *Controller) Name() string { return controllerName }
+
+// controllerName labels the controller's metrics and log lines.
+const controllerName = "tenantoverlaps"
 
 // key is what one reconcile makes right: the led member's ConfigMap. There
 // is only one.
@@ -60,7 +63,6 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 		Doing: "Reporting the tenants claimed in other members", Start: r.hookLed, Sources: r.sources,
 		EnqueueAll: func(context.Context) { r.queue.Add(key{}) }, Reconcile: r.reconcile,
 		LogValues: func(key) []any { return []any{"configMap", tenancyv1alpha1.OverlapsConfigMap} },
-		Metrics:   leaderloop.Metrics{Reconciles: reconciles, ReconcileSeconds: reconcileSeconds},
 	})
 }
 

@@ -269,7 +269,7 @@ func writesTo(member string) float64 {
 	n := 0.0
 	for _, kind := range []string{kindConfigMap, kindEvent} {
 		for _, verb := range []string{"create", "update", "delete"} {
-			n += testutil.ToFloat64(writes.WithLabelValues(member, kind, verb))
+			n += testutil.ToFloat64(metrics.Writes.WithLabelValues(member, kind, verb))
 		}
 	}
 	return n
@@ -297,10 +297,10 @@ func TestNewLeaderKeepsWhatItCannotRead(t *testing.T) {
 		manager.MemberInfo{ClusterID: member1, Cluster: ca, Reachable: true},
 		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	registry := leadertest.NewRegistry(member1, member2)
-	before, ok := writesTo(member1), testutil.ToFloat64(reconciles.WithLabelValues(member1, "ok"))
+	before, ok := writesTo(member1), testutil.ToFloat64(metrics.Reconciles.WithLabelValues(member1, "ok"))
 	leadertest.Lead(t, New(registry, federationv1alpha1.SystemNamespace), member1, ca, view)
 	framework.Eventually(t, 10*time.Second, func() error {
-		if n := testutil.ToFloat64(reconciles.WithLabelValues(member1, "ok")) - ok; n < 3 {
+		if n := testutil.ToFloat64(metrics.Reconciles.WithLabelValues(member1, "ok")) - ok; n < 3 {
 			return fmt.Errorf("%v reconciles by the new leader", n)
 		}
 		return nil

@@ -15,7 +15,6 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/tenancy/overlap"
 )
 
@@ -111,5 +110,5 @@ func claimEvent(l *coordinationv1.Lease, clusterID, leader string, a overlap.App
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
 func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
-	return leaderloop.CountedWrite(r.m, leaderloop.WriteMetrics{Writes: writes, Fenced: fencedWrites}, kind, verb, stamp, do)
+	return metrics.CountedWrite(r.m, kind, verb, stamp, do)
 }

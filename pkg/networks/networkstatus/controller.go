@@ -6,8 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"antreaplus.io/antreaplus/internal/statuswrite"
+
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -39,7 +40,7 @@ type Reconciler struct {
 // another's verdict) and the imported interfaces and services (their VPCs).
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		Named("network-status").
+		Named(controllerName).
 		Watches(&federationv1alpha1.Network{}, handler.EnqueueRequestsFromMapFunc(r.all), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&cloudv1alpha1.NetworkInterface{}, handler.EnqueueRequestsFromMapFunc(r.all), builder.WithPredicates(vpcChanged())).
 		Watches(&cloudv1alpha1.CloudNativeService{}, handler.EnqueueRequestsFromMapFunc(r.all), builder.WithPredicates(vpcChanged())).
@@ -82,6 +83,7 @@ func vpcOf(o client.Object) string {
 // Reconcile writes the Valid condition of one Network, judged with the
 // others.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	start := time.Now()
 	n := &federationv1alpha1.Network{}
 	if err := r.Get(ctx, req.NamespacedName, n); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -104,20 +106,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	meta.SetStatusCondition(&status.Conditions, cond)
 	if equality.Semantic.DeepEqual(n.Status, status) {
-		reconciles.WithLabelValues("unchanged").Inc()
-		return ctrl.Result{}, nil
+		return statuswrite.New(controllerName, r.Client).Unchanged()
 	}
 	n.Status = status
-	if err := r.Status().Update(ctx, n); err != nil {
-		reconciles.WithLabelValues("error").Inc()
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			return ctrl.Result{RequeueAfter: 50 * time.Millisecond}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("writing the status of Network %s: %w", n.Name, err)
+	res, err := statuswrite.New(controllerName, r.Client).Write(ctx, n, "Network", start)
+	if err == nil && res.IsZero() {
+		log.FromContext(ctx).V(1).Info("Network status written", "valid", verdict.Valid, "reason", verdict.Reason)
 	}
-	reconciles.WithLabelValues("written").Inc()
-	log.FromContext(ctx).V(1).Info("Network status written", "valid", verdict.Valid, "reason", verdict.Reason)
-	return ctrl.Result{}, nil
+	return res, err
 }
 
 // imported are the VPCs ("<provider>/<vpcID>") of the member's imported
@@ -140,3 +136,6 @@ func (r *Reconciler) imported(ctx context.Context) (map[string]bool, error) {
 	}
 	return out, nil
 }
+
+// controllerName names the controller in the manager and in its metrics.
+const controllerName = "network-status"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"antreaplus.io/antreaplus/internal/statuswrite"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,10 +15,6 @@ import (
 )
 
 var (
-	reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "antreaplus_network_status_reconciles_total",
-		Help: "Network status reconciles by result: written, unchanged (no write needed), error.",
-	}, []string{"result"})
 	networksDesc = prometheus.NewDesc("antreaplus_networks",
 		"Networks of this cluster by the reason of their Valid condition.",
 		[]string{"valid_reason"}, nil)
@@ -51,5 +49,8 @@ func (c networksCollector) Collect(ch chan<- prometheus.Metric) {
 // current manager's cache) serves the Network counts at every scrape.
 // Registering them again with the same reader is not an error.
 func RegisterMetrics(reg prometheus.Registerer, reader client.Reader) error {
-	return metricsreg.Register(reg, reconciles, networksCollector{reader: reader})
+	if err := statuswrite.RegisterMetrics(reg); err != nil {
+		return err
+	}
+	return metricsreg.Register(reg, networksCollector{reader: reader})
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"antreaplus.io/antreaplus/internal/statuswrite"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -39,7 +41,7 @@ type Reconciler struct {
 // of the same name, and nodes (whose addresses NodePort exports offer).
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		Named("serviceexport-status").
+		Named(controllerName).
 		For(&mcsv1beta1.ServiceExport{}).
 		Watches(&corev1.Service{}, &handler.EnqueueRequestForObject{}).
 		Watches(&discoveryv1.EndpointSlice{}, handler.EnqueueRequestsFromMapFunc(sliceToExport)).
@@ -111,24 +113,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	conds := append(exp.Status.Conditions[:0:0], exp.Status.Conditions...)
 	if !serviceexport.SetConditions(&conds, serviceexport.ValidCondition(v, exp.Generation), serviceexport.ReadyCondition(v, addrs, exp.Generation)) {
-		reconciles.WithLabelValues("unchanged").Inc()
-		return ctrl.Result{}, nil
+		return statuswrite.New(controllerName, r.Client).Unchanged()
 	}
 	exp.Status.Conditions = conds
 	// The update carries the resourceVersion read: if the leader wrote its
 	// Conflict condition meanwhile, this fails and is retried on fresh data.
-	if err := r.Status().Update(ctx, exp); err != nil {
-		reconciles.WithLabelValues("error").Inc()
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			// Changed or gone meanwhile: look again on fresh data.
-			return ctrl.Result{RequeueAfter: 50 * time.Millisecond}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("writing the conditions of ServiceExport %s: %w", req, err)
+	res, err := statuswrite.New(controllerName, r.Client).Write(ctx, exp, "ServiceExport", start)
+	if err == nil && res.IsZero() {
+		log.FromContext(ctx).V(1).Info("Export conditions written", "valid", v.Reason, "addressType", addrs.Type)
 	}
-	reconciles.WithLabelValues("written").Inc()
-	writeSeconds.Observe(time.Since(start).Seconds())
-	log.FromContext(ctx).V(1).Info("Export conditions written", "valid", v.Reason, "addressType", addrs.Type)
-	return ctrl.Result{}, nil
+	return res, err
 }
 
 // addresses reads what ChooseAddresses needs: the Service's EndpointSlices
@@ -146,3 +140,6 @@ func (r *Reconciler) addresses(ctx context.Context, exp *mcsv1beta1.ServiceExpor
 	}
 	return serviceexport.ChooseAddresses(svc, serviceexport.IsFlat(exp.Annotations), slices.Items, nodes.Items), nil
 }
+
+// controllerName names the controller in the manager and in its metrics.
+const controllerName = "serviceexport-status"

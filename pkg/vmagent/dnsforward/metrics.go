@@ -32,16 +32,12 @@ type Metrics struct {
 // NewMetrics creates the metrics of one forwarder, unregistered:
 // RegisterMetrics registers them.
 func NewMetrics() *Metrics {
-	const ns, sub = "antreaplus", "vmagent_dns"
 	m := &Metrics{
-		Queries: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "queries_total", Help: "Queries answered by the VM agent's DNS forwarder, by route and response code."},
+		Queries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_vmagent_dns_queries_total", Help: "Queries answered by the VM agent's DNS forwarder, by route and response code."},
 			[]string{"route", "rcode"}),
-		ExchangeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub,
-			Name: "exchange_errors_total", Help: "Failed exchanges with a server of a route (timeout, refused, unreachable)."},
+		ExchangeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "antreaplus_vmagent_dns_exchange_errors_total", Help: "Failed exchanges with a server of a route (timeout, refused, unreachable)."},
 			[]string{"route"}),
-		Seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub,
-			Name: "query_seconds", Help: "Time to answer a query, by route.",
+		Seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "antreaplus_vmagent_dns_query_seconds", Help: "Time to answer a query, by route.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}},
 			[]string{"route"}),
 	}

@@ -15,8 +15,11 @@ import (
 
 // Write counters of the controllers, by the labels the bench reads.
 const (
-	entityImportWrites  = "antreaplus_entityimport_writes_total"  // member (led), kind, verb
-	serviceImportWrites = "antreaplus_serviceimport_writes_total" // member (led), kind, verb
+	// leaderWrites counts the writes of every leader controller: controller,
+	// member (led), kind, verb. The two controllers measured:
+	leaderWrites        = "antreaplus_leader_controller_writes_total"
+	entityImportWrites  = "entityimport"
+	serviceImportWrites = "serviceimport"
 	derivedWrites       = "antreaplus_federatedpolicy_writes_total"
 )
 
@@ -94,8 +97,8 @@ func (b *bench) counters(ctx context.Context) (counters, error) {
 			return c, err
 		}
 		for _, s := range ss {
-			if s.name == entityImportWrites || s.name == serviceImportWrites {
-				c.leader[key(s.name, s.labels["member"], s.labels["kind"])] += s.value
+			if ctl := s.labels["controller"]; s.name == leaderWrites && (ctl == entityImportWrites || ctl == serviceImportWrites) {
+				c.leader[key(ctl, s.labels["member"], s.labels["kind"])] += s.value
 			}
 		}
 	}

@@ -25,8 +25,8 @@
 //
 //   - Cost: remote IP and Service endpoint changes made alone, and around
 //     them the federation managers' writes per change per importing member
-//     (antreaplus_entityimport_writes_total,
-//     antreaplus_serviceimport_writes_total) and member-2's member
+//     (antreaplus_leader_controller_writes_total of
+//     entityimport and serviceimport) and member-2's member
 //     controller's writes per change (antreaplus_federatedpolicy_writes_total).
 //
 //   - Compile time, in process: the translation (package
