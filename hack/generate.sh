@@ -49,5 +49,8 @@ for c in "${!rbac_packages[@]}"; do
     "output:rbac:artifacts:config=$chart/files/rbac" &
   pids+=($!)
 done
+echo "[generate] the CLI reference, docs/cli.md, from antreaplus's commands"
+go run ./hack/clidocs docs/cli.md &
+pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid"; done
 echo "[generate] done"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fails when the generated code, the CRDs, or the chart's CRDs and RBAC
-# differ from what `make generate` would write, or when a Go file is not
-# gofmt-ed. It works on a copy of the tree, so it changes nothing and needs
-# no git.
+# Fails when the generated code, the CRDs, the chart's CRDs and RBAC, or the
+# CLI reference (docs/cli.md) differ from what `make generate` would write,
+# or when a Go file is not gofmt-ed. It works on a copy of the tree, so it
+# changes nothing and needs no git.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
@@ -20,7 +20,7 @@ tar -C "$repo" --exclude=./_output --exclude=./bin --exclude=./.git -cf - . | ta
 (cd "$work" && hack/generate.sh >/dev/null)
 
 stale=0
-for dir in api config/crd/bases deploy/charts/antreaplus/crds deploy/charts/antreaplus/files/rbac; do
+for dir in api config/crd/bases deploy/charts/antreaplus/crds deploy/charts/antreaplus/files/rbac docs/cli.md; do
   if ! diff -r -q "$repo/$dir" "$work/$dir" >/dev/null; then
     echo "[verify] generated files under $dir are stale:" >&2
     diff -r -u "$repo/$dir" "$work/$dir" | head -40 >&2 || true

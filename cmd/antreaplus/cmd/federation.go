@@ -4,34 +4,32 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"antreaplus.io/antreaplus/pkg/federation/membership"
-	"antreaplus.io/antreaplus/pkg/sandbox"
 )
 
 // federationFlags are the flags every federation command shares.
 type federationFlags struct {
-	kubeconfig   string
+	*configFlags
 	federationID string
 }
 
-func newFederationCommand(out, errOut io.Writer) *cobra.Command {
-	f := &federationFlags{}
+func newFederationCommand(cfg *configFlags, out, errOut io.Writer) *cobra.Command {
+	f := &federationFlags{configFlags: cfg}
 	c := &cobra.Command{
 		Use:   "federation",
 		Short: "Create a federation of clusters, join and remove members, show its state",
+		Example: `  antreaplus federation create --federation-id acme --supervisor hub-1 --supervisor hub-2
+  antreaplus federation join --context edge-eu --label region=eu
+  antreaplus federation status`,
 		Long: `A federation is a set of member clusters with one federation ID and a unique cluster ID
 each. Supervisors hold the registry of every member and run the federation managers, which
 elect a leader for every member. The commands work on the contexts of a kubeconfig (the
 sandbox's or real clusters'); supervisors are found by probing every context.`,
 	}
-	c.PersistentFlags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig(),
-		"kubeconfig file(s), ':'-separated; defaults to $KUBECONFIG, else the sandbox's kubeconfig if there is one, else ~/.kube/config")
 	c.AddCommand(
 		federationCreate(f, out, errOut),
 		federationJoin(f, out, errOut),
@@ -40,34 +38,6 @@ sandbox's or real clusters'); supervisors are found by probing every context.`,
 		federationExternalDNS(f, out, errOut),
 	)
 	return c
-}
-
-// defaultKubeconfig is $KUBECONFIG, else the sandbox's kubeconfig if it
-// exists, else ~/.kube/config.
-func defaultKubeconfig() string {
-	if env := os.Getenv("KUBECONFIG"); env != "" {
-		return env
-	}
-	if sb := sandbox.New(sandbox.Options{Progress: io.Discard}).KubeconfigPath(); fileExists(sb) {
-		return sb
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".kube", "config")
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-func (f *federationFlags) load() (*membership.Kubeconfig, error) {
-	if f.kubeconfig == "" {
-		return nil, fmt.Errorf("no kubeconfig: pass one with --kubeconfig or start a sandbox with 'antreaplus sandbox up'")
-	}
-	return membership.LoadKubeconfig(filepath.SplitList(f.kubeconfig)...)
 }
 
 // discover finds the federation's supervisors among the kubeconfig's contexts.

@@ -24,6 +24,9 @@ func federationCreate(f *federationFlags, out, errOut io.Writer) *cobra.Command 
 	c := &cobra.Command{
 		Use:   "create --federation-id ID --supervisor CONTEXT[=CLUSTER-ID] ... [--install]",
 		Short: "Make kubeconfig contexts the supervisors of a (new) federation",
+		Example: `  antreaplus federation create --federation-id acme --supervisor hub-1 --supervisor hub-2
+  # with explicit cluster IDs, installing the components first
+  antreaplus federation create --federation-id acme --supervisor hub-1=hub-1 --install`,
 		Long: `create makes each named context a supervisor: it joins the federation as a member with
 supervisor=true and holds the registry of every member. A supervisor's cluster ID is its
 context name made a DNS label, or the one given as CONTEXT=CLUSTER-ID. Run it again with

@@ -12,10 +12,9 @@ import (
 )
 
 type externalDNSFlags struct {
-	context string
-	domain  string
-	ttl     int64
-	off     bool
+	domain string
+	ttl    int64
+	off    bool
 }
 
 func federationExternalDNS(f *federationFlags, out, errOut io.Writer) *cobra.Command {
@@ -23,6 +22,8 @@ func federationExternalDNS(f *federationFlags, out, errOut io.Writer) *cobra.Com
 	c := &cobra.Command{
 		Use:   "external-dns --context CONTEXT (--domain DOMAIN [--ttl SECONDS] | --off)",
 		Short: "Publish the federation's Services to clients outside it, through the ExternalDNS of a member",
+		Example: `  antreaplus federation external-dns --context hub-1 --domain example.org --ttl 60
+  antreaplus federation external-dns --context hub-1 --off`,
 		Long: `external-dns makes a member publish the federated Services for the ExternalDNS running in it:
 its leader writes one DNSEndpoint (externaldns.k8s.io/v1alpha1) per federated Service exported
 through a load balancer or node ports into its antreaplus-system, with the names
@@ -39,23 +40,19 @@ keeps its member's addresses out.`,
 			if err != nil {
 				return err
 			}
-			kc, err := f.load()
-			if err != nil {
-				return err
-			}
-			member, err := kc.Cluster(ef.context)
+			member, _, err := f.cluster("publish from (where ExternalDNS runs)")
 			if err != nil {
 				return err
 			}
 			err = membership.SetExternalDNS(ctx, member, spec)
 			switch {
 			case errors.Is(err, membership.ErrNoDNSEndpointAPI):
-				fmt.Fprintf(errOut, "warning: %s: %v\n", ef.context, err)
+				fmt.Fprintf(errOut, "warning: %s: %v\n", member.Name, err)
 			case err != nil:
 				return err
 			}
 			if spec == nil {
-				fmt.Fprintf(out, "%s no longer publishes the federation's names; its leader deletes the DNSEndpoints it wrote.\n", ef.context)
+				fmt.Fprintf(out, "%s no longer publishes the federation's names; its leader deletes the DNSEndpoints it wrote.\n", member.Name)
 				return nil
 			}
 			ttl := spec.RecordTTL
@@ -63,11 +60,10 @@ keeps its member's addresses out.`,
 				ttl = 30
 			}
 			fmt.Fprintf(out, "%s publishes the federation's names under %s (records' TTL %d s): its leader writes the DNSEndpoints into %s.\n",
-				ef.context, spec.Domain, ttl, federationv1alpha1.SystemNamespace)
+				member.Name, spec.Domain, ttl, federationv1alpha1.SystemNamespace)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&ef.context, "context", "", "kubeconfig context of the member that publishes (where ExternalDNS runs)")
 	c.Flags().StringVar(&ef.domain, "domain", "", "domain the names are published under, e.g. example.org")
 	c.Flags().Int64Var(&ef.ttl, "ttl", 0, "TTL in seconds of every record (default 30)")
 	c.Flags().BoolVar(&ef.off, "off", false, "stop publishing: the DNSEndpoints the federation wrote there are deleted")
@@ -77,8 +73,6 @@ keeps its member's addresses out.`,
 // spec is what the flags ask for: nil with --off.
 func (ef *externalDNSFlags) spec() (*federationv1alpha1.ExternalDNSSpec, error) {
 	switch {
-	case ef.context == "":
-		return nil, errors.New("name the member that publishes with --context CONTEXT")
 	case ef.off && (ef.domain != "" || ef.ttl != 0):
 		return nil, errors.New("--off takes no --domain or --ttl")
 	case ef.off:

@@ -11,7 +11,6 @@ import (
 )
 
 type joinFlags struct {
-	context   string
 	clusterID string
 	labels    []string
 	install   bool
@@ -22,6 +21,8 @@ func federationJoin(f *federationFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "join --context CONTEXT [--cluster-id ID] [--label key=value]... [--install]",
 		Short: "Join a cluster to the federation of the kubeconfig's supervisors",
+		Example: `  antreaplus federation join --context edge-eu --label region=eu --label tier=edge
+  antreaplus federation join --context edge-us --cluster-id edge-us-1 --install`,
 		Long: `join gives the cluster its identity (ClusterMembership), a least-privilege account for the
 supervisors (a ServiceAccount with a Role for its leader Lease and a ClusterRole to read
 exports and write imports; never cluster-admin), and registers it, with that account's
@@ -32,18 +33,11 @@ or nothing when it has a release).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if jf.context == "" {
-				return fmt.Errorf("name the cluster to join with --context CONTEXT")
-			}
 			labels, err := parseLabels(jf.labels)
 			if err != nil {
 				return err
 			}
-			kc, err := f.load()
-			if err != nil {
-				return err
-			}
-			member, err := kc.Cluster(jf.context)
+			member, kc, err := f.cluster("join")
 			if err != nil {
 				return err
 			}
@@ -64,11 +58,10 @@ or nothing when it has a release).`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "%s joined federation %s as cluster %s; see 'antreaplus federation status'.\n", jf.context, d.FederationID, id)
+			fmt.Fprintf(out, "%s joined federation %s as cluster %s; see 'antreaplus federation status'.\n", member.Name, d.FederationID, id)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&jf.context, "context", "", "kubeconfig context of the cluster to join")
 	c.Flags().StringVar(&jf.clusterID, "cluster-id", "", "cluster ID, unique in the federation (default: the ID it already has, else the context name made a DNS label)")
 	c.Flags().StringArrayVar(&jf.labels, "label", nil, "label key=value of the member's registry entry (repeatable)")
 	c.Flags().BoolVar(&jf.install, "install", false, "install AntreaPlus's member components in the cluster first")

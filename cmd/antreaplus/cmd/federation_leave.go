@@ -11,8 +11,7 @@ import (
 )
 
 type leaveFlags struct {
-	context string
-	force   bool
+	force bool
 }
 
 func federationLeave(f *federationFlags, out, errOut io.Writer) *cobra.Command {
@@ -20,6 +19,9 @@ func federationLeave(f *federationFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "leave --context CONTEXT [--force]",
 		Short: "Remove a cluster from its federation, leaving nothing of the federation behind",
+		Example: `  antreaplus federation leave --context edge-eu
+  # a supervisor, or with a supervisor down
+  antreaplus federation leave --context hub-2 --force`,
 		Long: `leave removes the cluster's entry and credentials from every supervisor's registry, then
 everything join created in the cluster: its identity, the federation account and its roles,
 the Leases, the imports the federation wrote, and the namespace once nothing else is in it.
@@ -29,14 +31,7 @@ supervisor (its registry would be lost); --force leaves anyway.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if lf.context == "" {
-				return fmt.Errorf("name the cluster to remove with --context CONTEXT")
-			}
-			kc, err := f.load()
-			if err != nil {
-				return err
-			}
-			member, err := kc.Cluster(lf.context)
+			member, kc, err := f.cluster("remove")
 			if err != nil {
 				return err
 			}
@@ -47,11 +42,10 @@ supervisor (its registry would be lost); --force leaves anyway.`,
 			if err := membership.Leave(ctx, errOut, member, supervisors, lf.force); err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "%s left its federation.\n", lf.context)
+			fmt.Fprintf(out, "%s left its federation.\n", member.Name)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&lf.context, "context", "", "kubeconfig context of the cluster to remove")
 	c.Flags().BoolVar(&lf.force, "force", false, "leave even when a supervisor cannot be reached, or when the cluster is a supervisor")
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation the cluster belongs to (default: the one its identity names)")
 	return c

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -14,10 +13,13 @@ import (
 )
 
 func federationStatus(f *federationFlags, out, errOut io.Writer) *cobra.Command {
-	var output string
+	var p printFlags
 	c := &cobra.Command{
-		Use:   "status [-o json]",
+		Use:   "status [-o json|yaml]",
 		Short: "Show the members, supervisors, the leader of each member, health and problems",
+		Example: `  antreaplus federation status
+  antreaplus federation status -o json
+  antreaplus federation status --federation-id acme --kubeconfig ~/.kube/acme`,
 		Long: `status reads the registry of every supervisor the kubeconfig reaches, merges them per member
 (the freshest report wins) and, for members whose context is at hand, reads the leader
 Lease in the member itself. Every problem says what to do.`,
@@ -25,8 +27,8 @@ Lease in the member itself. Every problem says what to do.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if output != "" && output != "json" {
-				return fmt.Errorf("unknown output format %q: use -o json, or no -o for a table", output)
+			if err := p.validate(); err != nil {
+				return err
 			}
 			kc, err := f.load()
 			if err != nil {
@@ -46,15 +48,11 @@ Lease in the member itself. Every problem says what to do.`,
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(st)
-			}
-			return printStatus(out, st, time.Now())
+			return p.print(out, st, func(w io.Writer) error { return printStatus(w, st, time.Now()) })
 		},
 	}
-	c.Flags().StringVarP(&output, "output", "o", "", "output format: json")
+	addPrintFlags(c.Flags(), &p, "")
+	completePrintFlags(c, &p)
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation to show (default: the only one whose supervisors the kubeconfig reaches)")
 	return c
 }

@@ -132,12 +132,11 @@ func TestExternalDNSFlags(t *testing.T) {
 		off     bool
 		wantErr string
 	}{
-		{flags: externalDNSFlags{context: "hub", domain: "example.org", ttl: 60}, domain: "example.org"},
-		{flags: externalDNSFlags{context: "hub", off: true}, off: true},
-		{flags: externalDNSFlags{domain: "example.org"}, wantErr: "--context"},
-		{flags: externalDNSFlags{context: "hub"}, wantErr: "--domain"},
-		{flags: externalDNSFlags{context: "hub", off: true, domain: "example.org"}, wantErr: "--off takes no"},
-		{flags: externalDNSFlags{context: "hub", domain: "example.org", ttl: -1}, wantErr: "at least 1 second"},
+		{flags: externalDNSFlags{domain: "example.org", ttl: 60}, domain: "example.org"},
+		{flags: externalDNSFlags{off: true}, off: true},
+		{flags: externalDNSFlags{}, wantErr: "--domain"},
+		{flags: externalDNSFlags{off: true, domain: "example.org"}, wantErr: "--off takes no"},
+		{flags: externalDNSFlags{domain: "example.org", ttl: -1}, wantErr: "at least 1 second"},
 	} {
 		spec, err := tt.flags.spec()
 		switch {
@@ -149,6 +148,28 @@ func TestExternalDNSFlags(t *testing.T) {
 			t.Errorf("%+v: %v", tt.flags, err)
 		case tt.off && spec != nil, !tt.off && (spec == nil || spec.Domain != tt.domain):
 			t.Errorf("%+v: spec %+v", tt.flags, spec)
+		}
+	}
+}
+
+func TestOneContext(t *testing.T) {
+	for _, tt := range []struct {
+		contexts []string
+		want     string
+		wantErr  string
+	}{
+		{contexts: []string{"hub"}, want: "hub"},
+		{wantErr: "name the cluster to publish from with --context CONTEXT"},
+		{contexts: []string{"hub", "member-2"}, wantErr: "--context given 2 times (hub, member-2): this command acts on one cluster"},
+	} {
+		got, err := (&configFlags{contexts: tt.contexts}).oneContext("publish from")
+		switch {
+		case tt.wantErr != "":
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%v: error %v, want %q", tt.contexts, err, tt.wantErr)
+			}
+		case err != nil || got != tt.want:
+			t.Errorf("%v: %q, %v; want %q", tt.contexts, got, err, tt.want)
 		}
 	}
 }

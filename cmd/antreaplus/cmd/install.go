@@ -2,11 +2,9 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,34 +14,21 @@ import (
 	"antreaplus.io/antreaplus/pkg/install"
 )
 
-// clusterFlags name one cluster of a kubeconfig.
+// clusterFlags name one cluster of a kubeconfig: the one --context.
 type clusterFlags struct {
-	kubeconfig string
-	context    string
+	*configFlags
+	// context is the cluster's context, once config found it.
+	context string
 }
 
-func (f *clusterFlags) add(c *cobra.Command, what string) {
-	c.Flags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig(),
-		"kubeconfig file(s), ':'-separated; defaults to $KUBECONFIG, else the sandbox's kubeconfig if there is one, else ~/.kube/config")
-	c.Flags().StringVar(&f.context, "context", "", "kubeconfig context of the cluster to "+what)
-}
-
-// config is the admin client configuration of the named cluster.
+// config is the admin client configuration of the one --context; verb
+// says what is done to it ("install into") when it is missing.
 func (f *clusterFlags) config(verb string) (*rest.Config, error) {
-	if f.context == "" {
-		return nil, fmt.Errorf("name the cluster to %s with --context CONTEXT", verb)
-	}
-	if f.kubeconfig == "" {
-		return nil, errors.New("no kubeconfig: pass one with --kubeconfig")
-	}
-	kc, err := membership.LoadKubeconfig(filepath.SplitList(f.kubeconfig)...)
+	c, _, err := f.cluster(verb)
 	if err != nil {
 		return nil, err
 	}
-	c, err := kc.Cluster(f.context)
-	if err != nil {
-		return nil, err
-	}
+	f.context = c.Name
 	return c.Config, nil
 }
 
@@ -73,20 +58,22 @@ func (f *installFlags) options(out io.Writer) (install.Options, error) {
 	return opts, nil
 }
 
-func newInstallCommand(out io.Writer) *cobra.Command {
-	return installCommand(out, false)
+func newInstallCommand(cfg *configFlags, out io.Writer) *cobra.Command {
+	return installCommand(cfg, out, false)
 }
 
-func newUpgradeCommand(out io.Writer) *cobra.Command {
-	return installCommand(out, true)
+func newUpgradeCommand(cfg *configFlags, out io.Writer) *cobra.Command {
+	return installCommand(cfg, out, true)
 }
 
 // installCommand is install, or upgrade: the same flags, the same work.
-func installCommand(out io.Writer, upgrade bool) *cobra.Command {
-	f := &installFlags{}
+func installCommand(cfg *configFlags, out io.Writer, upgrade bool) *cobra.Command {
+	f := &installFlags{clusterFlags: clusterFlags{configFlags: cfg}}
 	c := &cobra.Command{
 		Use:   "install --context CONTEXT [--role member|supervisor|cloud]... [--values FILE]... [--wait]",
 		Short: "Install AntreaPlus into a cluster: the components of its roles, the CRDs",
+		Example: `  antreaplus install --context edge-eu
+  antreaplus install --context hub-1 --role supervisor --role cloud --values hub.yaml --wait`,
 		Long: `install renders the chart built into antreaplus for the cluster's roles and values and
 applies it with server-side apply (field manager antreaplus): the namespace antreaplus-system,
 the CRDs, then every object in Helm's install order, printing each. The release is recorded in
@@ -100,6 +87,9 @@ A cluster that has a release is refused: use upgrade.`,
 		},
 	}
 	if upgrade {
+		c.Example = `  antreaplus upgrade --context edge-eu
+  # add the cloud role, keeping the recorded values
+  antreaplus upgrade --context hub-1 --role supervisor --role cloud --wait`
 		c.Use = "upgrade --context CONTEXT [--role member|supervisor|cloud]... [--values FILE]... [--wait]"
 		c.Short = "Upgrade AntreaPlus in a cluster: other roles or values, or this antreaplus's chart"
 		c.Long = `upgrade applies the chart built into antreaplus to a cluster that has a release, as install
@@ -107,7 +97,6 @@ does, keeping the recorded roles unless --role is given and the recorded values 
 --values is given, and deletes (prunes) the release's objects the new rendering lacks: those
 of a role dropped. A cluster without a release is refused: use install.`
 	}
-	f.add(c, map[bool]string{false: "install into", true: "upgrade"}[upgrade])
 	c.Flags().StringArrayVar(&f.roles, "role", nil, "role of the cluster: member, supervisor or cloud (repeatable, or a comma-separated list; member is implied)")
 	c.Flags().StringArrayVarP(&f.values, "values", "f", nil, "values file of the chart (repeatable; later files win)")
 	c.Flags().BoolVar(&f.wait, "wait", false, "wait until every Deployment is available")
@@ -160,11 +149,14 @@ type uninstallFlags struct {
 	timeout     time.Duration
 }
 
-func newUninstallCommand(out io.Writer) *cobra.Command {
-	f := &uninstallFlags{}
+func newUninstallCommand(cfg *configFlags, out io.Writer) *cobra.Command {
+	f := &uninstallFlags{clusterFlags: clusterFlags{configFlags: cfg}}
 	c := &cobra.Command{
 		Use:   "uninstall --context CONTEXT [--crds] [--force]",
 		Short: "Remove AntreaPlus from a cluster, leaving nothing of it",
+		Example: `  antreaplus uninstall --context edge-eu
+  # also the CRDs, and with them every object of our kinds
+  antreaplus uninstall --context edge-eu --crds`,
 		Long: `uninstall deletes every object the release made (labelled app.kubernetes.io/instance=antreaplus
 and managed-by antreaplus), the release's record and the namespace antreaplus-system with all it
 holds, waits until they are gone and lists what is left. The CRDs stay unless --crds is given:
@@ -187,7 +179,6 @@ refused: run 'antreaplus federation leave' first, or --force.`,
 			return nil
 		},
 	}
-	f.add(c, "uninstall")
 	c.Flags().BoolVar(&f.crds, "crds", false, "delete the chart's CRDs too, and with them every object of their kinds")
 	c.Flags().BoolVar(&f.force, "force", false, "uninstall from a cluster that is still in a federation")
 	c.Flags().DurationVar(&f.timeout, "timeout", install.DefaultTimeout, "how long to wait until everything deleted is gone")

@@ -9,27 +9,24 @@ import (
 	"antreaplus.io/antreaplus/pkg/networks/networklist"
 )
 
-func newNetworkCommand(out, errOut io.Writer) *cobra.Command {
-	f := &contextFlags{}
+func newNetworkCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "network",
-		Short: "Show a member's networks: its VPCs, VNets and cluster, their ranges and what is flat-connected (docs/networks.md)",
+		Use:     "network",
+		Short:   "Show a member's networks: its VPCs, VNets and cluster, their ranges and what is flat-connected (docs/networks.md)",
+		Example: `  antreaplus network list --context member-1`,
 		Long: `A Network is a routing domain of a member: an imported VPC or VNet (written by the cloud
 controller), its cluster, a site. Its flat connections are the networks whose private
 addresses reach it without NAT; a federated policy uses a remote peer's private addresses only
 there, else its public and NAT addresses. The member controller judges them together (VALID).`,
 	}
-	c.PersistentFlags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig(),
-		"kubeconfig file(s), ':'-separated; defaults to $KUBECONFIG, else the sandbox's kubeconfig if there is one, else ~/.kube/config")
-	c.PersistentFlags().StringVar(&f.context, "context", "", "kubeconfig context of the cluster (default: the kubeconfig's current context)")
 	c.AddCommand(networkList(f, out, errOut))
 	return c
 }
 
-func networkList(f *contextFlags, out, errOut io.Writer) *cobra.Command {
-	var output string
+func networkList(f *configFlags, out, errOut io.Writer) *cobra.Command {
+	var p printFlags
 	c := &cobra.Command{
-		Use:   "list [-o table|json]",
+		Use:   "list [-o table|json|yaml]",
 		Short: "List the member's Networks: kind, ranges, flat connections and verdict",
 		Example: `  antreaplus network list --context member-2
   antreaplus network list --context member-1 -o json`,
@@ -37,10 +34,10 @@ func networkList(f *contextFlags, out, errOut io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if output != "table" && output != "json" {
-				return fmt.Errorf("unknown output format %q: use -o table or -o json", output)
+			if err := p.validate(); err != nil {
+				return err
 			}
-			cfg, name, err := f.config()
+			cfg, name, err := f.currentContext()
 			if err != nil {
 				return err
 			}
@@ -49,12 +46,10 @@ func networkList(f *contextFlags, out, errOut io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			if output == "json" {
-				return printJSON(out, nets)
-			}
-			return networklist.PrintTable(out, nets)
+			return p.print(out, nets, func(w io.Writer) error { return networklist.PrintTable(w, nets) })
 		},
 	}
-	c.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json")
+	addPrintFlags(c.Flags(), &p, "table")
+	completePrintFlags(c, &p)
 	return c
 }

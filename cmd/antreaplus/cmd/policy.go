@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,34 +9,32 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/policyview"
 )
 
 // policyFlags are the flags every policy command shares.
 type policyFlags struct {
-	federationFlags
-	contexts  []string
+	*configFlags
+	printFlags
 	namespace string
-	output    string
 	timeout   time.Duration
 }
 
-func newPolicyCommand(out, errOut io.Writer) *cobra.Command {
-	f := &policyFlags{}
+func newPolicyCommand(cfg *configFlags, out, errOut io.Writer) *cobra.Command {
+	f := &policyFlags{configFlags: cfg}
 	c := &cobra.Command{
 		Use:   "policy",
 		Short: "List the network policies of every member, federated or not, and show how far each is realised",
+		Example: `  antreaplus policy list
+  antreaplus policy status web-allow -n shop`,
 		Long: `The policy commands read every context of the kubeconfig (each a member; --context restricts
 them): their FederatedNetworkPolicies (policy.antreaplus.io), Antrea NetworkPolicies and
 ClusterNetworkPolicies (crd.antrea.io), with the status Antrea and the member controller wrote.
 A member that cannot be read is reported, not fatal: a command fails only when no member
 could be read.`,
 	}
-	c.PersistentFlags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig(),
-		"kubeconfig file(s), ':'-separated; defaults to $KUBECONFIG, else the sandbox's kubeconfig if there is one, else ~/.kube/config")
-	c.PersistentFlags().StringArrayVar(&f.contexts, "context", nil, "read only this context (repeatable; default: every context of the kubeconfig)")
-	c.PersistentFlags().StringVarP(&f.output, "output", "o", "", "output format: json")
+	addPrintFlags(c.PersistentFlags(), &f.printFlags, "")
+	completePrintFlags(c, &f.printFlags)
 	c.PersistentFlags().DurationVar(&f.timeout, "timeout", policyview.DefaultTimeout, "how long to wait for each member")
 	c.AddCommand(policyList(f, out, errOut), policyStatus(f, out, errOut))
 	return c
@@ -45,41 +42,19 @@ could be read.`,
 
 // read reads the policies of the chosen contexts.
 func (f *policyFlags) read(ctx context.Context, errOut io.Writer) ([]policyview.Snapshot, error) {
-	if f.output != "" && f.output != "json" {
-		return nil, fmt.Errorf("unknown output format %q: use -o json, or no -o for a table", f.output)
+	if err := f.validate(); err != nil {
+		return nil, err
 	}
 	kc, err := f.load()
 	if err != nil {
 		return nil, err
 	}
-	clusters, err := chosenContexts(kc, f.contexts)
+	clusters, err := f.chosen(kc)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(errOut, "reading the policies of %d context(s) of %s ...\n", len(clusters), strings.Join(kc.Paths, ":"))
 	return policyview.Read(ctx, clusters, policyview.ReadOptions{Namespace: f.namespace, Timeout: f.timeout}), nil
-}
-
-// chosenContexts are the named contexts, else every context.
-func chosenContexts(kc *membership.Kubeconfig, names []string) ([]membership.Cluster, error) {
-	if len(names) == 0 {
-		return kc.Clusters, nil
-	}
-	var out []membership.Cluster
-	for _, n := range names {
-		c, err := kc.Cluster(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-func printJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // noMemberRead is an error when no member could be read.

@@ -16,6 +16,9 @@ func policyList(f *policyFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list [-o json] [--context CTX]... [-n NS | -A]",
 		Short: "List every policy of every member: kind, tier, priority, federated or derived, realisation",
+		Example: `  antreaplus policy list
+  antreaplus policy list -n shop --context member-1 --context member-2
+  antreaplus policy list -o yaml`,
 		Long: `list shows one row per policy of every member: FederatedNetworkPolicies, Antrea NetworkPolicies
 and ClusterNetworkPolicies. REALIZED counts enforcement points (Nodes for an Antrea policy, the
 status's enforcement points for a federated one); REMOTE the remote sources resolved and
@@ -35,12 +38,7 @@ shown whatever -n says: they may apply to any namespace.`,
 				return err
 			}
 			l := policyview.List(snaps)
-			if f.output == "json" {
-				err = printJSON(out, l)
-			} else {
-				err = printListing(out, l)
-			}
-			if err != nil {
+			if err := f.print(out, l, func(w io.Writer) error { return printListing(w, l) }); err != nil {
 				return err
 			}
 			return noMemberRead(l.Members)

@@ -16,6 +16,8 @@ func policyStatus(f *policyFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "status NAME [-n NS] [--context CTX]... [-o json]",
 		Short: "Show every policy of a name in every member, in detail",
+		Example: `  antreaplus policy status web-allow -n shop
+  antreaplus policy status web-allow -n shop --context member-2 -o json`,
 		Long: `status shows every policy named NAME in every member (FederatedNetworkPolicies, Antrea
 NetworkPolicies and ClusterNetworkPolicies), and the Antrea NetworkPolicies derived from a
 federated policy of that name: phase, enforcement points and conditions; for a federated
@@ -30,12 +32,7 @@ its refused peers. It fails when no member has a policy of that name.`,
 				return err
 			}
 			st := policyview.Status(snaps, args[0])
-			if f.output == "json" {
-				err = printJSON(out, st)
-			} else {
-				err = printPolicyStatus(out, st)
-			}
-			if err != nil {
+			if err := f.print(out, st, func(w io.Writer) error { return printPolicyStatus(w, st) }); err != nil {
 				return err
 			}
 			if err := noMemberRead(st.Members); err != nil {

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -63,6 +62,7 @@ func printCloudStatus(w io.Writer, cloud *sandbox.CloudState) {
 func sandboxProbe(f *sandboxFlags, out io.Writer) *cobra.Command {
 	var from, to, expect string
 	var timeout time.Duration
+	var p printFlags
 	c := &cobra.Command{
 		Use:   "probe --from VM --to VM:PORT|IP:PORT",
 		Short: "Open a TCP connection from a VM's network namespace (up --vm-agents) and say whether it was allowed",
@@ -81,20 +81,23 @@ unless the outcome is the expected one. Needs root.`,
 			if expect != "" && expect != "connected" && expect != "blocked" {
 				return fmt.Errorf("--expect %q: want connected or blocked", expect)
 			}
+			if err := p.validate(); err != nil {
+				return err
+			}
 			res, err := f.sandbox(io.Discard).Probe(cmd.Context(), from, to, timeout)
 			if err != nil {
 				return err
 			}
-			if f.output == "json" {
-				if err := json.NewEncoder(out).Encode(res); err != nil {
-					return err
-				}
-			} else {
+			err = p.print(out, res, func(out io.Writer) error {
 				to := res.To
 				if res.ToVM != "" {
 					to = res.ToVM + " (" + res.To + ")"
 				}
-				fmt.Fprintf(out, "%s (%s) -> %s: %s\n", res.From.Name, res.From.IP, to, res.Outcome)
+				_, err := fmt.Fprintf(out, "%s (%s) -> %s: %s\n", res.From.Name, res.From.IP, to, res.Outcome)
+				return err
+			})
+			if err != nil {
+				return err
 			}
 			if expect != "" && (expect == "blocked") != res.Outcome.Blocked() {
 				return fmt.Errorf("expected %s, got %s", expect, res.Outcome)
@@ -106,7 +109,8 @@ unless the outcome is the expected one. Needs root.`,
 	c.Flags().StringVar(&to, "to", "", "VM:PORT or IP:PORT to connect to, e.g. dev-build-2:8080")
 	c.Flags().StringVar(&expect, "expect", "", "fail unless the outcome is this: connected or blocked (refused or dropped)")
 	c.Flags().DurationVar(&timeout, "timeout", 3*time.Second, "how long to wait for the connection and the echo")
-	c.Flags().StringVarP(&f.output, "output", "o", "", "output format: json")
+	addPrintFlags(c.Flags(), &p, "")
+	completePrintFlags(c, &p)
 	_ = c.MarkFlagRequired("from")
 	_ = c.MarkFlagRequired("to")
 	return c

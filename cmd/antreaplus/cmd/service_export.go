@@ -19,6 +19,9 @@ func serviceExport(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export NAME -n NS --context CTX [--flat-network [--network NET]]",
 		Short: "Export a Service of one member to the federation",
+		Example: `  antreaplus service export web -n shop --context member-2
+  # Pods reachable from every member: Pod IPs in a declared network
+  antreaplus service export web -n shop --context member-3 --flat-network --network aws.vpc-0a1b`,
 		Long: `export creates the ServiceExport of the Service, then waits for the member controller to judge it
 (Valid, Ready) and prints the verdict. The Service must be reachable from outside its member: a
 LoadBalancer or NodePort Service, or any Service whose Pods are routable on a flat network
@@ -29,11 +32,7 @@ other members use them only where that network is flat-connected (docs/networks.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			kc, err := f.load()
-			if err != nil {
-				return err
-			}
-			member, err := kc.Cluster(f.context)
+			member, _, err := f.cluster("export from (the member the Service is in)")
 			if err != nil {
 				return err
 			}
@@ -45,12 +44,12 @@ other members use them only where that network is flat-connected (docs/networks.
 			if !created {
 				verb = "already exported; updated"
 			}
-			fmt.Fprintf(errOut, "%s/%s %s from %s; waiting for the member controller's verdict ...\n", f.namespace, args[0], verb, f.context)
+			fmt.Fprintf(errOut, "%s/%s %s from %s; waiting for the member controller's verdict ...\n", f.namespace, args[0], verb, member.Name)
 			conds, err := federatedservice.WaitForConditions(ctx, member.Config, f.namespace, args[0], wait)
 			if err != nil {
 				return err
 			}
-			return printVerdict(out, conds, f.context)
+			return printVerdict(out, conds, member.Name)
 		},
 	}
 	f.addTargetFlags(c)
@@ -81,19 +80,16 @@ func printVerdict(out io.Writer, conds []metav1.Condition, context string) error
 
 func serviceUnexport(f *serviceFlags, out io.Writer) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "unexport NAME -n NS --context CTX",
-		Short: "Withdraw a Service of one member from the federation",
+		Use:     "unexport NAME -n NS --context CTX",
+		Short:   "Withdraw a Service of one member from the federation",
+		Example: `  antreaplus service unexport web -n shop --context member-2`,
 		Long: `unexport deletes the ServiceExport: every member's leader removes that member's endpoints from
 the federated Service, and the ServiceImports once no member exports the name any more.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			kc, err := f.load()
-			if err != nil {
-				return err
-			}
-			member, err := kc.Cluster(f.context)
+			member, _, err := f.cluster("unexport from (the member the Service is in)")
 			if err != nil {
 				return err
 			}
@@ -102,10 +98,10 @@ the federated Service, and the ServiceImports once no member exports the name an
 				return err
 			}
 			if !deleted {
-				fmt.Fprintf(out, "%s/%s is not exported from %s: nothing to do\n", f.namespace, args[0], f.context)
+				fmt.Fprintf(out, "%s/%s is not exported from %s: nothing to do\n", f.namespace, args[0], member.Name)
 				return nil
 			}
-			fmt.Fprintf(out, "%s/%s unexported from %s\n", f.namespace, args[0], f.context)
+			fmt.Fprintf(out, "%s/%s unexported from %s\n", f.namespace, args[0], member.Name)
 			return nil
 		},
 	}

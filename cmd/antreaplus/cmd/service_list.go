@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -15,16 +14,18 @@ import (
 )
 
 func serviceList(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
-	var output string
+	var p printFlags
 	c := &cobra.Command{
-		Use:   "list [-o json]",
+		Use:   "list [-o json|yaml]",
 		Short: "List the federated Services: exporters, their Service types and addresses, importers, conflicts",
-		Args:  cobra.NoArgs,
+		Example: `  antreaplus service list
+  antreaplus service list -o json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if output != "" && output != "json" {
-				return fmt.Errorf("unknown output format %q: use -o json, or no -o for a table", output)
+			if err := p.validate(); err != nil {
+				return err
 			}
 			kc, err := f.load()
 			if err != nil {
@@ -42,15 +43,11 @@ func serviceList(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(l)
-			}
-			return printServices(out, l)
+			return p.print(out, l, func(w io.Writer) error { return printServices(w, l) })
 		},
 	}
-	c.Flags().StringVarP(&output, "output", "o", "", "output format: json")
+	addPrintFlags(c.Flags(), &p, "")
+	completePrintFlags(c, &p)
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation to list (default: the only one whose supervisors the kubeconfig reaches)")
 	return c
 }

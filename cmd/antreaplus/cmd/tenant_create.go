@@ -11,12 +11,15 @@ import (
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
-func tenantCreate(f *contextFlags, out io.Writer) *cobra.Command {
+func tenantCreate(f *configFlags, out io.Writer) *cobra.Command {
 	var users, groups, labels []string
 	var dedicated bool
 	c := &cobra.Command{
 		Use:   "create NAME [--admin-user U]... [--admin-group G]... [--dedicated-controller] [--label k=v]...",
 		Short: "Create a tenant (or bring it up to date): its Namespace, its admins, its own cloud controller",
+		Example: `  antreaplus tenant create alpha --admin-user alice --context member-1
+  # hard tenancy: a cloud controller of its own
+  antreaplus tenant create beta --admin-group beta-admins --dedicated-controller`,
 		Long: `create makes the Namespace NAME labelled tenancy.antreaplus.io/tenant=true (and the --label
 labels), and the RoleBinding antreaplus-tenant-admin in it binding the --admin-user and
 --admin-group subjects to the ClusterRole antreaplus-tenant-admin. With --dedicated-controller the
@@ -34,7 +37,7 @@ it changes nothing that is as it should be and adds the admins given; it removes
 			if err != nil {
 				return err
 			}
-			cfg, name, err := f.config()
+			cfg, name, err := f.currentContext()
 			if err != nil {
 				return err
 			}

@@ -10,12 +10,14 @@ import (
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
-func tenantDelete(f *contextFlags, out io.Writer) *cobra.Command {
+func tenantDelete(f *configFlags, out io.Writer) *cobra.Command {
 	var force bool
 	var timeout time.Duration
 	c := &cobra.Command{
 		Use:   "delete NAME [--force] [--timeout 2m]",
 		Short: "Delete a tenant: its own cloud controller, its admins' RoleBinding, its Namespace",
+		Example: `  antreaplus tenant delete alpha
+  antreaplus tenant delete beta --force`,
 		Long: `delete deletes the tenant's own cloud controller (if it has one), the RoleBinding of its admins
 and its Namespace with everything in it, and waits until the Namespace is gone. It refuses a
 Namespace that is not labelled tenancy.antreaplus.io/tenant=true, and a tenant that still holds
@@ -25,7 +27,7 @@ what they imported.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			cfg, name, err := f.config()
+			cfg, name, err := f.currentContext()
 			if err != nil {
 				return err
 			}

@@ -10,11 +10,13 @@ import (
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
 
-func tenantList(f *contextFlags, out, errOut io.Writer) *cobra.Command {
-	var output string
+func tenantList(f *configFlags, out, errOut io.Writer) *cobra.Command {
+	var p printFlags
 	c := &cobra.Command{
-		Use:   "list [-o table|json]",
+		Use:   "list [-o table|json|yaml]",
 		Short: "List the tenants: controller, claim owner, accounts, VPCs, VMs, policies, warnings",
+		Example: `  antreaplus tenant list --context member-1
+  antreaplus tenant list -o json`,
 		Long: `list shows every tenant of the cluster: each Namespace labelled tenancy.antreaplus.io/tenant=true
 or claimed by a controller. CONTROLLER is the instance that should manage it (the Namespace's
 tenancy.antreaplus.io/controller, else shared); OWNER the holder of its claim Lease,
@@ -26,10 +28,10 @@ WARNINGS what contends for it (another instance selecting it) or is amiss.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if output != "table" && output != "json" {
-				return fmt.Errorf("unknown output format %q: use -o table or -o json", output)
+			if err := p.validate(); err != nil {
+				return err
 			}
-			cfg, name, err := f.config()
+			cfg, name, err := f.currentContext()
 			if err != nil {
 				return err
 			}
@@ -38,12 +40,10 @@ WARNINGS what contends for it (another instance selecting it) or is amiss.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			if output == "json" {
-				return printJSON(out, l)
-			}
-			return tenantadmin.PrintTable(out, *l)
+			return p.print(out, l, func(w io.Writer) error { return tenantadmin.PrintTable(w, *l) })
 		},
 	}
-	c.Flags().StringVarP(&output, "output", "o", "table", "output format: table or json")
+	addPrintFlags(c.Flags(), &p, "table")
+	completePrintFlags(c, &p)
 	return c
 }

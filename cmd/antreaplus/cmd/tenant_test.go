@@ -55,18 +55,19 @@ current-context: member-1
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		flags       contextFlags
+		flags       configFlags
 		wantContext string
 		wantAs      string
 		wantErr     string
 	}{
-		{flags: contextFlags{kubeconfig: kubeconfig}, wantContext: "member-1"},
-		{flags: contextFlags{kubeconfig: kubeconfig, context: "as-carol"}, wantContext: "as-carol", wantAs: "carol"},
-		{flags: contextFlags{kubeconfig: kubeconfig, context: "nope"}, wantErr: `no context "nope"`},
-		{flags: contextFlags{kubeconfig: noCurrent}, wantErr: "no current context"},
-		{flags: contextFlags{}, wantErr: "no kubeconfig"},
+		{flags: configFlags{kubeconfig: kubeconfig}, wantContext: "member-1"},
+		{flags: configFlags{kubeconfig: kubeconfig, contexts: []string{"as-carol"}}, wantContext: "as-carol", wantAs: "carol"},
+		{flags: configFlags{kubeconfig: kubeconfig, contexts: []string{"nope"}}, wantErr: `no context "nope"`},
+		{flags: configFlags{kubeconfig: noCurrent}, wantErr: "no current context"},
+		{flags: configFlags{kubeconfig: kubeconfig, contexts: []string{"member-1", "as-carol"}}, wantErr: "acts on one cluster"},
+		{flags: configFlags{}, wantErr: "no kubeconfig"},
 	} {
-		cfg, name, err := c.flags.config()
+		cfg, name, err := c.flags.currentContext()
 		if c.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 				t.Errorf("%+v: error %v, want %q", c.flags, err, c.wantErr)
