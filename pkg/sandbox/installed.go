@@ -435,9 +435,16 @@ func (s *Sandbox) runLoadBalancer(ctx context.Context, st *State, p ClusterPlan,
 	if err := os.WriteFile(argsFile, []byte(joined), 0o644); err != nil {
 		return err
 	}
-	pid, _, err := lb.start(helper, append([]string{"sandbox", "relay"}, args...)...)
+	ready := filepath.Join(filepath.Dir(lb.pidFile()), "load-balancer.ready")
+	if err := os.Remove(ready); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	pid, _, err := lb.start(helper, append([]string{"sandbox", "relay", "--ready-file", ready}, args...)...)
 	if err != nil {
 		return err
+	}
+	if err := WaitRelayReady(ctx, ready, 2*time.Minute, func() bool { return Alive(pid) }); err != nil {
+		return fmt.Errorf("%s: the Service load balancer: %w: see %s", p.Name, err, lb.logFile())
 	}
 	s.logf("%s: Service load balancer running (pid %d): %s", p.Name, pid, joined)
 	if p.DNS.Port != 0 && pods["coredns"] != nil {

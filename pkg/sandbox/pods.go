@@ -152,12 +152,22 @@ func (s *Sandbox) runPod(ctx context.Context, cs kubernetes.Interface, pod *core
 	if err := wirePod(ns, pod.Status.PodIP, relayIPs(ps.relays)); err != nil {
 		return fmt.Errorf("%s: network namespace %s: %w", pod.Name, ns, err)
 	}
-	relayArgs := []string{"sandbox", "relay", "--netns", ns}
+	// The container starts once the relay listens on every Service address
+	// it connects to (kube-proxy's rules exist before a Pod starts).
+	ready := filepath.Join(dir, "relay.ready")
+	if err := os.Remove(ready); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	relayArgs := []string{"sandbox", "relay", "--netns", ns, "--ready-file", ready}
 	for _, r := range ps.relays {
 		relayArgs = append(relayArgs, "--tcp", r.String())
 	}
-	if _, _, err := relay.start(ps.helper, relayArgs...); err != nil {
+	relayPid, _, err := relay.start(ps.helper, relayArgs...)
+	if err != nil {
 		return err
+	}
+	if err := WaitRelayReady(ctx, ready, 2*time.Minute, func() bool { return Alive(relayPid) }); err != nil {
+		return fmt.Errorf("%s: %w: see %s", pod.Name, err, relay.logFile())
 	}
 	spec, err := json.MarshalIndent(plan.Exec, "", "  ")
 	if err != nil {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"antreaplus.io/antreaplus/internal/netns"
@@ -36,6 +38,10 @@ type RelayOptions struct {
 	NetNS string
 	TCP   []RelayPair
 	UDP   []RelayPair
+	// ReadyFile, if set, is created once every pair is listened on: who
+	// started the relay waits for it before starting what connects
+	// through it (WaitRelayReady).
+	ReadyFile string
 }
 
 // Relay serves every pair until ctx ends. The as-installed sandbox plays
@@ -47,14 +53,37 @@ func Relay(ctx context.Context, opts RelayOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make(chan error, len(opts.TCP)+len(opts.UDP))
-	var wg sync.WaitGroup
-	for _, p := range opts.TCP {
+	var wg, bound sync.WaitGroup
+	var failed atomic.Bool
+	serve := func(run func(bound func()) error) {
+		bound.Add(1)
+		once := sync.OnceFunc(bound.Done)
 		wg.Go(func() {
-			errs <- ServeTCP(ctx, TCPServerOptions{Listen: p.Listen, NetNS: opts.NetNS, Forward: p.Forward})
+			err := run(once)
+			if err != nil {
+				failed.Store(true)
+			}
+			once() // a pair that could not listen is done too: the relay fails
+			errs <- err
+		})
+	}
+	for _, p := range opts.TCP {
+		serve(func(b func()) error {
+			return ServeTCP(ctx, TCPServerOptions{Listen: p.Listen, NetNS: opts.NetNS, Forward: p.Forward, Bound: b})
 		})
 	}
 	for _, p := range opts.UDP {
-		wg.Go(func() { errs <- serveUDP(ctx, opts.NetNS, p) })
+		serve(func(b func()) error { return serveUDP(ctx, opts.NetNS, p, b) })
+	}
+	if opts.ReadyFile != "" {
+		wg.Go(func() {
+			bound.Wait()
+			if !failed.Load() && ctx.Err() == nil {
+				if err := os.WriteFile(opts.ReadyFile, nil, 0o644); err != nil {
+					errs <- fmt.Errorf("writing the ready file: %w", err)
+				}
+			}
+		})
 	}
 	var first error
 	select {
@@ -66,12 +95,37 @@ func Relay(ctx context.Context, opts RelayOptions) error {
 	return first
 }
 
+// WaitRelayReady waits until the relay started with readyFile listens on
+// every pair, at most timeout, while alive says it runs. Whatever connects
+// through a relay starts only then: a Pod's controller started beside a
+// relay still binding its Service addresses meets "connection refused"
+// (seen on a machine at load 20-39) and exits.
+func WaitRelayReady(ctx context.Context, readyFile string, timeout time.Duration, alive func() bool) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		if _, err := os.Stat(readyFile); err == nil {
+			return nil
+		}
+		if !alive() {
+			return errors.New("the relay exited before it listened on every address")
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the relay did not listen on every address within %s", timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // udpIdle is how long a UDP client's exchange is kept without traffic.
 const udpIdle = 30 * time.Second
 
 // serveUDP relays datagrams to p.Forward, a socket per client address, and
 // the replies back.
-func serveUDP(ctx context.Context, ns string, p RelayPair) error {
+func serveUDP(ctx context.Context, ns string, p RelayPair, bound func()) error {
 	var (
 		pc  net.PacketConn
 		err error
@@ -88,6 +142,7 @@ func serveUDP(ctx context.Context, ns string, p RelayPair) error {
 	if err != nil {
 		return fmt.Errorf("listening on udp %s: %w", p.Listen, err)
 	}
+	bound()
 	stop := context.AfterFunc(ctx, func() { _ = pc.Close() })
 	defer stop()
 	var mu sync.Mutex

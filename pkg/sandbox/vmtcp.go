@@ -22,6 +22,8 @@ type TCPServerOptions struct {
 	// Forward, if set, is where every connection is relayed to; else
 	// what a connection sends is echoed back.
 	Forward string
+	// Bound, if set, is called once the address is listened on.
+	Bound func()
 }
 
 // ServeTCP serves until ctx ends: a VM's TCP listener (echo) or the relay
@@ -31,6 +33,9 @@ func ServeTCP(ctx context.Context, opts TCPServerOptions) error {
 	l, err := listenIn(opts.NetNS, opts.Listen)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", opts.Listen, err)
+	}
+	if opts.Bound != nil {
+		opts.Bound()
 	}
 	var (
 		mu    sync.Mutex

@@ -59,6 +59,7 @@ func sandboxRelay() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&opts.NetNS, "netns", "", "network namespace to listen in (default: this process's)")
+	c.Flags().StringVar(&opts.ReadyFile, "ready-file", "", "create this file once every address is listened on")
 	c.Flags().StringArrayVar(&tcp, "tcp", nil, "relay TCP connections to LISTEN to FORWARD (repeatable)")
 	c.Flags().StringArrayVar(&udp, "udp", nil, "relay UDP datagrams to LISTEN to FORWARD, and the replies (repeatable)")
 	return c
