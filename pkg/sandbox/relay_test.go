@@ -29,7 +29,7 @@ func TestRelayReadyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer backend.Close()
+	defer func() { _ = backend.Close() }()
 	go func() {
 		for {
 			c, err := backend.Accept()
@@ -37,7 +37,7 @@ func TestRelayReadyFile(t *testing.T) {
 				return
 			}
 			go func() {
-				defer c.Close()
+				defer func() { _ = c.Close() }()
 				line, _ := bufio.NewReader(c).ReadString('\n')
 				_, _ = c.Write([]byte("echo " + line))
 			}()
@@ -57,7 +57,7 @@ func TestRelayReadyFile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connecting once ready: %v", err)
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	_, _ = c.Write([]byte("hi\n"))
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	got, err := bufio.NewReader(c).ReadString('\n')
@@ -73,7 +73,7 @@ func TestRelayNotReadyWhenAPairFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer taken.Close()
+	defer func() { _ = taken.Close() }()
 	ready := filepath.Join(t.TempDir(), "ready")
 	err = Relay(t.Context(), RelayOptions{TCP: []RelayPair{
 		{Listen: freeAddr(t), Forward: "127.0.0.1:1"},
