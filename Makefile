@@ -65,9 +65,15 @@ test-unit: ## The inner loop: every package that starts no cluster, under the ra
 bench: tools ## Run the benchmarks; prints tables and writes JSON under _output/bench.
 	@hack/bench.sh
 
+# The tools the demo's sandbox runs: the control plane, kwok, ExternalDNS (not
+# the linter, controller-gen or Helm).
+DEMO_TOOLS := kubernetes kwok external-dns
+
 .PHONY: demo
-demo: tools build build-dev ## Start a federated 3-cluster sandbox: failover, a federated Service, DNS.
-	@hack/demo.sh
+demo: build build-dev ## Start a federated 3-cluster sandbox with a local cloud and show it, section by section (hack/demo).
+	@$(TOOLS) modules $(DEMO_TOOLS)
+	@if [ "$$(id -u)" = 0 ]; then hack/ensure-packages.sh nftables iproute2; fi
+	go run ./hack/demo -bin $(BIN)
 
 .PHONY: clean
 clean: ## Stop the sandbox and remove build output.

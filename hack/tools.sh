@@ -5,6 +5,7 @@
 #
 #   hack/tools.sh            build every tool (what `make tools` runs)
 #   hack/tools.sh bin NAME   print the cached path of one tool, building it if needed
+#   hack/tools.sh modules M...  build only these tool modules (make demo: kubernetes kwok external-dns)
 #   hack/tools.sh dir        print the directory holding every tool (for PATH)
 set -euo pipefail
 
@@ -104,6 +105,16 @@ case "${1:-all}" in
     link_all
     log "all tools ready in $cache_root/bin"
     ;;
+  modules)
+    shift
+    mkdir -p "$cache_root/bin"
+    for mod in "$@"; do
+      [ -n "${packages[$mod]:-}" ] || { echo "unknown tool module $mod (known: ${order[*]})" >&2; exit 2; }
+      build "$mod"
+    done
+    link_all
+    log "$* ready in $cache_root/bin"
+    ;;
   bin)
     mod=$(module_of "$2")
     mkdir -p "$cache_root/bin"
@@ -115,7 +126,7 @@ case "${1:-all}" in
     echo "$cache_root/bin"
     ;;
   *)
-    echo "usage: $0 [all | bin NAME | dir]" >&2
+    echo "usage: $0 [all | modules MODULE... | bin NAME | dir]" >&2
     exit 2
     ;;
 esac

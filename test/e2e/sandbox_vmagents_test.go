@@ -15,24 +15,9 @@ import (
 	"antreaplus.io/antreaplus/test/framework"
 )
 
-// buildIngressPolicy lets only dev-build-1 reach dev-build-2 on TCP 8080.
-const buildIngressPolicy = `apiVersion: crd.antrea.io/v1beta1
-kind: NetworkPolicy
-metadata: {name: build-2-ingress, namespace: cloud-demo}
-spec:
-  priority: 5
-  appliedTo:
-  - externalEntitySelector:
-      matchLabels: {cloud.antreaplus.io/account-name: aws-emulator, tag.cloud.antreaplus.io/Name: dev-build-2}
-  ingress:
-  - action: Allow
-    from:
-    - externalEntitySelector:
-        matchLabels: {cloud.antreaplus.io/account-name: aws-emulator, tag.cloud.antreaplus.io/Name: dev-build-1}
-    ports: [{protocol: TCP, port: 8080}]
-  - action: Drop
-    from: [{ipBlock: {cidr: 0.0.0.0/0}}]
-`
+// buildIngressPolicy lets only dev-build-1 reach dev-build-2 on TCP 8080:
+// the file make demo applies too.
+var buildIngressPolicy = filepath.Join("testdata", "demo", "build-2-ingress.yaml")
 
 // TestSandboxVMAgents installs the chart in a federation of two clusters
 // and runs every component as its Pod (--as-installed), and plays the local cloud's agented VMs of both clouds,
@@ -143,8 +128,8 @@ func TestSandboxVMAgents(t *testing.T) {
 	t.Run("a policy allows dev-build-1 and blocks dev-build-3", func(t *testing.T) {
 		c := c.in(t)
 		c.mustRun("sandbox", "probe", "--from", "dev-build-3", "--to", "dev-build-2:8080", "--expect", "connected")
-		policy := filepath.Join(t.TempDir(), "policy.yaml")
-		if err := os.WriteFile(policy, []byte(buildIngressPolicy), 0o644); err != nil {
+		policy, err := filepath.Abs(buildIngressPolicy)
+		if err != nil {
 			t.Fatal(err)
 		}
 		c.kubectl("--context", "member-1", "apply", "-f", policy)

@@ -37,6 +37,13 @@ func rootDir() string {
 	return filepath.Join(os.TempDir(), "antreaplus-test-sandboxes")
 }
 
+// NewSandboxDir is a fresh directory for a sandbox that a test starts some
+// other way (a program's 'sandbox up'): named after the test process, so
+// that a later run removes it should this one die.
+func NewSandboxDir() (string, error) {
+	return os.MkdirTemp(ensureDir(rootDir()), fmt.Sprintf("pid%d-", os.Getpid()))
+}
+
 // Start runs n clusters in a fresh sandbox directory. It removes sandboxes
 // whose test process is gone first.
 func Start(ctx context.Context, n int) (*Clusters, error) { return StartWith(ctx, n, Options{}) }
@@ -137,16 +144,29 @@ func Eventually(t testing.TB, timeout time.Duration, check func() error) {
 // (lists of thousands of objects).
 func EventuallyEvery(t testing.TB, timeout, interval time.Duration, check func() error) {
 	t.Helper()
+	if err := Poll(t.Context(), timeout, interval, check); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Poll calls check every interval until it returns nil; after timeout, or
+// once ctx ends, it returns check's last error. The tests' Eventually and
+// programs without a testing.T (the demo) wait the same way.
+func Poll(ctx context.Context, timeout, interval time.Duration, check func() error) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		err := check()
 		if err == nil {
-			return
+			return nil
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("condition not met within %s: %v", timeout, err)
+			return fmt.Errorf("condition not met within %s: %w", timeout, err)
 		}
-		time.Sleep(interval)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last: %w)", ctx.Err(), err)
+		case <-time.After(interval):
+		}
 	}
 }
 
