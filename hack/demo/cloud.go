@@ -281,8 +281,16 @@ func (d *demo) askIn(ns, server, name string) answer {
 
 func (d *demo) federatedEgress() error {
 	dev3 := d.entityIP("aws-emulator", "dev-build-3")
+	vpc := d.jsonpath("member-1", "-n", cloudNS, "get", "externalentities",
+		"-l", "tag.cloud.antreaplus.io/Name=dev-build-3,cloud.antreaplus.io/account-name=aws-emulator",
+		"-o", `jsonpath={.items[0].metadata.labels.network\.antreaplus\.io/name}`)
+	if dev3 == "" || vpc == "" {
+		return fmt.Errorf("dev-build-3's address %q or network %q is not imported", dev3, vpc)
+	}
 	d.printf("  member-1 puts a Service in front of its VM dev-build-3 (no selector: its owner writes the EndpointSlice)\n")
-	d.printf("  and exports it over the flat network (the VMs of both clouds share one network):\n")
+	d.printf("  and exports it over the flat network, naming the network its address is in: dev-build-3's VPC %s,\n", vpc)
+	d.printf("  which the sandbox declared flat to the other VMs' networks (without it, the address would be taken for\n")
+	d.printf("  member-1's cluster network, which no VM reaches, and the federated policy would allow nothing):\n")
 	svc := fmt.Sprintf(`apiVersion: v1
 kind: Service
 metadata: {name: vm-echo, namespace: cloud-demo}
@@ -303,7 +311,7 @@ endpoints: [{addresses: [%s], conditions: {ready: true}}]
 	if err := d.applyText("member-1", svc); err != nil {
 		return err
 	}
-	if err := d.show("  ", true, true, d.antreaplus, "service", "export", "vm-echo", "-n", cloudNS, "--context", "member-1", "--flat-network"); err != nil {
+	if err := d.show("  ", true, true, d.antreaplus, "service", "export", "vm-echo", "-n", cloudNS, "--context", "member-1", "--flat-network", "--network", vpc); err != nil {
 		return err
 	}
 	d.printf("  azure-dev-build-3 finds it by name with its own resolver, which its agent pointed at its DNS forwarder\n")
