@@ -162,12 +162,19 @@ func (s *Sandbox) runPod(ctx context.Context, cs kubernetes.Interface, pod *core
 	for _, r := range ps.relays {
 		relayArgs = append(relayArgs, "--tcp", r.String())
 	}
+	relayStart := time.Now()
 	relayPid, _, err := relay.start(ps.helper, relayArgs...)
 	if err != nil {
 		return err
 	}
 	if err := WaitRelayReady(ctx, ready, 2*time.Minute, func() bool { return Alive(relayPid) }); err != nil {
 		return fmt.Errorf("%s: %w: see %s", pod.Name, err, relay.logFile())
+	}
+	// When it listened (the ready file's time): the container used to
+	// start 300 ms after the relay, whether it listened or not.
+	relayReady := time.Since(relayStart)
+	if info, err := os.Stat(ready); err == nil {
+		relayReady = info.ModTime().Sub(relayStart)
 	}
 	spec, err := json.MarshalIndent(plan.Exec, "", "  ")
 	if err != nil {
@@ -189,7 +196,8 @@ func (s *Sandbox) runPod(ctx context.Context, cs kubernetes.Interface, pod *core
 	if err := os.WriteFile(filepath.Join(dir, "pod.json"), run, 0o644); err != nil {
 		return err
 	}
-	s.logf("%s: Pod %s/%s (%s) running as pid %d in %s, uid %d, log %s", ps.cluster, pod.Namespace, pod.Name, pod.Status.PodIP, pid, ns, plan.Exec.UID, proc.logFile())
+	s.logf("%s: Pod %s/%s (%s) running as pid %d in %s, uid %d, log %s (its Service relay listened %s after it started)",
+		ps.cluster, pod.Namespace, pod.Name, pod.Status.PodIP, pid, ns, plan.Exec.UID, proc.logFile(), relayReady.Round(time.Millisecond))
 	if want.Readiness == "" {
 		return nil
 	}
