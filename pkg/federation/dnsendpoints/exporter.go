@@ -1,6 +1,10 @@
 package dnsendpoints
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -75,8 +79,20 @@ func ExporterOf(s Source) records.Exporter {
 	return e
 }
 
-// nodeAddresses are the ExternalIPs of nodes (of those in only, when not nil).
+// nodeAddresses are the ExternalIPs of nodes (of those in only, when not
+// nil), sorted: the nodes come in the order a cache lists them, which
+// varies, and the exporters are stored (AnnotationExporters) and compared
+// as they are; unsorted, a new leader listing the same nodes in another
+// order rewrote the same records.
 func nodeAddresses(nodes []corev1.Node, only map[string]bool) []records.NodeAddress {
+	out := unsortedNodeAddresses(nodes, only)
+	slices.SortFunc(out, func(a, b records.NodeAddress) int {
+		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.Zone, b.Zone))
+	})
+	return out
+}
+
+func unsortedNodeAddresses(nodes []corev1.Node, only map[string]bool) []records.NodeAddress {
 	var out []records.NodeAddress
 	for i := range nodes {
 		n := &nodes[i]

@@ -2,6 +2,7 @@ package dnsendpoints
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -55,8 +56,9 @@ func TestExporterOf(t *testing.T) {
 		f(&e)
 		return e
 	}
-	allNodes := []records.NodeAddress{{IP: "198.51.100.1", Zone: "eu-1a", Ready: true}, {IP: "2001:db8::1", Zone: "eu-1a", Ready: true},
-		{IP: "198.51.100.2", Zone: "eu-1b"}, {IP: "198.51.100.3", Zone: "eu-1b"}}
+	// Sorted by address, whatever the order of the nodes.
+	allNodes := []records.NodeAddress{{IP: "198.51.100.1", Zone: "eu-1a", Ready: true},
+		{IP: "198.51.100.2", Zone: "eu-1b"}, {IP: "198.51.100.3", Zone: "eu-1b"}, {IP: "2001:db8::1", Zone: "eu-1a", Ready: true}}
 	tests := []struct {
 		name string
 		src  Source
@@ -79,7 +81,7 @@ func TestExporterOf(t *testing.T) {
 					{NodeName: ptr.To("n1"), Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}},
 					{NodeName: ptr.To("n2"), Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)}}}}}},
 			with(func(e *records.Exporter) {
-				e.Kind, e.Ready, e.Ports, e.NodeAddresses = records.KindNodePort, true, ports, allNodes[:2]
+				e.Kind, e.Ready, e.Ports, e.NodeAddresses = records.KindNodePort, true, ports, []records.NodeAddress{allNodes[0], allNodes[3]}
 			})},
 		{"ClusterIP: not reachable from outside", Source{Export: export(nil, ""), Service: svc(corev1.ServiceTypeClusterIP, "")},
 			with(func(e *records.Exporter) { e.Kind, e.Ready, e.Ports = records.KindOther, true, ports })},
@@ -96,11 +98,17 @@ func TestExporterOf(t *testing.T) {
 			})},
 		{"exported without its Service: not ready", Source{Export: export(nil, "")}, base},
 	}
+	reversed := slices.Clone(nodes)
+	slices.Reverse(reversed)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.src.ClusterID, tt.src.Nodes = "m1", nodes
-			if got := ExporterOf(tt.src); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("ExporterOf:\ngot  %+v\nwant %+v", got, tt.want)
+			// The nodes as one cache lists them, and in another order: the
+			// same exporter (it is stored and compared as it is).
+			for _, ns := range [][]corev1.Node{nodes, reversed} {
+				tt.src.ClusterID, tt.src.Nodes = "m1", ns
+				if got := ExporterOf(tt.src); !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("ExporterOf:\ngot  %+v\nwant %+v", got, tt.want)
+				}
 			}
 		})
 	}
