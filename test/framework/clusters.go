@@ -144,9 +144,9 @@ func Eventually(t testing.TB, timeout time.Duration, check func() error) {
 // (lists of thousands of objects).
 func EventuallyEvery(t testing.TB, timeout, interval time.Duration, check func() error) {
 	t.Helper()
-	// Not t.Context(): it is cancelled before the test's Cleanup functions
-	// run, and they wait too (for a namespace to go).
-	if err := Poll(context.Background(), timeout, interval, check); err != nil {
+	// Without t.Context()'s cancellation: it is cancelled before the test's
+	// Cleanup functions run, and they wait too (for a namespace to go).
+	if err := Poll(context.WithoutCancel(t.Context()), timeout, interval, check); err != nil {
 		t.Fatal(err)
 	}
 }
