@@ -42,8 +42,22 @@ sandbox's or real clusters'); supervisors are found by probing every context.`,
 
 // discover finds the federation's supervisors among the kubeconfig's contexts.
 func (f *federationFlags) discover(ctx context.Context, kc *membership.Kubeconfig, errOut io.Writer) (*membership.Discovery, error) {
-	fmt.Fprintf(errOut, "looking for supervisors among the %d contexts of %s ...\n", len(kc.Clusters), strings.Join(kc.Paths, ":"))
-	d, err := membership.Discover(ctx, kc.Clusters, f.federationID, membership.DefaultProbeTimeout)
+	return f.discoverAmong(ctx, kc, kc.Clusters, errOut)
+}
+
+// discoverChosen finds them among the contexts --context names, else every
+// context: the readers (status, service list) probe only what they are told.
+func (f *federationFlags) discoverChosen(ctx context.Context, kc *membership.Kubeconfig, errOut io.Writer) (*membership.Discovery, error) {
+	clusters, err := f.chosen(kc)
+	if err != nil {
+		return nil, err
+	}
+	return f.discoverAmong(ctx, kc, clusters, errOut)
+}
+
+func (f *federationFlags) discoverAmong(ctx context.Context, kc *membership.Kubeconfig, clusters []membership.Cluster, errOut io.Writer) (*membership.Discovery, error) {
+	fmt.Fprintf(errOut, "looking for supervisors among the %d contexts of %s ...\n", len(clusters), strings.Join(kc.Paths, ":"))
+	d, err := membership.Discover(ctx, clusters, f.federationID, membership.DefaultProbeTimeout)
 	if err != nil {
 		return nil, err
 	}

@@ -18,11 +18,14 @@ func federationStatus(f *federationFlags, out, errOut io.Writer) *cobra.Command 
 		Use:   "status [-o json|yaml]",
 		Short: "Show the members, supervisors, the leader of each member, health and problems",
 		Example: `  antreaplus federation status
+  # look for the supervisors among two contexts only
+  antreaplus federation status --context hub-1 --context hub-2
   antreaplus federation status -o json
   antreaplus federation status --federation-id acme --kubeconfig ~/.kube/acme`,
 		Long: `status reads the registry of every supervisor the kubeconfig reaches, merges them per member
 (the freshest report wins) and, for members whose context is at hand, reads the leader
-Lease in the member itself. Every problem says what to do.`,
+Lease in the member itself. Every problem says what to do. Supervisors are looked for among
+the contexts --context names (repeatable), else among every context of the kubeconfig.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -34,7 +37,7 @@ Lease in the member itself. Every problem says what to do.`,
 			if err != nil {
 				return err
 			}
-			d, err := f.discover(ctx, kc, errOut)
+			d, err := f.discoverChosen(ctx, kc, errOut)
 			if err != nil {
 				return err
 			}

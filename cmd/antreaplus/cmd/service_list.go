@@ -18,6 +18,8 @@ func serviceList(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list [-o json|yaml]",
 		Short: "List the federated Services: exporters, their Service types and addresses, importers, conflicts",
+		Long: `list finds the federation's supervisors among the contexts --context names (repeatable),
+else among every context of the kubeconfig, and reads every member their registries hold.`,
 		Example: `  antreaplus service list
   antreaplus service list -o json`,
 		Args: cobra.NoArgs,
@@ -31,7 +33,7 @@ func serviceList(f *serviceFlags, out, errOut io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := f.discover(ctx, kc, errOut)
+			d, err := f.discoverChosen(ctx, kc, errOut)
 			if err != nil {
 				return err
 			}

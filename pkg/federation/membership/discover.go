@@ -135,12 +135,12 @@ func pickFederation(probes []probe, asked string) (string, error) {
 	case asked != "" && feds[asked]:
 		return asked, nil
 	case asked != "":
-		return "", fmt.Errorf("no supervisor of federation %s among the %d contexts of the kubeconfig (federations found: %v): create it with 'antreaplus federation create --federation-id %s --supervisor CONTEXT', or pass the right --kubeconfig%s",
+		return "", fmt.Errorf("no supervisor of federation %s among the %d contexts of the kubeconfig (federations found: %v): create it with 'antreaplus federation create --federation-id %s --supervisor CONTEXT', or pass the right --kubeconfig (and, if given, a --context that names a supervisor)%s",
 			asked, len(probes), found, asked, hint)
 	case len(found) == 1:
 		return found[0], nil
 	case len(found) == 0:
-		return "", fmt.Errorf("no federation supervisor among the %d contexts of the kubeconfig: create a federation with 'antreaplus federation create --federation-id ID --supervisor CONTEXT', or pass the right --kubeconfig%s",
+		return "", fmt.Errorf("no federation supervisor among the %d contexts of the kubeconfig: create a federation with 'antreaplus federation create --federation-id ID --supervisor CONTEXT', or pass the right --kubeconfig (and, if given, a --context that names a supervisor)%s",
 			len(probes), hint)
 	default:
 		return "", fmt.Errorf("the kubeconfig reaches supervisors of several federations (%s): choose one with --federation-id", strings.Join(found, ", "))
