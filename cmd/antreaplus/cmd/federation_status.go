@@ -54,8 +54,7 @@ the contexts --context names (repeatable), else among every context of the kubec
 			return p.print(out, st, func(w io.Writer) error { return printStatus(w, st, time.Now()) })
 		},
 	}
-	addPrintFlags(c.Flags(), &p, "")
-	completePrintFlags(c, &p)
+	addPrintFlags(c, c.Flags(), &p, "")
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation to show (default: the only one whose supervisors the kubeconfig reaches)")
 	return c
 }

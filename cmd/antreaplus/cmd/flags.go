@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -173,4 +174,24 @@ func sandboxKubeconfigPath() string {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// listCurrent is the whole of a command that lists what one cluster holds
+// (the one --context, else the current context): -o checked first, then
+// what is read (what) printed as p says, table the table form.
+func listCurrent[T any](ctx context.Context, f *configFlags, p *printFlags, out, errOut io.Writer, what string,
+	read func(context.Context, *rest.Config) (T, error), table func(io.Writer, T) error) error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	cfg, name, err := f.currentContext()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(errOut, "reading the %s of %s ...\n", what, name)
+	v, err := read(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return p.print(out, v, func(w io.Writer) error { return table(w, v) })
 }

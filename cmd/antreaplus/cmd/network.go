@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -34,22 +33,9 @@ func networkList(f *configFlags, out, errOut io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if err := p.validate(); err != nil {
-				return err
-			}
-			cfg, name, err := f.currentContext()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(errOut, "reading the Networks of %s ...\n", name)
-			nets, err := networklist.List(ctx, cfg)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			return p.print(out, nets, func(w io.Writer) error { return networklist.PrintTable(w, nets) })
+			return listCurrent(ctx, f, &p, out, errOut, "Networks", networklist.List, networklist.PrintTable)
 		},
 	}
-	addPrintFlags(c.Flags(), &p, "table")
-	completePrintFlags(c, &p)
+	addPrintFlags(c, c.Flags(), &p, "table")
 	return c
 }

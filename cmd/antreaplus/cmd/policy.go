@@ -33,8 +33,7 @@ ClusterNetworkPolicies (crd.antrea.io), with the status Antrea and the member co
 A member that cannot be read is reported, not fatal: a command fails only when no member
 could be read.`,
 	}
-	addPrintFlags(c.PersistentFlags(), &f.printFlags, "")
-	completePrintFlags(c, &f.printFlags)
+	addPrintFlags(c, c.PersistentFlags(), &f.printFlags, "")
 	c.PersistentFlags().DurationVar(&f.timeout, "timeout", policyview.DefaultTimeout, "how long to wait for each member")
 	c.AddCommand(policyList(f, out, errOut), policyStatus(f, out, errOut))
 	return c

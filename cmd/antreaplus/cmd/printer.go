@@ -21,19 +21,16 @@ type printFlags struct {
 	table string
 }
 
-// addPrintFlags declares -o on fs; def is the table format's name ("table"
-// or "").
-func addPrintFlags(fs *pflag.FlagSet, p *printFlags, def string) {
+// addPrintFlags declares -o on fs (c's local or persistent flags) and its
+// completion; def is the table format's name ("table" or "" when a table is
+// printed without -o).
+func addPrintFlags(c *cobra.Command, fs *pflag.FlagSet, p *printFlags, def string) {
 	p.table = def
 	usage := "output format: " + strings.Join(p.formats(), ", ")
 	if def == "" {
 		usage += " (default: a table)"
 	}
 	fs.StringVarP(&p.output, "output", "o", def, usage)
-}
-
-// completePrintFlags completes -o's formats.
-func completePrintFlags(c *cobra.Command, p *printFlags) {
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(p.formats(), cobra.ShellCompDirectiveNoFileComp))
 }
 

@@ -149,6 +149,9 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
   antreaplus sandbox status -o json | jq '.services[] | select(.kind == "dns")'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := p.validate(); err != nil {
+				return err
+			}
 			sb := f.sandbox(io.Discard)
 			statuses, err := sb.Status(cmd.Context())
 			if errors.Is(err, os.ErrNotExist) {
@@ -165,9 +168,6 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := p.validate(); err != nil {
-				return err
-			}
 			all := struct {
 				Clusters    []sandbox.ClusterStatus   `json:"clusters"`
 				Services    []sandbox.ServiceStatus   `json:"services"`
@@ -177,8 +177,7 @@ func sandboxStatus(f *sandboxFlags, out io.Writer) *cobra.Command {
 			return p.print(out, all, func(out io.Writer) error { return printSandboxStatus(out, sb, statuses, services, st) })
 		},
 	}
-	addPrintFlags(c.Flags(), &p, "")
-	completePrintFlags(c, &p)
+	addPrintFlags(c, c.Flags(), &p, "")
 	return c
 }
 

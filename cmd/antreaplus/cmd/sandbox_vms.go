@@ -109,8 +109,7 @@ unless the outcome is the expected one. Needs root.`,
 	c.Flags().StringVar(&to, "to", "", "VM:PORT or IP:PORT to connect to, e.g. dev-build-2:8080")
 	c.Flags().StringVar(&expect, "expect", "", "fail unless the outcome is this: connected or blocked (refused or dropped)")
 	c.Flags().DurationVar(&timeout, "timeout", 3*time.Second, "how long to wait for the connection and the echo")
-	addPrintFlags(c.Flags(), &p, "")
-	completePrintFlags(c, &p)
+	addPrintFlags(c, c.Flags(), &p, "")
 	_ = c.MarkFlagRequired("from")
 	_ = c.MarkFlagRequired("to")
 	return c

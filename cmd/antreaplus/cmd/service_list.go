@@ -48,8 +48,7 @@ else among every context of the kubeconfig, and reads every member their registr
 			return p.print(out, l, func(w io.Writer) error { return printServices(w, l) })
 		},
 	}
-	addPrintFlags(c.Flags(), &p, "")
-	completePrintFlags(c, &p)
+	addPrintFlags(c, c.Flags(), &p, "")
 	c.Flags().StringVar(&f.federationID, "federation-id", "", "federation to list (default: the only one whose supervisors the kubeconfig reaches)")
 	return c
 }

@@ -1,11 +1,12 @@
 package cmd
 
 import (
-	"fmt"
+	"context"
 	"io"
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
 
 	"antreaplus.io/antreaplus/pkg/tenancy/tenantadmin"
 )
@@ -28,22 +29,13 @@ WARNINGS what contends for it (another instance selecting it) or is amiss.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			if err := p.validate(); err != nil {
-				return err
+			list := func(ctx context.Context, cfg *rest.Config) (*tenantadmin.Listing, error) {
+				return tenantadmin.List(ctx, cfg, time.Now())
 			}
-			cfg, name, err := f.currentContext()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(errOut, "reading the tenants of %s ...\n", name)
-			l, err := tenantadmin.List(ctx, cfg, time.Now())
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			return p.print(out, l, func(w io.Writer) error { return tenantadmin.PrintTable(w, *l) })
+			table := func(w io.Writer, l *tenantadmin.Listing) error { return tenantadmin.PrintTable(w, *l) }
+			return listCurrent(ctx, f, &p, out, errOut, "tenants", list, table)
 		},
 	}
-	addPrintFlags(c.Flags(), &p, "table")
-	completePrintFlags(c, &p)
+	addPrintFlags(c, c.Flags(), &p, "table")
 	return c
 }
