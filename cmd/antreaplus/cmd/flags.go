@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -106,6 +107,9 @@ func (f *configFlags) currentContext() (*rest.Config, string, error) {
 		return nil, "", fmt.Errorf("--context given %d times (%s): this command acts on one cluster", len(f.contexts), strings.Join(f.contexts, ", "))
 	}
 	paths := filepath.SplitList(f.kubeconfig)
+	if !slices.ContainsFunc(paths, fileExists) {
+		return nil, "", fmt.Errorf("kubeconfig %s: no such file: pass one with --kubeconfig or $KUBECONFIG", f.kubeconfig)
+	}
 	var name string
 	if len(f.contexts) == 1 {
 		name = f.contexts[0]

@@ -66,6 +66,7 @@ current-context: member-1
 		{flags: configFlags{kubeconfig: noCurrent}, wantErr: "no current context"},
 		{flags: configFlags{kubeconfig: kubeconfig, contexts: []string{"member-1", "as-carol"}}, wantErr: "acts on one cluster"},
 		{flags: configFlags{}, wantErr: "no kubeconfig"},
+		{flags: configFlags{kubeconfig: filepath.Join(dir, "missing")}, wantErr: "no such file"},
 	} {
 		cfg, name, err := c.flags.currentContext()
 		if c.wantErr != "" {
