@@ -49,11 +49,15 @@ func TestNetworksNATAndPeering(t *testing.T) {
 		})
 	}
 	waitGroup("198.51.100.7/32")
-	src := fnp(t, c, ns, "db").Status.RemoteSources
-	if len(src) != 1 || len(src[0].Unusable) != 1 || !strings.Contains(src[0].Unusable[0], "isolated is in network aws.vpc-nat, which is not connected to network "+point) ||
-		len(src[0].SharedEgress) != 1 || !strings.Contains(src[0].SharedEgress[0], "nat-0a") {
-		t.Errorf("remote sources %+v: want isolated unusable and the NAT gateway's address shared", src)
-	}
+	// The status is written after the derived objects: wait for it too.
+	framework.Eventually(t, timeout, func() error {
+		src := fnp(t, c, ns, "db").Status.RemoteSources
+		if len(src) != 1 || len(src[0].Unusable) != 1 || !strings.Contains(src[0].Unusable[0], "isolated is in network aws.vpc-nat, which is not connected to network "+point) ||
+			len(src[0].SharedEgress) != 1 || !strings.Contains(src[0].SharedEgress[0], "nat-0a") {
+			return fmt.Errorf("remote sources %+v: want isolated unusable and the NAT gateway's address shared", src)
+		}
+		return nil
+	})
 
 	framework.Update(t, c, vnet, func() {
 		vnet.Spec.Flat = []federationv1alpha1.FlatConnection{{Network: "aws.vpc-nat", CIDRs: []string{"10.8.0.0/16"}, Via: federationv1alpha1.ViaVPCPeering}}
