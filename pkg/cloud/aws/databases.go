@@ -30,6 +30,66 @@ func (p *Provider) describeDBInstances(ctx context.Context, region string) ([]rd
 	return out, nil
 }
 
+func (p *Provider) describeDBClusters(ctx context.Context, region string) ([]rdstypes.DBCluster, error) {
+	var out []rdstypes.DBCluster
+	pages := rds.NewDescribeDBClustersPaginator(p.rds, &rds.DescribeDBClustersInput{MaxRecords: aws.Int32(min(max(p.opts.PageSize, 20), 100))})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx, func(o *rds.Options) { o.Region = region })
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.DBClusters...)
+	}
+	return out, nil
+}
+
+// clusterServices converts DB clusters (Aurora). A cluster names no VPC:
+// it is its member instances' (dbs, in the order of instances, their
+// services). Its addresses are its members', its port the cluster's; the
+// members stay services of their own, whose groups are the cluster's.
+func clusterServices(clusters []rdstypes.DBCluster, dbs []rdstypes.DBInstance, instances []provider.Service) []provider.Service {
+	byID := make(map[string]int, len(dbs))
+	for i, db := range dbs {
+		byID[aws.ToString(db.DBInstanceIdentifier)] = i
+	}
+	out := make([]provider.Service, 0, len(clusters))
+	for _, c := range clusters {
+		svc := provider.Service{
+			ID: aws.ToString(c.DBClusterArn), Name: aws.ToString(c.DBClusterIdentifier), Kind: provider.AWSRDS,
+			DNSName: aws.ToString(c.Endpoint),
+		}
+		if port := aws.ToInt32(c.Port); port > 0 {
+			svc.Ports = []provider.Port{{Name: aws.ToString(c.Engine), Protocol: "TCP", Port: port}}
+		}
+		for _, m := range c.DBClusterMembers {
+			i, ok := byID[aws.ToString(m.DBInstanceIdentifier)]
+			if !ok {
+				continue
+			}
+			if svc.VPCID == "" {
+				svc.VPCID = instances[i].VPCID
+			}
+			svc.PrivateIPs = append(svc.PrivateIPs, instances[i].PrivateIPs...)
+			svc.PublicIPs = append(svc.PublicIPs, instances[i].PublicIPs...)
+		}
+		slices.Sort(svc.PrivateIPs)
+		slices.Sort(svc.PublicIPs)
+		svc.PrivateIPs, svc.PublicIPs = slices.Compact(svc.PrivateIPs), slices.Compact(svc.PublicIPs)
+		for _, g := range c.VpcSecurityGroups {
+			svc.SecurityGroupIDs = append(svc.SecurityGroupIDs, aws.ToString(g.VpcSecurityGroupId))
+		}
+		slices.Sort(svc.SecurityGroupIDs)
+		if len(c.TagList) > 0 {
+			svc.Tags = make(map[string]string, len(c.TagList))
+			for _, t := range c.TagList {
+				svc.Tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
+			}
+		}
+		out = append(out, svc)
+	}
+	return out
+}
+
 // dbServices converts DB instances. RDS gives an endpoint name, not an
 // address: each name is resolved (concurrently, each within
 // lookupTimeout), and its addresses inside the VPC, or private ones, become

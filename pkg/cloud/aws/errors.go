@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"regexp"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 )
@@ -51,7 +53,21 @@ func (p *Provider) classify(err error, what, region string) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	status := 0
+	var resp *smithyhttp.ResponseError
+	if errors.As(err, &resp) {
+		status = resp.HTTPStatusCode()
+	}
 	var api smithy.APIError
+	if !errors.As(err, &api) || !knownCode(api.ErrorCode()) {
+		if status == http.StatusUnauthorized || status == http.StatusForbidden {
+			// Whatever answered (a proxy, a VPC endpoint, a third-party
+			// implementation) refused the call in a form the SDK cannot
+			// read: a refusal of the credentials all the same, said the
+			// same way every time.
+			return fmt.Errorf("%w: %s in %s: HTTP %d (the answer's error code could not be read)", provider.ErrAuthentication, what, region, status)
+		}
+	}
 	if errors.As(err, &api) {
 		code, msg := api.ErrorCode(), api.ErrorMessage()
 		if expiredCodes[code] && role == nil {
@@ -70,6 +86,9 @@ func (p *Provider) classify(err error, what, region string) error {
 			return fmt.Errorf("%w: %w", provider.ErrAuthentication, err)
 		case isThrottle(code):
 			return fmt.Errorf("%w: %w", provider.ErrThrottled, err)
+		case status == http.StatusUnauthorized || status == http.StatusForbidden:
+			// AccessDenied and kin: refused, whatever the code.
+			return fmt.Errorf("%w: %w", provider.ErrAuthentication, err)
 		}
 		return err
 	}
@@ -79,6 +98,12 @@ func (p *Provider) classify(err error, what, region string) error {
 		return fmt.Errorf("%w: %w", provider.ErrRegionUnavailable, err)
 	}
 	return err
+}
+
+// knownCode reports whether an error code is one a service sends, rather
+// than what the SDK makes up when it cannot read the answer.
+func knownCode(code string) bool {
+	return code != "" && code != "UnknownError" && code != "Unknown"
 }
 
 func isThrottle(code string) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -167,6 +168,40 @@ func TestOptionsNeverPrintSecrets(t *testing.T) {
 }
 
 // describes is how many reads a poll makes: VPCs, instances, interfaces,
-// load balancers, DB instances, NAT gateways, route tables, peerings and
-// transit gateway attachments.
-const describes = 9
+// load balancers, DB instances, DB clusters, NAT gateways, route tables,
+// peerings and transit gateway attachments.
+const describes = 10
+
+// TestFaultsClassifiedTheSameWayEveryTime: a service answering a refusal
+// the SDK cannot read (HTTP 403 with a proxy's page) is a refusal of the
+// credentials, reported on that kind alone, with the same message at
+// every poll; a refusal from any service wins over another failure.
+func TestFaultsClassifiedTheSameWayEveryTime(t *testing.T) {
+	f := newFixture(t, 1)
+	f.addVMs(t, 2, awsemu.InstanceSpec{})
+	p := f.provider(t, nil)
+	proxy := awsemu.Fault{Action: "DescribeDBInstances", Times: -1, Status: http.StatusForbidden, Body: "<html><body>Access denied by proxy</body></html>"}
+	f.emu.InjectFault(proxy)
+	var messages []string
+	for range 5 {
+		snap, err := p.Inventory(t.Context(), region)
+		if err != nil || len(snap.VMs) != 2 || !snap.FailedKind(provider.AWSRDS) || snap.FailedKind(provider.AWSLoadBalancer) {
+			t.Fatalf("poll: %v, %+v; want the VMs and the databases reported failed", err, snap)
+		}
+		if !errors.Is(snap.Failed[0].Err, provider.ErrAuthentication) {
+			t.Fatalf("failure %v; want ErrAuthentication", snap.Failed[0].Err)
+		}
+		messages = append(messages, snap.Failed[0].Err.Error())
+	}
+	if len(slices.Compact(slices.Clone(messages))) != 1 {
+		t.Errorf("messages change from poll to poll: %q", messages)
+	}
+	// EC2 fails too, not with a refusal: the refusal is told.
+	f.emu.InjectFault(awsemu.Fault{Action: "DescribeInstances", Times: -1, Status: http.StatusInternalServerError, Code: "InternalError", Message: "boom"})
+	for range 3 {
+		_, err := p.Inventory(t.Context(), region)
+		if !errors.Is(err, provider.ErrAuthentication) || !strings.Contains(err.Error(), "DescribeDBInstances") {
+			t.Fatalf("error %v; want the databases' refusal", err)
+		}
+	}
+}

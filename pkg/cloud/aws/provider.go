@@ -63,87 +63,143 @@ func New(opts Options) (*Provider, error) {
 // stay visible in EC2 for a while but are gone for every other purpose.
 var liveStates = []string{"pending", "running", "shutting-down", "stopping", "stopped"}
 
-// Inventory reads the region's VPCs, instances, network interfaces, load
-// balancers, DB instances, NAT gateways, route tables, VPC peering
-// connections and transit gateway attachments, each through every page,
+// Inventory reads the region's VPCs, instances, network interfaces, NAT
+// gateways, route tables, VPC peering connections and transit gateway
+// attachments (the VMs and their networks), and the load balancers and the
+// DB instances and clusters (the services), each through every page,
 // concurrently.
+//
+// Every read runs to its end: one failing does not cancel the others, so
+// the outcome does not depend on which service answered first. A failed
+// read of the VMs or their networks fails the poll, with the most telling
+// error of all the reads (a refusal of the credentials from any service
+// first, then an unavailable region, throttling, anything else), and among
+// errors of one class the first read's in a fixed order. A failed read of
+// a kind of service alone leaves that kind out of the snapshot, reported
+// in Snapshot.Failed: the VMs are still followed.
 func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snapshot, error) {
 	if err := checkRegion(region); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	inRegion := func(o *ec2.Options) { o.Region = region }
 
 	var (
 		wg        sync.WaitGroup
-		errs      [9]error
+		errs      [readCount]error
 		routes    routing
 		vpcs      []types.Vpc
 		instances []types.Instance
 		enis      []types.NetworkInterface
 		lbs       []loadBalancer
 		dbs       []rdstypes.DBInstance
+		clusters  []rdstypes.DBCluster
 	)
-	// A failure cancels the other reads, except a refusal of the
-	// credentials or the region: the others then fail as fast by
-	// themselves, and the error reported is the first read's, the same at
-	// every poll (EC2's AuthFailure rather than whichever service answered
-	// first), so the account's status does not change between polls.
 	run := func(i int, what string, fn func() error) {
-		wg.Go(func() {
-			errs[i] = p.classify(fn(), what, region)
-			if errs[i] != nil && !errors.Is(errs[i], provider.ErrAuthentication) && !errors.Is(errs[i], provider.ErrRegionUnavailable) {
-				cancel()
-			}
-		})
+		wg.Go(func() { errs[i] = p.classify(fn(), what, region) })
 	}
-	run(0, "DescribeVpcs", func() (err error) {
+	run(readVPCs, "DescribeVpcs", func() (err error) {
 		vpcs, err = p.describeVpcs(ctx, inRegion)
 		return err
 	})
-	run(1, "DescribeInstances", func() (err error) {
+	run(readInstances, "DescribeInstances", func() (err error) {
 		instances, err = p.describeInstances(ctx, inRegion)
 		return err
 	})
-	run(2, "DescribeNetworkInterfaces", func() (err error) {
+	run(readInterfaces, "DescribeNetworkInterfaces", func() (err error) {
 		enis, err = p.describeNetworkInterfaces(ctx, inRegion)
 		return err
 	})
-	run(3, "DescribeLoadBalancers", func() (err error) {
-		lbs, err = p.describeLoadBalancers(ctx, region)
-		return err
-	})
-	run(4, "DescribeDBInstances", func() (err error) {
-		dbs, err = p.describeDBInstances(ctx, region)
-		return err
-	})
-	run(5, "DescribeNatGateways", func() (err error) {
+	run(readNATGateways, "DescribeNatGateways", func() (err error) {
 		routes.natGateways, err = p.describeNatGateways(ctx, inRegion)
 		return err
 	})
-	run(6, "DescribeRouteTables", func() (err error) {
+	run(readRouteTables, "DescribeRouteTables", func() (err error) {
 		routes.routeTables, err = p.describeRouteTables(ctx, inRegion)
 		return err
 	})
-	run(7, "DescribeVpcPeeringConnections", func() (err error) {
+	run(readPeerings, "DescribeVpcPeeringConnections", func() (err error) {
 		routes.peerings, err = p.describePeerings(ctx, inRegion)
 		return err
 	})
-	run(8, "DescribeTransitGatewayAttachments", func() (err error) {
+	run(readTGWAttachments, "DescribeTransitGatewayAttachments", func() (err error) {
 		routes.attachments, err = p.describeTGWAttachments(ctx, inRegion)
 		return err
 	})
+	run(readLoadBalancers, "DescribeLoadBalancers", func() (err error) {
+		lbs, err = p.describeLoadBalancers(ctx, region)
+		return err
+	})
+	run(readDBInstances, "DescribeDBInstances", func() (err error) {
+		dbs, err = p.describeDBInstances(ctx, region)
+		return err
+	})
+	run(readDBClusters, "DescribeDBClusters", func() (err error) {
+		clusters, err = p.describeDBClusters(ctx, region)
+		return err
+	})
 	wg.Wait()
-	if err := firstError(errs[:]); err != nil {
-		return nil, err
+	if err := mostTelling(errs[:readLoadBalancers]); err != nil {
+		// The services' refusal of the credentials is as telling as EC2's.
+		return nil, mostTelling(append([]error{err}, errs[readLoadBalancers:]...))
 	}
 	snap := snapshot(region, vpcs, instances, enis)
 	applyRouting(snap, routes)
-	snap.Services = append(snap.Services, loadBalancerServices(lbs, enis)...)
-	snap.Services = append(snap.Services, p.dbServices(ctx, dbs, snap.VPCs)...)
+	if err := errs[readLoadBalancers]; err != nil {
+		snap.Failed = append(snap.Failed, provider.KindFailure{Kinds: []provider.ServiceKind{provider.AWSLoadBalancer}, Err: err})
+	} else {
+		snap.Services = append(snap.Services, loadBalancerServices(lbs, enis)...)
+	}
+	if err := mostTelling(errs[readDBInstances:]); err != nil {
+		snap.Failed = append(snap.Failed, provider.KindFailure{Kinds: []provider.ServiceKind{provider.AWSRDS}, Err: err})
+	} else {
+		instances := p.dbServices(ctx, dbs, snap.VPCs)
+		snap.Services = append(snap.Services, instances...)
+		snap.Services = append(snap.Services, clusterServices(clusters, dbs, instances)...)
+	}
 	snap.Sort()
 	return snap, nil
+}
+
+// The reads of a poll, in the order their errors are preferred within a
+// class: the VMs and their networks, then the kinds of service.
+const (
+	readVPCs = iota
+	readInstances
+	readInterfaces
+	readNATGateways
+	readRouteTables
+	readPeerings
+	readTGWAttachments
+	readLoadBalancers
+	readDBInstances
+	readDBClusters
+	readCount
+)
+
+// mostTelling returns the error that says most about why reads failed: a
+// refusal of the credentials, then an unavailable region, throttling,
+// anything but a cancellation, a cancellation; the first of its class.
+func mostTelling(errs []error) error {
+	rank := func(err error) int {
+		switch {
+		case errors.Is(err, provider.ErrAuthentication):
+			return 0
+		case errors.Is(err, provider.ErrRegionUnavailable):
+			return 1
+		case errors.Is(err, provider.ErrThrottled):
+			return 2
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return 4
+		}
+		return 3
+	}
+	var best error
+	for _, err := range errs {
+		if err != nil && (best == nil || rank(err) < rank(best)) {
+			best = err
+		}
+	}
+	return best
 }
 
 // firstError prefers a cause over the cancellations it caused.

@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/smithy-go"
 
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
@@ -61,6 +63,9 @@ func (p *Provider) SyncSecurityGroups(ctx context.Context, region string, spec p
 	for _, nic := range sortedNames(plan.interfaces) {
 		r.setGroups(nic, plan.interfaces[nic])
 	}
+	for _, arn := range sortedNames(plan.services) {
+		r.setServiceGroups(cur.services[arn], plan.services[arn])
+	}
 	for _, c := range plan.unlink {
 		r.revoke(c)
 	}
@@ -96,9 +101,21 @@ func (r *sgRun) call(object, what string, fn func() error) bool {
 	case errors.Is(err, provider.ErrAuthentication), errors.Is(err, provider.ErrThrottled), !errors.As(err, &api):
 		r.err = err
 	default:
-		r.res.Unrealized = append(r.res.Unrealized, provider.Unrealized{Object: object, Reason: api.ErrorCode() + ": " + api.ErrorMessage()})
+		r.res.Unrealized = append(r.res.Unrealized, provider.Unrealized{Object: object, Code: unrealizedCode(api.ErrorCode()),
+			Reason: api.ErrorCode() + ": " + api.ErrorMessage()})
 	}
 	return false
+}
+
+// unrealizedCode classifies a refusal of the cloud.
+func unrealizedCode(code string) string {
+	switch {
+	case strings.Contains(code, "LimitExceeded"), strings.HasPrefix(code, "TooMany"), strings.Contains(code, "QuotaExceeded"):
+		return provider.UnrealizedQuota
+	case strings.Contains(code, "NotFound"):
+		return provider.UnrealizedNotFound
+	}
+	return ""
 }
 
 func (r *sgRun) create(g provider.SecurityGroup) {
@@ -181,6 +198,49 @@ func (r *sgRun) setGroups(nic string, groups []string) {
 		return err
 	}) {
 		r.res.InterfacesChanged++
+	}
+}
+
+// setServiceGroups sets the groups of a DB instance (ModifyDBInstance), a
+// DB cluster (ModifyDBCluster) or a load balancer (SetSecurityGroups).
+func (r *sgRun) setServiceGroups(svc *serviceState, groups []string) {
+	ids := make([]string, 0, len(groups))
+	for _, g := range groups {
+		id, ok := r.resolve(g)
+		if !ok {
+			r.report(svc.arn, "group %s was not created", strings.TrimPrefix(g, "sg:"))
+			return
+		}
+		ids = append(ids, id)
+	}
+	rdsOpt := func(o *rds.Options) { o.Region = r.region }
+	var op string
+	var fn func() error
+	switch svc.kind {
+	case svcDBInstance:
+		op, fn = "ModifyDBInstance", func() error {
+			_, err := r.p.rds.ModifyDBInstance(r.ctx, &rds.ModifyDBInstanceInput{
+				DBInstanceIdentifier: aws.String(svc.name), VpcSecurityGroupIds: ids, ApplyImmediately: aws.Bool(true)}, rdsOpt)
+			return err
+		}
+	case svcDBCluster:
+		op, fn = "ModifyDBCluster", func() error {
+			_, err := r.p.rds.ModifyDBCluster(r.ctx, &rds.ModifyDBClusterInput{
+				DBClusterIdentifier: aws.String(svc.name), VpcSecurityGroupIds: ids, ApplyImmediately: aws.Bool(true)}, rdsOpt)
+			return err
+		}
+	case svcLoadBalancer:
+		op, fn = "SetSecurityGroups", func() error {
+			_, err := r.p.elb.SetSecurityGroups(r.ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(svc.arn), SecurityGroups: ids},
+				func(o *elb.Options) { o.Region = r.region })
+			return err
+		}
+	default:
+		r.report(svc.arn, "not a kind of service whose security groups can be set")
+		return
+	}
+	if r.call(svc.arn, op, fn) {
+		r.res.ServicesChanged++
 	}
 }
 

@@ -197,12 +197,23 @@ func TestServicesThrottled(t *testing.T) {
 			if got := f.emu.Calls(action); got != 4 {
 				t.Errorf("%s calls = %d; want 4 (3 throttled, 1 served)", action, got)
 			}
-			// Throttled beyond every attempt: ErrThrottled, no snapshot.
+			// Throttled beyond every attempt: that kind failed with
+			// ErrThrottled, the VMs are still read.
 			f.emu.Throttle(action, -1)
 			defer f.emu.ClearFaults()
-			if snap, err := p.Inventory(t.Context(), region); !errors.Is(err, provider.ErrThrottled) || snap != nil ||
-				!strings.Contains(err.Error(), "Throttling") {
-				t.Fatalf("error %v; want ErrThrottled with the cloud's Throttling code", err)
+			snap, err = p.Inventory(t.Context(), region)
+			if err != nil || len(snap.VPCs) == 0 || len(snap.Failed) != 1 {
+				t.Fatalf("throttled for good: %v, %+v; want a snapshot of the VPCs and one failed kind", err, snap)
+			}
+			if f := snap.Failed[0]; !errors.Is(f.Err, provider.ErrThrottled) || !strings.Contains(f.Err.Error(), "Throttling") {
+				t.Fatalf("failed kind %+v; want ErrThrottled with the cloud's Throttling code", f)
+			}
+			want := provider.AWSLoadBalancer
+			if action == "DescribeDBInstances" {
+				want = provider.AWSRDS
+			}
+			if !snap.FailedKind(want) || slices.ContainsFunc(snap.Services, func(s provider.Service) bool { return s.Kind == want }) {
+				t.Errorf("kind %s must be reported failed and left out: %+v", want, snap)
 			}
 		})
 	}

@@ -35,10 +35,13 @@ type groupState struct {
 }
 
 // cloudState is what a sync reads: the managed groups of the VPC by name,
-// and the group ids of every network interface of the VPC.
+// the group ids of every network interface of the VPC but those services
+// manage (requester-managed), and, when the sync concerns them, the
+// services of the VPC by ARN.
 type cloudState struct {
-	groups map[string]*groupState
-	nics   map[string][]string
+	groups   map[string]*groupState
+	nics     map[string][]string
+	services map[string]*serviceState
 }
 
 // ruleChange is what one group's rules in one direction need.
@@ -55,6 +58,7 @@ type sgPlan struct {
 	create     []provider.SecurityGroup
 	changes    []ruleChange
 	interfaces map[string][]string // nic id -> managed names ("sg:" prefixed) and other ids
+	services   map[string][]string // service ARN -> the same
 	unlink     []ruleChange        // group references of stale groups
 	delete     []*groupState
 	unrealized []provider.Unrealized
@@ -63,7 +67,7 @@ type sgPlan struct {
 type limits struct{ rulesPerGroup, groupsPerInterface int }
 
 func planSecurityGroups(spec provider.SecurityGroupSpec, cur cloudState, lim limits) sgPlan {
-	p := sgPlan{interfaces: map[string][]string{}}
+	p := sgPlan{interfaces: map[string][]string{}, services: map[string][]string{}}
 	wanted := map[string]bool{}
 	for _, g := range spec.Groups {
 		switch {
@@ -108,6 +112,7 @@ func planSecurityGroups(spec provider.SecurityGroupSpec, cur cloudState, lim lim
 		}
 	}
 	p.planInterfaces(spec, cur, realized, keep, lim)
+	p.planServices(spec, cur, realized, keep, lim)
 	return p
 }
 
@@ -144,7 +149,7 @@ func (p *sgPlan) normaliseGroup(g provider.SecurityGroup, wanted map[string]bool
 		rules []rule
 	}{{"ingress", ingress}, {"egress", egress}} {
 		if len(d.rules) > lim.rulesPerGroup {
-			p.report(g.Name, "%d %s rules exceed the quota of %d rules per security group", len(d.rules), d.dir, lim.rulesPerGroup)
+			p.reportCode(g.Name, provider.UnrealizedQuota, "%d %s rules exceed the quota of %d rules per security group", len(d.rules), d.dir, lim.rulesPerGroup)
 			over = true
 		}
 	}
@@ -227,7 +232,7 @@ func (p *sgPlan) planInterfaces(spec provider.SecurityGroupSpec, cur cloudState,
 	}
 	for _, nic := range sortedNames(spec.Attachments) {
 		if _, ok := cur.nics[nic]; !ok {
-			p.report(nic, "network interface not found in VPC %s", spec.VPCID)
+			p.reportCode(nic, provider.UnrealizedNotFound, "network interface not found in VPC %s", spec.VPCID)
 		}
 	}
 	for _, nic := range sortedNames(cur.nics) {
@@ -260,7 +265,7 @@ func (p *sgPlan) planInterfaces(spec provider.SecurityGroupSpec, cur cloudState,
 		case len(want) == 0:
 			p.report(nic, "an interface needs at least one security group")
 		case len(want) > lim.groupsPerInterface:
-			p.report(nic, "%d security groups exceed the quota of %d per interface", len(want), lim.groupsPerInterface)
+			p.reportCode(nic, provider.UnrealizedQuota, "%d security groups exceed the quota of %d per interface", len(want), lim.groupsPerInterface)
 		default:
 			p.interfaces[nic] = want
 		}
@@ -279,4 +284,105 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// serviceKind is a kind of service whose groups a sync sets.
+type serviceKind int
+
+const (
+	svcDBInstance serviceKind = iota + 1
+	svcDBCluster
+	svcLoadBalancer
+)
+
+// serviceKindOf tells the kind of a service from its ARN.
+func serviceKindOf(arn string) serviceKind {
+	switch {
+	case strings.Contains(arn, ":rds:") && strings.Contains(arn, ":db:"):
+		return svcDBInstance
+	case strings.Contains(arn, ":rds:") && strings.Contains(arn, ":cluster:"):
+		return svcDBCluster
+	case strings.Contains(arn, ":elasticloadbalancing:") && strings.Contains(arn, ":loadbalancer/"):
+		return svcLoadBalancer
+	}
+	return 0
+}
+
+// serviceState is a service of the VPC and its groups as the cloud holds
+// them.
+type serviceState struct {
+	arn  string
+	kind serviceKind
+	// name is a DB instance's or cluster's identifier.
+	name   string
+	groups []string
+	// cluster is the DB cluster of a DB instance that is a member of one:
+	// its groups are the cluster's.
+	cluster string
+	// fixed says why the service cannot carry groups, if it cannot.
+	fixed string
+}
+
+// planServices gives each service of the VPC its other groups plus the
+// managed groups the spec gives it. Member instances of a DB cluster are
+// left to their cluster.
+func (p *sgPlan) planServices(spec provider.SecurityGroupSpec, cur cloudState, realized, keep map[string]bool, lim limits) {
+	managedIDs := map[string]string{}
+	for name, g := range cur.groups {
+		managedIDs[g.id] = name
+	}
+	for _, arn := range sortedNames(spec.Services) {
+		if _, ok := cur.services[arn]; !ok {
+			p.reportCode(arn, provider.UnrealizedNotFound, "service not found in VPC %s (deleted, or not in this VPC)", spec.VPCID)
+		}
+	}
+	for _, arn := range sortedNames(cur.services) {
+		svc := cur.services[arn]
+		wanted := spec.Services[arn]
+		if svc.cluster != "" {
+			if len(wanted) > 0 {
+				p.reportCode(arn, provider.UnrealizedClusterMember,
+					"DB instance %s is a member of DB cluster %s, whose security groups it has: apply the policy to the cluster's ExternalEntity", svc.name, svc.cluster)
+			}
+			continue
+		}
+		var want []string
+		for _, id := range svc.groups {
+			name, managed := managedIDs[id]
+			switch {
+			case !managed:
+				want = append(want, "id:"+id)
+			case keep[name]:
+				want = append(want, "sg:"+name)
+			}
+		}
+		for _, name := range wanted {
+			if realized[name] && !slices.Contains(want, "sg:"+name) {
+				want = append(want, "sg:"+name)
+			}
+		}
+		current := make([]string, 0, len(svc.groups))
+		for _, id := range svc.groups {
+			if name, managed := managedIDs[id]; managed {
+				current = append(current, "sg:"+name)
+			} else {
+				current = append(current, "id:"+id)
+			}
+		}
+		switch {
+		case sameSet(want, current):
+		case svc.fixed != "":
+			p.reportCode(arn, provider.UnrealizedNoSecurityGroups, "%s", svc.fixed)
+		case len(want) == 0:
+			p.report(arn, "a service needs at least one security group of its own beside the managed ones: give it one")
+		case len(want) > lim.groupsPerInterface:
+			p.reportCode(arn, provider.UnrealizedQuota, "%d security groups exceed the quota of %d per service", len(want), lim.groupsPerInterface)
+		default:
+			p.services[arn] = want
+		}
+	}
+}
+
+func (p *sgPlan) reportCode(object, code, format string, args ...any) {
+	p.unrealized = append(p.unrealized, provider.Unrealized{Object: object, Code: code, Reason: fmt.Sprintf(format, args...)})
 }

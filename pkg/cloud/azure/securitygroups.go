@@ -55,6 +55,12 @@ func (p *Provider) SyncSecurityGroups(ctx context.Context, region string, spec p
 	r := &nsgRun{p: p, ctx: ctx, region: region, spec: spec, vnet: vnet, location: rd.location,
 		asgIDs: map[string]string{}, nsgIDs: map[string]string{}, nicDocs: rd.nicDocs}
 	r.res.Unrealized = plan.unrealized
+	for _, id := range sortedKeys(spec.Services) {
+		if len(spec.Services[id]) > 0 {
+			r.res.Unrealized = append(r.res.Unrealized, provider.Unrealized{Object: id, Code: provider.UnrealizedNoSecurityGroups,
+				Reason: "an Azure service carries no network security group of its own"})
+		}
+	}
 	for name, a := range rd.state.asgs {
 		r.asgIDs[name] = a.id
 	}

@@ -20,8 +20,17 @@ type SecurityGroupSpec struct {
 	Groups []SecurityGroup
 	// Attachments are, per network interface id, the names of the managed
 	// groups it must carry. Interfaces of the VPC not listed lose every
-	// managed group.
+	// managed group. Interfaces a cloud service created for itself
+	// (requester-managed: a database's, a load balancer's) carry their
+	// service's groups and are never changed through this list.
 	Attachments map[string][]string
+	// Services are, per cloud-native service id of the VPC (an RDS DB
+	// instance's or cluster's ARN, an ELBv2 load balancer's ARN), the
+	// names of the managed groups the service must carry beside the
+	// groups the operator gave it, which are kept. Services of the VPC
+	// not listed lose every managed group. A provider that cannot put
+	// groups on a kind of service reports it Unrealized.
+	Services map[string][]string
 }
 
 // SecurityGroup is a managed security group: allow rules only.
@@ -61,15 +70,37 @@ type SyncResult struct {
 	RulesAdded, RulesRemoved int
 	// InterfacesChanged counts network interfaces whose groups changed.
 	InterfacesChanged int
+	// ServicesChanged counts cloud-native services whose groups changed.
+	ServicesChanged int
 	// Unrealized lists what the cloud cannot hold (quotas, unknown
 	// references); those parts were left as they were.
 	Unrealized []Unrealized
 }
 
+// Reasons of Unrealized parts a caller may tell apart.
+const (
+	// UnrealizedQuota: a quota of the cloud (rules per group, groups per
+	// interface or service).
+	UnrealizedQuota = "QuotaExceeded"
+	// UnrealizedNoSecurityGroups: the service cannot carry security groups
+	// (a Network Load Balancer created without any).
+	UnrealizedNoSecurityGroups = "NoSecurityGroups"
+	// UnrealizedNotFound: the interface or service is not in the VPC (any
+	// more).
+	UnrealizedNotFound = "NotFound"
+	// UnrealizedClusterMember: a DB instance whose groups are its DB
+	// cluster's.
+	UnrealizedClusterMember = "ClusterMember"
+)
+
 // Unrealized is one part of a spec the cloud cannot hold, and why.
 type Unrealized struct {
-	// Object is the group name or network interface id concerned.
+	// Object is the group name, network interface id or service id
+	// concerned.
 	Object string
+	// Code classifies Reason where a caller may act on it (one of the
+	// Unrealized* constants); empty for any other refusal.
+	Code string
 	// Reason says why, e.g. "61 ingress rules exceed the quota of 60".
 	Reason string
 }

@@ -28,6 +28,24 @@ type Snapshot struct {
 	VMs []VM
 	// Services are the cloud-native services with addresses in a VPC.
 	Services []Service
+	// Failed are the kinds of service the provider could not read: the
+	// snapshot holds none of them, and what was imported of them before
+	// is to be kept. The VMs and VPCs are never partial: when they cannot
+	// be read, Inventory fails.
+	Failed []KindFailure
+}
+
+// KindFailure is a kind of service a poll could not read, and why.
+type KindFailure struct {
+	// Kinds are the service kinds the failed reads would have returned.
+	Kinds []ServiceKind
+	// Err is the classified error (errors.Is ErrAuthentication, ...).
+	Err error
+}
+
+// FailedKind reports whether the snapshot could not read kind.
+func (s *Snapshot) FailedKind(kind ServiceKind) bool {
+	return slices.ContainsFunc(s.Failed, func(f KindFailure) bool { return slices.Contains(f.Kinds, kind) })
 }
 
 // VPC is an AWS VPC or an Azure VNet.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 
 	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
@@ -47,6 +48,10 @@ func Translate(prefix string, endpoints []Endpoint) Result {
 	slices.SortFunc(sorted, func(a, b Endpoint) int { return cmp.Compare(a.Name, b.Name) })
 	for i := range sorted {
 		ep := &sorted[i]
+		if ep.Interface == nil && ep.Service != nil {
+			res.service(prefix, ep)
+			continue
+		}
 		if ep.Interface == nil {
 			if len(ep.Rules) > 0 {
 				res.Findings = append(res.Findings, Finding{Endpoint: ep.Name, Severity: SeverityUnrealized,
@@ -55,11 +60,7 @@ func Translate(prefix string, endpoints []Endpoint) Result {
 			continue
 		}
 		loc := ep.Interface.Location
-		spec, ok := res.Specs[loc]
-		if !ok {
-			spec = provider.SecurityGroupSpec{VPCID: loc.VPC, Prefix: prefix, Attachments: map[string][]string{}}
-			res.Owners[loc] = map[string]string{}
-		}
+		spec := res.spec(prefix, loc)
 		if len(ep.Rules) > 0 {
 			t := endpointTranslation{ep: ep}
 			g := provider.SecurityGroup{Name: GroupName(prefix, ep.Name),
@@ -74,6 +75,74 @@ func Translate(prefix string, endpoints []Endpoint) Result {
 		res.Specs[loc] = spec
 	}
 	return res
+}
+
+// spec returns the spec of a location, new if need be.
+func (res *Result) spec(prefix string, loc Location) provider.SecurityGroupSpec {
+	spec, ok := res.Specs[loc]
+	if !ok {
+		spec = provider.SecurityGroupSpec{VPCID: loc.VPC, Prefix: prefix, Attachments: map[string][]string{}}
+		res.Owners[loc] = map[string]string{}
+	}
+	if spec.Services == nil {
+		spec.Services = map[string][]string{}
+	}
+	return spec
+}
+
+// service translates the rules of a cloud-native service: its ingress
+// rules, narrowed to the ports it listens on, become a managed group on
+// the service; its egress rules are reported, never applied (the group
+// allows no egress, which leaves the service's own groups alone).
+func (res *Result) service(prefix string, ep *Endpoint) {
+	loc := ep.Service.Location
+	spec := res.spec(prefix, loc)
+	t := endpointTranslation{ep: ep}
+	hasIngress := false
+	for i := range ep.Rules {
+		r := &ep.Rules[i]
+		if r.Direction == policyrules.DirectionIngress {
+			hasIngress = true
+			continue
+		}
+		t.report(r, SeverityUnrealized, ReasonEgressFromService,
+			"a database or load balancer opens no connections that its security groups govern: this egress rule is not enforced (apply it to the clients instead)")
+	}
+	if hasIngress {
+		g := provider.SecurityGroup{Name: GroupName(prefix, ep.Name),
+			Description: "AntreaPlus agentless rules of ExternalEntity " + ep.Name,
+			Ingress:     narrow(t.direction(policyrules.DirectionIngress), ep.Service.Ports), Egress: []provider.Rule{}}
+		spec.Groups = append(spec.Groups, g)
+		spec.Services[ep.Service.ID] = []string{g.Name}
+		res.Owners[loc][g.Name] = ep.Name
+	}
+	res.Findings = append(res.Findings, t.findings...)
+	res.Owners[loc][ep.Service.ID] = ep.Name
+	res.Specs[loc] = spec
+}
+
+// narrow keeps of rules what reaches one of the ports a service listens
+// on; with no ports known, rules are kept as they are.
+func narrow(rules []provider.Rule, ports []provider.Port) []provider.Rule {
+	if len(ports) == 0 {
+		return rules
+	}
+	out := []provider.Rule{}
+	for _, r := range rules {
+		for _, p := range ports {
+			proto := strings.ToLower(p.Protocol)
+			if proto != "tcp" && proto != "udp" {
+				continue
+			}
+			if r.Protocol == "all" || (r.Protocol == proto && r.FromPort <= p.Port && p.Port <= r.ToPort) {
+				n := provider.Rule{Protocol: proto, FromPort: p.Port, ToPort: p.Port, CIDR: r.CIDR, Group: r.Group}
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // endpointTranslation translates the rules of one endpoint.

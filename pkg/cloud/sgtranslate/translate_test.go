@@ -190,3 +190,70 @@ func TestSubtractPeers(t *testing.T) {
 		t.Errorf("subtract = %v; want %v", got, want)
 	}
 }
+
+func TestTranslateService(t *testing.T) {
+	db := &Service{ID: "arn:aws:rds:us-east-1:1:db:orders", Location: nic("", "vpc-1").Location,
+		Ports: []provider.Port{{Protocol: "TCP", Port: 5432}}}
+	cases := []struct {
+		name     string
+		rules    []wire.Rule
+		ingress  []string // nil: no group
+		findings []string
+	}{{
+		name:    "an allow list on the service's port",
+		rules:   []wire.Rule{rule(in, allow, peers("10.1.0.0/16"), ports(tcp(5432))), denyAllBase},
+		ingress: []string{"tcp 5432-5432 10.1.0.0/16"},
+	}, {
+		name:    "every port: narrowed to the port it listens on",
+		rules:   []wire.Rule{rule(in, allow, peers("10.1.0.0/16")), rule(in, allow, peers("10.2.0.0/16"), ports(tcpRange(5000, 6000))), denyAllBase},
+		ingress: []string{"tcp 5432-5432 10.1.0.0/16", "tcp 5432-5432 10.2.0.0/16"},
+	}, {
+		name:    "a port it does not listen on allows nothing",
+		rules:   []wire.Rule{rule(in, allow, peers("10.1.0.0/16"), ports(tcp(80))), denyAllBase},
+		ingress: []string{},
+	}, {
+		name:    "open: every peer on its port",
+		rules:   []wire.Rule{rule(in, allow, peers("10.1.0.0/16"), ports(tcp(5432)))},
+		ingress: []string{"tcp 5432-5432 0.0.0.0/0", "tcp 5432-5432 ::/0"},
+	}, {
+		name:     "egress is reported, never applied",
+		rules:    []wire.Rule{rule(in, allow, peers("10.1.0.0/16")), denyAllBase, rule(out, allow, named("to-s3"), peers("52.0.0.0/8")), rule(out, drop, named("deny-out"))},
+		ingress:  []string{"tcp 5432-5432 10.1.0.0/16"},
+		findings: []string{"Unrealized EgressFromService to-s3", "Unrealized EgressFromService deny-out"},
+	}, {
+		name:     "egress alone: no group",
+		rules:    []wire.Rule{rule(out, drop, named("deny-out"))},
+		findings: []string{"Unrealized EgressFromService deny-out"},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Translate("antreaplus-", []Endpoint{{Name: "ns/svc-orders", Service: db, Rules: tc.rules}})
+			spec := res.Specs[db.Location]
+			if tc.ingress == nil {
+				if len(spec.Groups) != 0 || len(spec.Services[db.ID]) != 0 {
+					t.Fatalf("spec = %+v; want no group", spec)
+				}
+			} else {
+				if len(spec.Groups) != 1 || !slices.Equal(spec.Services[db.ID], []string{"antreaplus-ns.svc-orders"}) || len(spec.Attachments) != 0 {
+					t.Fatalf("spec = %+v; want one group on the service", spec)
+				}
+				if got := compact(spec.Groups[0].Ingress); !slices.Equal(got, tc.ingress) {
+					t.Errorf("ingress = %q\nwant %q", got, tc.ingress)
+				}
+				if len(spec.Groups[0].Egress) != 0 {
+					t.Errorf("egress = %+v; want none: the service's own groups decide", spec.Groups[0].Egress)
+				}
+			}
+			if res.Owners[db.Location][db.ID] != "ns/svc-orders" {
+				t.Errorf("owners = %v", res.Owners)
+			}
+			want := tc.findings
+			if want == nil {
+				want = []string{}
+			}
+			if got := findingsOf(res.Findings); !slices.Equal(got, want) {
+				t.Errorf("findings = %q\nwant %q", got, want)
+			}
+		})
+	}
+}

@@ -37,8 +37,23 @@ type Endpoint struct {
 	// Interface is the VM network interface of the ExternalEntity; nil
 	// when it is none (a cloud-native service) or is not imported yet.
 	Interface *Interface
-	// Unplaced says why Interface is nil, for the finding.
+	// Service is the cloud-native service of the ExternalEntity, when it
+	// is one whose own security groups enforce its rules.
+	Service *Service
+	// Unplaced says why Interface and Service are nil, for the finding.
 	Unplaced string
+}
+
+// Service is a cloud-native service that carries security groups: an RDS
+// DB instance or cluster, an ELBv2 load balancer.
+type Service struct {
+	// ID is the service's cloud id (its ARN).
+	ID string
+	Location
+	// Ports are the ports the service listens on: allowed traffic is
+	// narrowed to them. Empty when the cloud reports none; the rules keep
+	// their ports then.
+	Ports []provider.Port
 }
 
 // Severity says how a Finding affects the realisation of a policy.
@@ -67,8 +82,11 @@ const (
 	// ReasonRejectAsDrop: a Reject rule enforced as a Drop.
 	ReasonRejectAsDrop = "RejectEnforcedAsDrop"
 	// ReasonNotAnInterface: the enforcement point is not a VM network
-	// interface known to the inventory.
+	// interface or a cloud-native service known to the inventory.
 	ReasonNotAnInterface = "NotANetworkInterface"
+	// ReasonEgressFromService: an egress rule applied to a cloud-native
+	// service, which opens no connections its security groups govern.
+	ReasonEgressFromService = "EgressFromService"
 )
 
 // Finding is one difference between an endpoint's rules and what its
@@ -91,8 +109,8 @@ type Result struct {
 	// Specs are the security groups of every location with at least one
 	// endpoint.
 	Specs map[Location]provider.SecurityGroupSpec
-	// Owners maps, per location, each group name and interface id of the
-	// specs to its endpoint, to turn a provider's Unrealized back into
+	// Owners maps, per location, each group name, interface id and service
+	// id of the specs to its endpoint, to turn a provider's Unrealized back into
 	// endpoints.
 	Owners map[Location]map[string]string
 	// Findings are sorted by endpoint, then in rule order.

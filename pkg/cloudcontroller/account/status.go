@@ -112,7 +112,7 @@ func inventoryPolled(acct *cloudv1alpha1.CloudProviderAccount, in observed) meta
 	}
 	regions := inventorysync.Regions(acct)
 	var failed, pending []string
-	reason := ""
+	reason, whole := "", false
 	for _, region := range regions {
 		r, ok := in.results[region]
 		switch {
@@ -122,6 +122,7 @@ func inventoryPolled(acct *cloudv1alpha1.CloudProviderAccount, in observed) meta
 			if reason == "" {
 				reason = r.Reason
 			}
+			whole = whole || !r.Partial
 			failed = append(failed, fmt.Sprintf("%s: %s", region, clip(r.Message)))
 		}
 	}
@@ -129,6 +130,9 @@ func inventoryPolled(acct *cloudv1alpha1.CloudProviderAccount, in observed) meta
 	case len(failed) > 0:
 		c.Status, c.Reason = metav1.ConditionFalse, reason
 		c.Message = strings.Join(failed, "; ") + "; imported objects are kept as of the last successful poll"
+		if !whole {
+			c.Message = strings.Join(failed, "; ") + "; what the kinds not read imported is kept as of the last poll that read them"
+		}
 	case len(pending) > 0:
 		c.Status, c.Reason, c.Message = metav1.ConditionUnknown, ReasonPending, "not polled yet: "+strings.Join(pending, ", ")
 	default:

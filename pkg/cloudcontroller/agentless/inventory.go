@@ -1,8 +1,10 @@
 package agentless
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -10,6 +12,7 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/cloud/provider"
 	"antreaplus.io/antreaplus/pkg/cloud/sgtranslate"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/tenancy"
@@ -18,12 +21,14 @@ import (
 // Agentless enforcement reads the interfaces and their ExternalEntities
 // (the cloud controller's rights: chart files/rbac/cloud-controller.yaml).
 // +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=networkinterfaces,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cloud.antreaplus.io,resources=cloudnativeservices,verbs=get;list;watch
 // +kubebuilder:rbac:groups=crd.antrea.io,resources=externalentities,verbs=get;list;watch
 
 // inventory is what a round reads of the imported objects: every network
-// interface, by "namespace/name".
+// interface and cloud-native service, by "namespace/name".
 type inventory struct {
-	nics map[string]*cloudv1alpha1.NetworkInterface
+	nics     map[string]*cloudv1alpha1.NetworkInterface
+	services map[string]*cloudv1alpha1.CloudNativeService
 	// gate, if set, says which tenants' endpoints this replica places.
 	gate tenancy.Gate
 }
@@ -35,13 +40,25 @@ func readInventory(ctx context.Context, r client.Reader, gate tenancy.Gate) (*in
 	if err := r.List(ctx, &list); err != nil {
 		return nil, fmt.Errorf("listing NetworkInterfaces: %w", err)
 	}
-	inv := &inventory{nics: make(map[string]*cloudv1alpha1.NetworkInterface, len(list.Items)), gate: gate}
+	var svcs cloudv1alpha1.CloudNativeServiceList
+	if err := r.List(ctx, &svcs); err != nil {
+		return nil, fmt.Errorf("listing CloudNativeServices: %w", err)
+	}
+	inv := &inventory{nics: make(map[string]*cloudv1alpha1.NetworkInterface, len(list.Items)),
+		services: make(map[string]*cloudv1alpha1.CloudNativeService, len(svcs.Items)), gate: gate}
 	for i := range list.Items {
 		n := &list.Items[i]
 		if gate != nil && !gate.Owns(n.Namespace) {
 			continue
 		}
 		inv.nics[n.Namespace+"/"+n.Name] = n
+	}
+	for i := range svcs.Items {
+		s := &svcs.Items[i]
+		if gate != nil && !gate.Owns(s.Namespace) {
+			continue
+		}
+		inv.services[s.Namespace+"/"+s.Name] = s
 	}
 	return inv, nil
 }
@@ -55,7 +72,47 @@ func (inv *inventory) locations() map[sgtranslate.Location]bool {
 			out[loc] = true
 		}
 	}
+	for _, s := range inv.services {
+		if loc, ok := serviceLocation(s); ok && enforcedOnService(s.Spec.Kind) {
+			out[loc] = true
+		}
+	}
 	return out
+}
+
+// serviceLocation is where a service's security groups live.
+func serviceLocation(s *cloudv1alpha1.CloudNativeService) (sgtranslate.Location, bool) {
+	account := types.NamespacedName{Namespace: cmp.Or(s.Spec.AccountRef.Namespace, s.Namespace), Name: s.Spec.AccountRef.Name}
+	if account.Name == "" || s.Spec.VPCID == "" || s.Spec.Region == "" {
+		return sgtranslate.Location{}, false
+	}
+	return sgtranslate.Location{Account: account, Region: s.Spec.Region, VPC: s.Spec.VPCID}, true
+}
+
+// enforcedOnService reports whether a kind of service carries security
+// groups of its own.
+func enforcedOnService(kind cloudv1alpha1.CloudNativeServiceKind) bool {
+	return kind == cloudv1alpha1.CloudNativeServiceKind(provider.AWSRDS) || kind == cloudv1alpha1.CloudNativeServiceKind(provider.AWSLoadBalancer)
+}
+
+// placeService returns the service of an ExternalEntity of a cloud-native
+// service, or why it has none.
+func placeService(ee *antreav1alpha2.ExternalEntity, svc *cloudv1alpha1.CloudNativeService) (*sgtranslate.Service, string) {
+	if svc == nil {
+		return nil, fmt.Sprintf("CloudNativeService %s/%s is not imported", ee.Namespace, ee.Labels[cloudv1alpha1.LabelEntityName])
+	}
+	if !enforcedOnService(svc.Spec.Kind) {
+		return nil, fmt.Sprintf("%sa service of kind %s carries no security groups AntreaPlus can set: its rules are not enforced", settledMark, svc.Spec.Kind)
+	}
+	loc, ok := serviceLocation(svc)
+	if !ok {
+		return nil, fmt.Sprintf("CloudNativeService %s/%s has no account, region or VPC", svc.Namespace, svc.Name)
+	}
+	out := &sgtranslate.Service{ID: svc.Spec.CloudID, Location: loc}
+	for _, p := range svc.Spec.Ports {
+		out.Ports = append(out.Ports, provider.Port{Name: p.Name, Protocol: p.Protocol, Port: p.Port})
+	}
+	return out, ""
 }
 
 // locationOf is where an interface's security groups live.
@@ -72,8 +129,6 @@ func place(ee *antreav1alpha2.ExternalEntity, nic *cloudv1alpha1.NetworkInterfac
 	switch {
 	case ee == nil:
 		return nil, "the ExternalEntity is not in the cloud controller's cache yet"
-	case ee.Labels[cloudv1alpha1.LabelEntityKind] == cloudv1alpha1.EntityKindCloudNativeService:
-		return nil, unplacedService
 	case ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface] == "":
 		return nil, "the ExternalEntity was not imported from a cloud network interface"
 	case nic == nil:
@@ -112,14 +167,32 @@ func (inv *inventory) endpoints(ctx context.Context, r client.Reader, view *wire
 		case !apierrors.IsNotFound(err):
 			return nil, fmt.Errorf("reading ExternalEntity %s: %w", name, err)
 		}
-		var nic *cloudv1alpha1.NetworkInterface
-		if ee != nil {
-			nic = inv.nics[ee.Namespace+"/"+ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface]]
+		switch {
+		case ee != nil && ee.Labels[cloudv1alpha1.LabelEntityKind] == cloudv1alpha1.EntityKindCloudNativeService:
+			te.Service, te.Unplaced = placeService(ee, inv.services[ee.Namespace+"/"+ee.Labels[cloudv1alpha1.LabelEntityName]])
+		default:
+			var nic *cloudv1alpha1.NetworkInterface
+			if ee != nil {
+				nic = inv.nics[ee.Namespace+"/"+ee.Labels[cloudv1alpha1.LabelEntityNetworkInterface]]
+			}
+			te.Interface, te.Unplaced = place(ee, nic)
 		}
-		te.Interface, te.Unplaced = place(ee, nic)
 		out = append(out, te)
 	}
 	return out, nil
+}
+
+// settledMark starts the Unplaced reason of an endpoint that no later
+// round will place: rounds do not retry for it. It is cut from the
+// finding.
+const settledMark = "\x00"
+
+// settled reports whether an endpoint will never be placed, and cuts the
+// mark.
+func settled(ep *sgtranslate.Endpoint) bool {
+	rest, ok := strings.CutPrefix(ep.Unplaced, settledMark)
+	ep.Unplaced = rest
+	return ok
 }
 
 func splitName(name string) (types.NamespacedName, error) {
@@ -130,6 +203,3 @@ func splitName(name string) (types.NamespacedName, error) {
 	}
 	return types.NamespacedName{}, fmt.Errorf("endpoint %q is not namespace/name", name)
 }
-
-// unplacedService is why a cloud-native service has no interface.
-const unplacedService = "cloud-native services are not enforced agentless yet: their rules are not enforced"

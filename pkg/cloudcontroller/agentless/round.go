@@ -55,6 +55,14 @@ func (s *Syncer) round(ctx context.Context, view *wire.View, trigger string) (re
 	if err != nil {
 		return true, err
 	}
+	waiting := false
+	for i := range eps {
+		// An endpoint not placed yet (the inventory is behind the rules)
+		// is tried again soon; one that never will be is not.
+		if !settled(&eps[i]) && eps[i].Interface == nil && eps[i].Service == nil && len(eps[i].Rules) > 0 {
+			waiting = true
+		}
+	}
 	res := sgtranslate.Translate(s.opts.Prefix, eps)
 	imported := inv.locations()
 	locs := maps.Clone(imported)
@@ -80,11 +88,7 @@ func (s *Syncer) round(ctx context.Context, view *wire.View, trigger string) (re
 			delete(s.synced, o.loc) // synced empty: nothing managed is left
 		}
 	}
-	for _, ep := range eps {
-		// An endpoint not placed yet (the inventory is behind the rules)
-		// is tried again soon; a service never will be.
-		retry = retry || (ep.Interface == nil && len(ep.Rules) > 0 && ep.Unplaced != unplacedService)
-	}
+	retry = retry || waiting
 	m := s.opts.Metrics
 	m.Rounds.WithLabelValues(trigger).Inc()
 	m.RoundSeconds.Observe(time.Since(start).Seconds())
@@ -192,7 +196,11 @@ func buildReport(view *wire.View, res sgtranslate.Result, outcomes []vpcOutcome)
 		}
 		for _, u := range o.result.Unrealized {
 			if ep, ok := owners[u.Object]; ok {
-				add(ep, wire.Finding{Severity: wire.SeverityUnrealized, Reason: ReasonCloudRefused, Message: u.Object + ": " + u.Reason})
+				reason := ReasonCloudRefused
+				if u.Code == provider.UnrealizedNoSecurityGroups || u.Code == provider.UnrealizedClusterMember {
+					reason = u.Code
+				}
+				add(ep, wire.Finding{Severity: wire.SeverityUnrealized, Reason: reason, Message: u.Object + ": " + u.Reason})
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -74,6 +75,15 @@ func nicObject(name, vpc string) *cloudv1alpha1.NetworkInterface {
 	}
 }
 
+func serviceObject(name string, kind cloudv1alpha1.CloudNativeServiceKind, id string, port int32) *cloudv1alpha1.CloudNativeService {
+	return &cloudv1alpha1.CloudNativeService{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: name},
+		Spec: cloudv1alpha1.CloudNativeServiceSpec{Provider: cloudv1alpha1.ProviderAWS, Kind: kind, CloudID: id, Region: "us-east-1", VPCID: "vpc-1",
+			AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: account.Name, Namespace: account.Namespace},
+			Ports:      []cloudv1alpha1.ServicePort{{Protocol: "TCP", Port: port}}},
+	}
+}
+
 func entity(name string, labels map[string]string) *antreav1alpha2.ExternalEntity {
 	return &antreav1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: name, Labels: labels},
 		Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: "antreaplus-cloud-controller"}}
@@ -100,7 +110,10 @@ func TestRound(t *testing.T) {
 	reader := fake.NewClientBuilder().WithScheme(s).WithObjects(
 		nicObject("eni-1", "vpc-1"), nicObject("eni-2", "vpc-2"),
 		entity("nic-eni-1", map[string]string{cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindVirtualMachine, cloudv1alpha1.LabelEntityNetworkInterface: "eni-1"}),
-		entity("svc-db", map[string]string{cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindCloudNativeService}),
+		entity("svc-db", map[string]string{cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindCloudNativeService, cloudv1alpha1.LabelEntityName: "db"}),
+		entity("svc-sql", map[string]string{cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindCloudNativeService, cloudv1alpha1.LabelEntityName: "sql"}),
+		serviceObject("db", cloudv1alpha1.CloudNativeServiceKind(provider.AWSRDS), "arn:aws:rds:us-east-1:1:db:db", 5432),
+		serviceObject("sql", cloudv1alpha1.CloudNativeServiceKind(provider.AzureSQL), "/subscriptions/s/sql", 1433),
 	).Build()
 	policy := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "t", Name: "web"}
 	rules := []wire.Rule{
@@ -112,13 +125,18 @@ func TestRound(t *testing.T) {
 	cons := &fakeConsumer{}
 	syncer := New(Options{Consumer: cons, Reader: reader, Providers: fakeProviders{account: cloud}})
 
-	retry, err := syncer.round(t.Context(), viewOf(7, map[string][]wire.Rule{"t/nic-eni-1": rules, "t/svc-db": rules}), "change")
+	retry, err := syncer.round(t.Context(), viewOf(7, map[string][]wire.Rule{"t/nic-eni-1": rules, "t/svc-db": rules, "t/svc-sql": rules}), "change")
 	if err != nil || retry {
-		t.Fatalf("round: retry %v, %v", retry, err)
+		t.Fatalf("round: retry %v, %v; a service that no round will place is no reason to retry", retry, err)
 	}
 	spec := cloud.specs["vpc-1"]
-	if len(spec.Groups) != 1 || !slices.Equal(spec.Attachments["eni-1"], []string{"antreaplus-t.nic-eni-1"}) {
+	if len(spec.Groups) != 2 || !slices.Equal(spec.Attachments["eni-1"], []string{"antreaplus-t.nic-eni-1"}) ||
+		!slices.Equal(spec.Services["arn:aws:rds:us-east-1:1:db:db"], []string{"antreaplus-t.svc-db"}) {
 		t.Fatalf("vpc-1 spec = %+v", spec)
+	}
+	// The database's group allows its port only.
+	if g := spec.Groups[slices.IndexFunc(spec.Groups, func(g provider.SecurityGroup) bool { return g.Name == "antreaplus-t.svc-db" })]; len(g.Ingress) != 0 || len(g.Egress) != 0 {
+		t.Errorf("the database's group = %+v; want nothing: port 80 is not its port 5432", g)
 	}
 	if empty, ok := cloud.specs["vpc-2"]; !ok || len(empty.Groups) != 0 {
 		t.Fatalf("vpc-2, a VPC of the inventory without endpoints, must be synced empty (stale groups go): %+v, %v", empty, ok)
@@ -130,8 +148,8 @@ func TestRound(t *testing.T) {
 	if f := rep.Endpoints[0].Findings; rep.Endpoints[0].Name != "t/nic-eni-1" || len(f) != 1 || f[0].Reason != ReasonCloudRefused {
 		t.Errorf("findings of the interface = %+v", rep.Endpoints[0])
 	}
-	if f := rep.Endpoints[1].Findings; rep.Endpoints[1].Name != "t/svc-db" || f[0].Reason != "NotANetworkInterface" {
-		t.Errorf("findings of the service = %+v", rep.Endpoints[1])
+	if f := rep.Endpoints[1].Findings; rep.Endpoints[1].Name != "t/svc-sql" || f[0].Reason != "NotANetworkInterface" || strings.HasPrefix(f[0].Message, settledMark) {
+		t.Errorf("findings of the Azure SQL service = %+v", rep.Endpoints[1])
 	}
 
 	// A provider without agentless enforcement says so on every endpoint

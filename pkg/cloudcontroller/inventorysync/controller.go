@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -131,11 +132,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if sel == nil {
-		r.checkCredentials(ctx, key, entry)
-		return ctrl.Result{}, nil
-	}
 	interval := r.Interval(acct)
+	if sel == nil {
+		return r.checkCredentials(ctx, key, entry, interval), nil
+	}
 	snap, err := r.poll(ctx, entry.Provider, key.Region)
 	if ctx.Err() != nil {
 		return ctrl.Result{}, ctx.Err()
@@ -148,6 +148,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error
 		return ctrl.Result{RequeueAfter: Backoff(interval, res.Failures)}, nil
 	}
 	out.Reason = cloudv1alpha1.AccountReasonPolled
+	if len(snap.Failed) > 0 {
+		// Some kinds of service could not be read: the VMs are followed
+		// all the same, what those kinds imported is kept, and the region
+		// says which kinds and why.
+		out.Reason, out.Message = ClassifyPartial(snap.Failed)
+		out.Partial = true
+		logger.Info("Poll read part of the region; objects of the kinds not read are kept", "reason", out.Reason, "error", out.Message)
+	}
 	writes, err := r.sync(ctx, acct, sel, snap)
 	out.Writes = writes
 	if err != nil {
@@ -165,21 +173,32 @@ func (r *Reconciler) Reconcile(ctx context.Context, key Key) (ctrl.Result, error
 	return ctrl.Result{RequeueAfter: interval}, nil
 }
 
-// checkCredentials polls a region of an account without a selector once
-// per provider, so that its status says whether the credentials work.
-func (r *Reconciler) checkCredentials(ctx context.Context, key Key, entry accountprovider.Entry) {
-	if res, ok := r.Status.Get(key); ok && res.ProviderGeneration == entry.Generation && res.Selector.Name == "" {
-		return
+// checkCredentials polls a region of an account without a selector, so
+// that its status says whether the credentials work: once per provider
+// when the poll got through, again (with the backoff of failed polls)
+// until it does, so that a refusal is not the account's last word when
+// it was a moment's.
+func (r *Reconciler) checkCredentials(ctx context.Context, key Key, entry accountprovider.Entry, interval time.Duration) ctrl.Result {
+	if res, ok := r.Status.Get(key); ok && res.ProviderGeneration == entry.Generation && res.Selector.Name == "" && res.Succeeded() {
+		return ctrl.Result{}
 	}
-	_, err := r.poll(ctx, entry.Provider, key.Region)
+	snap, err := r.poll(ctx, entry.Provider, key.Region)
 	if ctx.Err() != nil {
-		return
+		return ctrl.Result{}
 	}
 	out := pollstatus.Outcome{Reason: cloudv1alpha1.AccountReasonPolled, ProviderGeneration: entry.Generation}
-	if err != nil {
+	switch {
+	case err != nil:
 		out.Reason, out.Message = Classify(err)
+	case len(snap.Failed) > 0:
+		out.Reason, out.Message = ClassifyPartial(snap.Failed)
+		out.Partial = true
 	}
-	r.Status.Record(key, out, time.Now())
+	res := r.Status.Record(key, out, time.Now())
+	if res.Succeeded() {
+		return ctrl.Result{}
+	}
+	return ctrl.Result{RequeueAfter: Backoff(interval, res.Failures)}
 }
 
 func (r *Reconciler) poll(ctx context.Context, p provider.Provider, region string) (*provider.Snapshot, error) {
@@ -203,7 +222,11 @@ func (r *Reconciler) sync(ctx context.Context, acct *cloudv1alpha1.CloudProvider
 	if err != nil {
 		return nets, err
 	}
-	plan := inventory.Diff(desired, inRegion(existing, snap.Region), nil)
+	existing = inRegion(existing, snap.Region)
+	existing.CloudNativeServices = filter(existing.CloudNativeServices, func(s *cloudv1alpha1.CloudNativeService) bool {
+		return !snap.FailedKind(provider.ServiceKind(s.Spec.Kind))
+	})
+	plan := inventory.Diff(desired, existing, nil)
 	if plan.Writes() == 0 {
 		return nets, nil
 	}
@@ -225,6 +248,35 @@ func Classify(err error) (reason, message string) {
 		reason = cloudv1alpha1.AccountReasonPollFailed
 	}
 	return reason, requestID.ReplaceAllString(fmt.Sprint(err), "")
+}
+
+// ClassifyPartial turns the kinds a poll could not read into a reason
+// (the most telling of their errors: a refusal of the credentials wins)
+// and a message naming each kind, the same at every poll that fails the
+// same way.
+func ClassifyPartial(failed []provider.KindFailure) (reason, message string) {
+	rank := map[string]int{cloudv1alpha1.AccountReasonAuthenticationFailed: 0, cloudv1alpha1.AccountReasonRegionUnavailable: 1,
+		cloudv1alpha1.AccountReasonThrottled: 2, cloudv1alpha1.AccountReasonPollFailed: 3}
+	parts := make([]string, 0, len(failed))
+	for _, f := range failed {
+		r, m := Classify(f.Err)
+		if reason == "" || rank[r] < rank[reason] {
+			reason = r
+		}
+		var kinds []string
+		for _, k := range f.Kinds {
+			kinds = append(kinds, kindNames[k])
+		}
+		parts = append(parts, fmt.Sprintf("%s not read (%s)", strings.Join(kinds, ", "), m))
+	}
+	slices.Sort(parts)
+	return reason, strings.Join(parts, "; ") + "; the VMs were polled"
+}
+
+// kindNames name kinds of service for people.
+var kindNames = map[provider.ServiceKind]string{
+	provider.AWSRDS: "databases (RDS)", provider.AWSLoadBalancer: "load balancers (ELBv2)",
+	provider.AzureLoadBalancer: "load balancers", provider.AzureSQL: "SQL servers",
 }
 
 // requestID matches the request id AWS errors carry, different on every

@@ -125,20 +125,64 @@ func TestFailedPollKeepsObjectsAndBacksOff(t *testing.T) {
 	}
 }
 
-func TestWithoutSelectorPollsOncePerProvider(t *testing.T) {
+func TestWithoutSelectorChecksUntilThrough(t *testing.T) {
 	f := newFixture(t, false)
 	f.p.set("us-east-1", nil, fmt.Errorf("%w: AuthFailure", provider.ErrAuthentication))
+	// Refused: checked again, later each time, never left as it was.
+	for i, want := range []time.Duration{2 * time.Minute, 4 * time.Minute, 8 * time.Minute} {
+		if writes, after := f.poll(t); writes != 0 || after != want {
+			t.Fatalf("refused check %d: %d writes, requeue %s; want 0, %s", i+1, writes, after, want)
+		}
+	}
+	if f.p.calls != 3 {
+		t.Fatalf("%d polls; want 3", f.p.calls)
+	}
+	res, _ := f.r.Status.Get(f.key)
+	if res.Reason != cloudv1alpha1.AccountReasonAuthenticationFailed {
+		t.Fatalf("status %+v", res)
+	}
+	// Through: checked once per provider from then on.
+	f.p.set("us-east-1", fleet("us-east-1", 1), nil)
 	for range 3 {
 		if writes, after := f.poll(t); writes != 0 || after != 0 {
 			t.Fatalf("%d writes, requeue %s", writes, after)
 		}
 	}
-	if f.p.calls != 1 {
-		t.Fatalf("%d polls; want 1", f.p.calls)
+	if f.p.calls != 4 {
+		t.Fatalf("%d polls; want 4: a check that got through is not repeated", f.p.calls)
+	}
+	if res, _ := f.r.Status.Get(f.key); !res.Succeeded() {
+		t.Fatalf("status %+v", res)
+	}
+}
+
+func TestPartialPollKeepsTheKindNotRead(t *testing.T) {
+	f := newFixture(t, true)
+	f.p.set("us-east-1", fleet("us-east-1", 2), nil)
+	f.poll(t)
+	if _, _, svcs := imported(t, f.r.Client); len(svcs) != 1 {
+		t.Fatalf("%d services imported; want 1", len(svcs))
+	}
+	// The load balancers cannot be read (a proxy answers 403): the VMs
+	// are followed, the load balancer kept, the credentials said refused.
+	partial := fleet("us-east-1", 3)
+	partial.Services = nil
+	partial.Failed = []provider.KindFailure{{Kinds: []provider.ServiceKind{provider.AWSLoadBalancer},
+		Err: fmt.Errorf("%w: DescribeLoadBalancers in us-east-1: HTTP 403 (the answer's error code could not be read)", provider.ErrAuthentication)}}
+	f.p.set("us-east-1", partial, nil)
+	for range 2 {
+		if _, after := f.poll(t); after != time.Minute {
+			t.Fatalf("partial poll requeued after %s; want the interval: the VMs are still followed", after)
+		}
+	}
+	vms, _, svcs := imported(t, f.r.Client)
+	if len(vms) != 3 || len(svcs) != 1 {
+		t.Fatalf("%d VMs, %d services; want the 3 VMs polled and the load balancer kept", len(vms), len(svcs))
 	}
 	res, _ := f.r.Status.Get(f.key)
-	if res.Reason != cloudv1alpha1.AccountReasonAuthenticationFailed {
-		t.Fatalf("status %+v", res)
+	want := "load balancers (ELBv2) not read (cloud refused the credentials: DescribeLoadBalancers in us-east-1: HTTP 403 (the answer's error code could not be read)); the VMs were polled"
+	if res.Reason != cloudv1alpha1.AccountReasonAuthenticationFailed || !res.Partial || res.Message != want {
+		t.Fatalf("status %+v; want AuthenticationFailed, partial, %q", res.Outcome, want)
 	}
 }
 

@@ -35,6 +35,10 @@ type Outcome struct {
 	// Writes is the number of API writes the poll made. It is not kept
 	// between polls.
 	Writes int
+	// Partial: the poll read the VMs but not every kind of service
+	// (Reason and Message say which and why); the objects of the others
+	// were kept.
+	Partial bool
 }
 
 // Succeeded reports whether the poll read the region.

@@ -17,6 +17,7 @@ var elbHandlers = map[string]handler{
 	"DescribeLoadBalancers": (*Server).describeLoadBalancers,
 	"DescribeListeners":     (*Server).describeListeners,
 	"DescribeTags":          (*Server).describeELBTags,
+	"SetSecurityGroups":     (*Server).setSecurityGroups,
 }
 
 type loadBalancer struct {
@@ -51,8 +52,9 @@ type LoadBalancerSpec struct {
 	Listeners []Listener
 	// Zones is the number of zones, one interface each; default 2.
 	Zones int
-	// SecurityGroupIDs of an application load balancer; default the VPC's
-	// default group.
+	// SecurityGroupIDs of the load balancer; an application load
+	// balancer without any gets the VPC's default group, a network load
+	// balancer without any has none (and can never get one).
 	SecurityGroupIDs []string
 	// Tags of the load balancer.
 	Tags map[string]string
@@ -103,11 +105,9 @@ func (s *Server) AddLoadBalancer(spec LoadBalancerSpec) (LoadBalancer, error) {
 		lb.scheme = "internal"
 		lb.dnsName = "internal-" + lb.dnsName
 	}
-	if typ == "application" {
-		lb.groups = slices.Clone(spec.SecurityGroupIDs)
-		if len(lb.groups) == 0 {
-			lb.groups = []string{v.defaultGroup}
-		}
+	lb.groups = slices.Clone(spec.SecurityGroupIDs)
+	if typ == "application" && len(lb.groups) == 0 {
+		lb.groups = []string{v.defaultGroup}
 	}
 	for n, l := range spec.Listeners {
 		lb.listeners = append(lb.listeners, listener{

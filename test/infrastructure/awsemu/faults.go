@@ -13,6 +13,10 @@ type Fault struct {
 	Code    string
 	Message string
 	Status  int
+	// Body, if set, is sent as is (text/html) with Status instead of the
+	// service's error document: what a proxy or a third-party endpoint
+	// may answer, whose error code the SDK cannot read.
+	Body string
 	// kind marks throttling and auth faults, which each service answers
 	// with its own code.
 	kind faultKind

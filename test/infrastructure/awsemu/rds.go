@@ -18,6 +18,9 @@ const (
 
 var rdsHandlers = map[string]handler{
 	"DescribeDBInstances": (*Server).describeDBInstances,
+	"DescribeDBClusters":  (*Server).describeDBClusters,
+	"ModifyDBInstance":    (*Server).modifyDBInstance,
+	"ModifyDBCluster":     (*Server).modifyDBCluster,
 }
 
 type dbInstance struct {
@@ -31,6 +34,9 @@ type dbInstance struct {
 	// eni is the requester-managed interface holding the instance's
 	// address.
 	eni string
+	// cluster is the DB cluster the instance is a member of, if any: its
+	// groups are the cluster's.
+	cluster string
 }
 
 // DBInstanceSpec describes an RDS DB instance to add.
@@ -178,6 +184,7 @@ type dbInstanceXML struct {
 	DBSubnetGroup        dbSubnetGroupXML `xml:"DBSubnetGroup"`
 	VpcSecurityGroups    []dbGroupXML     `xml:"VpcSecurityGroups>VpcSecurityGroupMembership"`
 	PubliclyAccessible   bool             `xml:"PubliclyAccessible"`
+	DBClusterIdentifier  string           `xml:"DBClusterIdentifier,omitempty"`
 	TagList              []elbTagXML      `xml:"TagList>Tag"`
 }
 
@@ -229,20 +236,23 @@ func (s *Server) describeDBInstances(req *request) (any, *apiError) {
 	}
 	out := &describeDBInstancesResult{Marker: next}
 	for _, id := range pageIDs {
-		db := reg.dbs[id]
-		x := dbInstanceXML{
-			DBInstanceIdentifier: db.id, DBInstanceArn: db.arn, DBInstanceClass: db.class, Engine: db.engine,
-			DBInstanceStatus: "available", Endpoint: dbEndpointXML{Address: db.address, Port: db.port},
-			DBSubnetGroup:      dbSubnetGroupXML{Name: "default-" + db.vpcID, VpcID: db.vpcID, Status: "Complete", Subnets: []string{db.subnetID}},
-			PubliclyAccessible: db.public,
-		}
-		for _, g := range db.groups {
-			x.VpcSecurityGroups = append(x.VpcSecurityGroups, dbGroupXML{ID: g, Status: "active"})
-		}
-		for _, k := range sortedKeys(db.tags) {
-			x.TagList = append(x.TagList, elbTagXML{Key: k, Value: db.tags[k]})
-		}
-		out.DBInstances = append(out.DBInstances, x)
+		out.DBInstances = append(out.DBInstances, reg.dbInstanceXML(reg.dbs[id]))
 	}
 	return out, nil
+}
+
+func (reg *region) dbInstanceXML(db *dbInstance) dbInstanceXML {
+	x := dbInstanceXML{
+		DBInstanceIdentifier: db.id, DBInstanceArn: db.arn, DBInstanceClass: db.class, Engine: db.engine,
+		DBInstanceStatus: "available", Endpoint: dbEndpointXML{Address: db.address, Port: db.port},
+		DBSubnetGroup:      dbSubnetGroupXML{Name: "default-" + db.vpcID, VpcID: db.vpcID, Status: "Complete", Subnets: []string{db.subnetID}},
+		PubliclyAccessible: db.public, DBClusterIdentifier: db.cluster,
+	}
+	for _, g := range db.groups {
+		x.VpcSecurityGroups = append(x.VpcSecurityGroups, dbGroupXML{ID: g, Status: "active"})
+	}
+	for _, k := range sortedKeys(db.tags) {
+		x.TagList = append(x.TagList, elbTagXML{Key: k, Value: db.tags[k]})
+	}
+	return x
 }

@@ -236,6 +236,9 @@ func (s *Server) modifyNetworkInterfaceAttribute(req *request) (any, *apiError) 
 		return nil, errClient("InvalidNetworkInterfaceID.NotFound", "The networkInterface ID '%s' does not exist", id)
 	}
 	groups := stringList(req.params, "SecurityGroupId")
+	if len(groups) > 0 && e.requesterID != "" {
+		return nil, errClient("OperationNotPermitted", "The security groups of requester-managed network interface %s are those of the service that created it", id)
+	}
 	if len(groups) > 0 {
 		for _, gid := range groups {
 			g := reg.groups[gid]

@@ -196,6 +196,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f := s.takeFault(action); f != nil {
+		if f.Body != "" {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(f.Status)
+			_, _ = w.Write([]byte(f.Body))
+			return
+		}
 		svc.writeError(w, svc.faultError(f))
 		return
 	}

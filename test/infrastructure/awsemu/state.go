@@ -18,6 +18,8 @@ type region struct {
 	// by identifier.
 	lbs map[string]*loadBalancer
 	dbs map[string]*dbInstance
+	// clusters are the Aurora DB clusters by identifier.
+	clusters map[string]*dbCluster
 	// natGateways and peerings shape routing (routing.go).
 	natGateways    map[string]*natGateway
 	peerings       map[string]*peering
@@ -33,6 +35,7 @@ func newRegion(name string) *region {
 		groups:    map[string]*securityGroup{},
 		lbs:       map[string]*loadBalancer{},
 		dbs:       map[string]*dbInstance{},
+		clusters:  map[string]*dbCluster{},
 
 		natGateways:    map[string]*natGateway{},
 		peerings:       map[string]*peering{},
