@@ -81,6 +81,22 @@ type CloudNativeServiceSpec struct {
 	// +kubebuilder:validation:items:MaxLength=1024
 	SecurityGroupIDs []string `json:"securityGroupIDs,omitempty"`
 
+	// backendNetworkInterfaces are the cloud ids of the network interfaces
+	// a load balancer sends its traffic to (an Azure load balancer's
+	// backend pool members), where they enforce its policies.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=256
+	// +kubebuilder:validation:items:MaxLength=1024
+	BackendNetworkInterfaces []string `json:"backendNetworkInterfaces,omitempty"`
+
+	// backendPorts are the ports those interfaces receive the load
+	// balancer's traffic on.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	BackendPorts []ServicePort `json:"backendPorts,omitempty"`
+
 	// tags are the service's cloud tags, unchanged.
 	// +optional
 	Tags map[string]string `json:"tags,omitempty"`

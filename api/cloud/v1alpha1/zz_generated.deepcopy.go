@@ -327,6 +327,16 @@ func (in *CloudNativeServiceSpec) DeepCopyInto(out *CloudNativeServiceSpec) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	if in.BackendNetworkInterfaces != nil {
+		in, out := &in.BackendNetworkInterfaces, &out.BackendNetworkInterfaces
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
+	if in.BackendPorts != nil {
+		in, out := &in.BackendPorts, &out.BackendPorts
+		*out = make([]ServicePort, len(*in))
+		copy(*out, *in)
+	}
 	if in.Tags != nil {
 		in, out := &in.Tags, &out.Tags
 		*out = make(map[string]string, len(*in))

@@ -38,22 +38,47 @@ func convertLoadBalancer(lb *armnetwork.LoadBalancer, publicIPs map[string]strin
 			}
 		}
 	}
+	pools := map[string][]string{} // pool id, lowercased -> NIC ids
+	for _, pool := range lb.Properties.BackendAddressPools {
+		if pool == nil || pool.Properties == nil {
+			continue
+		}
+		for _, ipc := range pool.Properties.BackendIPConfigurations {
+			if ipc == nil {
+				continue
+			}
+			if nic, _, ok := strings.Cut(str(ipc.ID), "/ipConfigurations/"); ok {
+				pools[strings.ToLower(str(pool.ID))] = append(pools[strings.ToLower(str(pool.ID))], nic)
+			}
+		}
+	}
 	for _, r := range lb.Properties.LoadBalancingRules {
 		if r == nil || r.Properties == nil || r.Properties.FrontendIPConfiguration == nil ||
 			!private[strings.ToLower(str(r.Properties.FrontendIPConfiguration.ID))] {
 			continue
 		}
-		svc.Ports = appendPorts(svc.Ports, str(r.Name), r.Properties)
+		svc.Ports = appendPorts(svc.Ports, str(r.Name), r.Properties, r.Properties.FrontendPort)
+		if r.Properties.BackendAddressPool != nil {
+			svc.BackendInterfaces = append(svc.BackendInterfaces, pools[strings.ToLower(str(r.Properties.BackendAddressPool.ID))]...)
+			backend := r.Properties.BackendPort
+			if backend == nil || *backend == 0 {
+				backend = r.Properties.FrontendPort
+			}
+			svc.BackendPorts = appendPorts(svc.BackendPorts, str(r.Name), r.Properties, backend)
+		}
 	}
+	slices.Sort(svc.BackendInterfaces)
+	svc.BackendInterfaces = slices.Compact(svc.BackendInterfaces)
 	return svc, svc.VPCID != ""
 }
 
-// appendPorts adds the frontend port of a rule, once per protocol; "All"
-// is TCP and UDP, and port 0 (HA ports: every port) names no port.
-func appendPorts(ports []provider.Port, name string, p *armnetwork.LoadBalancingRulePropertiesFormat) []provider.Port {
+// appendPorts adds a port of a rule (its frontend or backend port), once
+// per protocol; "All" is TCP and UDP, and port 0 (HA ports: every port)
+// names no port.
+func appendPorts(ports []provider.Port, name string, p *armnetwork.LoadBalancingRulePropertiesFormat, of *int32) []provider.Port {
 	port := int32(0)
-	if p.FrontendPort != nil {
-		port = *p.FrontendPort
+	if of != nil {
+		port = *of
 	}
 	if port == 0 || p.Protocol == nil {
 		return ports

@@ -147,6 +147,10 @@ func (in Input) cloudNativeService(snap *provider.Snapshot, svc provider.Service
 			Tags:             cloneTags(svc.Tags),
 		},
 	}
+	s.Spec.BackendNetworkInterfaces = slices.Clone(svc.BackendInterfaces)
+	for _, p := range svc.BackendPorts {
+		s.Spec.BackendPorts = append(s.Spec.BackendPorts, cloudv1alpha1.ServicePort{Name: p.Name, Protocol: p.Protocol, Port: p.Port})
+	}
 	for _, p := range svc.Ports {
 		s.Spec.Ports = append(s.Spec.Ports, cloudv1alpha1.ServicePort{Name: p.Name, Protocol: p.Protocol, Port: p.Port})
 	}

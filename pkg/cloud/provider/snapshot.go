@@ -172,6 +172,11 @@ type Service struct {
 	Ports []Port
 	// SecurityGroupIDs are the security groups attached to the service.
 	SecurityGroupIDs []string
+	// BackendInterfaces are the ids of the network interfaces a load
+	// balancer sends its traffic to (an Azure load balancer's backend
+	// pool members), BackendPorts the ports they receive it on.
+	BackendInterfaces []string
+	BackendPorts      []Port
 	// Tags are the service's cloud tags.
 	Tags map[string]string
 }

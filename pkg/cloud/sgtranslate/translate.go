@@ -46,8 +46,13 @@ func Translate(prefix string, endpoints []Endpoint) Result {
 	res := Result{Specs: map[Location]provider.SecurityGroupSpec{}, Owners: map[Location]map[string]string{}}
 	sorted := slices.Clone(endpoints)
 	slices.SortFunc(sorted, func(a, b Endpoint) int { return cmp.Compare(a.Name, b.Name) })
+	var pools []*Endpoint
 	for i := range sorted {
 		ep := &sorted[i]
+		if ep.Interface == nil && ep.Service != nil && ep.Service.BackendPool {
+			pools = append(pools, ep)
+			continue
+		}
 		if ep.Interface == nil && ep.Service != nil {
 			res.service(prefix, ep)
 			continue
@@ -74,6 +79,7 @@ func Translate(prefix string, endpoints []Endpoint) Result {
 		res.Owners[loc][ep.Interface.ID] = ep.Name
 		res.Specs[loc] = spec
 	}
+	res.backendPools(prefix, pools)
 	return res
 }
 

@@ -257,3 +257,50 @@ func TestTranslateService(t *testing.T) {
 		})
 	}
 }
+
+func TestTranslateBackendPool(t *testing.T) {
+	loc := nic("", "vnet-1").Location
+	lb := &Service{ID: "lb-1", Location: loc, BackendPool: true, Backends: []string{"NIC-A", "nic-b"},
+		Ports: []provider.Port{{Protocol: "TCP", Port: 8080}}}
+	isolated := []wire.Rule{rule(in, allow, peers("10.1.0.0/16"), ports(tcp(8080))), denyAllBase}
+	vm := []wire.Rule{rule(in, allow, peers("10.9.0.0/16"), ports(tcp(22))), denyAllBase}
+	res := Translate("antreaplus-", []Endpoint{
+		{Name: "ns/svc-lb", Service: lb, Rules: isolated},
+		// nic-a has a policy of its own (its id spelled in another case).
+		endpoint("ns/nic-a", &Interface{ID: "nic-a", Location: loc}, vm...),
+	})
+	spec := res.Specs[loc]
+	byName := map[string]provider.SecurityGroup{}
+	for _, g := range spec.Groups {
+		byName[g.Name] = g
+	}
+	g, ok := byName["antreaplus-ns.svc-lb"]
+	if !ok {
+		t.Fatalf("groups = %+v; want the load balancer's", spec.Groups)
+	}
+	if got, want := compact(g.Ingress), []string{"tcp 8080-8080 10.1.0.0/16", "tcp 8080-8080 168.63.129.16/32"}; !slices.Equal(got, want) || len(g.Egress) != 0 {
+		t.Errorf("load balancer group ingress %q egress %+v; want %q and no egress", got, g.Egress, want)
+	}
+	if got := spec.Attachments["nic-a"]; !slices.Equal(got, []string{"antreaplus-ns.nic-a", "antreaplus-ns.svc-lb"}) {
+		t.Errorf("nic-a carries %v; want its own group and the load balancer's", got)
+	}
+	if _, dup := spec.Attachments["NIC-A"]; dup {
+		t.Errorf("nic-a is named twice: %v", spec.Attachments)
+	}
+	open := spec.Attachments["nic-b"]
+	if len(open) != 2 || open[0] != "antreaplus-ns.svc-lb" || !strings.HasPrefix(open[1], "antreaplus-backend-open-") {
+		t.Fatalf("nic-b carries %v; want the load balancer's group and an open group", open)
+	}
+	o := byName[open[1]]
+	if got, want := compact(o.Ingress), []string{
+		"icmp -1--1 0.0.0.0/0", "icmpv6 -1--1 ::/0", "tcp 0-8079 0.0.0.0/0", "tcp 0-8079 ::/0", "tcp 8081-65535 0.0.0.0/0", "tcp 8081-65535 ::/0",
+		"udp 0-65535 0.0.0.0/0", "udp 0-65535 ::/0"}; !slices.Equal(got, want) {
+		t.Errorf("open group ingress %q\nwant %q", got, want)
+	}
+	if got := compact(o.Egress); !slices.Equal(got, allowAll) {
+		t.Errorf("open group egress %q; want all", got)
+	}
+	if got := findingsOf(res.Findings); !slices.Equal(got, []string{"Approximated EnforcedOnBackendPool "}) || !strings.Contains(res.Findings[0].Message, "2 network interface(s) of its backend pool") {
+		t.Errorf("findings = %+v", res.Findings)
+	}
+}

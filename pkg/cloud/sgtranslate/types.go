@@ -52,8 +52,14 @@ type Service struct {
 	Location
 	// Ports are the ports the service listens on: allowed traffic is
 	// narrowed to them. Empty when the cloud reports none; the rules keep
-	// their ports then.
+	// their ports then. For a service enforced on its backend pool, the
+	// ports the backends receive its traffic on.
 	Ports []provider.Port
+	// BackendPool says the service carries no group of its own (an Azure
+	// load balancer): its rules are enforced on the network interfaces
+	// of its backend pool, Backends (ids, in the service's VNet).
+	BackendPool bool
+	Backends    []string
 }
 
 // Severity says how a Finding affects the realisation of a policy.
@@ -87,6 +93,10 @@ const (
 	// ReasonEgressFromService: an egress rule applied to a cloud-native
 	// service, which opens no connections its security groups govern.
 	ReasonEgressFromService = "EgressFromService"
+	// ReasonOnBackendPool: a load balancer's rules enforced on its backend
+	// pool's interfaces, which also admits their peers to the backends
+	// directly on those ports.
+	ReasonOnBackendPool = "EnforcedOnBackendPool"
 )
 
 // Finding is one difference between an endpoint's rules and what its

@@ -92,7 +92,11 @@ func serviceLocation(s *cloudv1alpha1.CloudNativeService) (sgtranslate.Location,
 // enforcedOnService reports whether a kind of service carries security
 // groups of its own.
 func enforcedOnService(kind cloudv1alpha1.CloudNativeServiceKind) bool {
-	return kind == cloudv1alpha1.CloudNativeServiceKind(provider.AWSRDS) || kind == cloudv1alpha1.CloudNativeServiceKind(provider.AWSLoadBalancer)
+	switch provider.ServiceKind(kind) {
+	case provider.AWSRDS, provider.AWSLoadBalancer, provider.AzureLoadBalancer:
+		return true
+	}
+	return false
 }
 
 // placeService returns the service of an ExternalEntity of a cloud-native
@@ -109,7 +113,13 @@ func placeService(ee *antreav1alpha2.ExternalEntity, svc *cloudv1alpha1.CloudNat
 		return nil, fmt.Sprintf("CloudNativeService %s/%s has no account, region or VPC", svc.Namespace, svc.Name)
 	}
 	out := &sgtranslate.Service{ID: svc.Spec.CloudID, Location: loc}
-	for _, p := range svc.Spec.Ports {
+	ports := svc.Spec.Ports
+	if provider.ServiceKind(svc.Spec.Kind) == provider.AzureLoadBalancer {
+		// No group of its own: enforced on its backends, on the ports
+		// they receive its traffic on.
+		out.BackendPool, out.Backends, ports = true, svc.Spec.BackendNetworkInterfaces, svc.Spec.BackendPorts
+	}
+	for _, p := range ports {
 		out.Ports = append(out.Ports, provider.Port{Name: p.Name, Protocol: p.Protocol, Port: p.Port})
 	}
 	return out, ""

@@ -121,6 +121,9 @@ func nicDoc(n *nic, state string) nicJSON {
 	for _, a := range n.asgs {
 		ipc.Properties.ApplicationSecurityGroups = append(ipc.Properties.ApplicationSecurityGroups, idRef{ID: a})
 	}
+	for _, pool := range n.pools {
+		ipc.Properties.LoadBalancerBackendAddressPools = append(ipc.Properties.LoadBalancerBackendAddressPools, idRef{ID: pool})
+	}
 	p.IPConfigurations = []ipConfigJSON{ipc}
 	return doc
 }

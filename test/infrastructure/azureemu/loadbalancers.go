@@ -8,14 +8,17 @@ import (
 	"strings"
 )
 
-// Internal load balancers: a frontend private IP in a VNet's subnet and
-// load-balancing rules on it, listed as Microsoft.Network/loadBalancers.
+// Internal load balancers: a frontend private IP in a VNet's subnet,
+// load-balancing rules on it and one backend pool of network interfaces,
+// listed as Microsoft.Network/loadBalancers.
 
 type loadBalancer struct {
 	id, name, location string
 	subnetID, ip       string
 	rules              []LBRule
 	tags               map[string]string
+	// backends are the ids of the NICs in the backend pool.
+	backends []string
 }
 
 // LoadBalancerSpec describes an internal load balancer to add.
@@ -28,14 +31,19 @@ type LoadBalancerSpec struct {
 	ResourceGroup string
 	// Rules are the load-balancing rules of the one frontend.
 	Rules []LBRule
-	Tags  map[string]string
+	// Backends are the network interfaces (ids) of the backend pool
+	// "backend" every rule sends to; their IP configurations list it.
+	Backends []string
+	Tags     map[string]string
 }
 
-// LBRule is a load-balancing rule: Tcp, Udp or All, on a frontend port.
+// LBRule is a load-balancing rule: Tcp, Udp or All, on a frontend port,
+// to a backend port (default the same).
 type LBRule struct {
-	Name     string
-	Protocol string
-	Port     int32
+	Name        string
+	Protocol    string
+	Port        int32
+	BackendPort int32
 }
 
 // AddLoadBalancer adds an internal load balancer with one private frontend
@@ -51,13 +59,34 @@ func (s *Server) AddLoadBalancer(spec LoadBalancerSpec) (string, string, error) 
 	if s.lbs[strings.ToLower(id)] != nil {
 		return "", "", fmt.Errorf("load balancer %s exists", id)
 	}
+	var backends []*nic
+	for _, b := range spec.Backends {
+		n := s.nics[strings.ToLower(b)]
+		if n == nil || vnetOfSubnetID(n.subnetID) != strings.ToLower(vn.id) {
+			return "", "", fmt.Errorf("backend %q is not a network interface of VNet %s", b, vn.id)
+		}
+		backends = append(backends, n)
+	}
 	ip, err := vn.allocIP()
 	if err != nil {
 		return "", "", err
 	}
-	s.lbs[strings.ToLower(id)] = &loadBalancer{id: id, name: spec.Name, location: vn.location, subnetID: vn.subnetID, ip: ip,
+	lb := &loadBalancer{id: id, name: spec.Name, location: vn.location, subnetID: vn.subnetID, ip: ip,
 		rules: slices.Clone(spec.Rules), tags: maps.Clone(spec.Tags)}
+	for _, n := range backends {
+		lb.backends = append(lb.backends, n.id)
+		n.pools = append(n.pools, lb.poolID())
+	}
+	s.lbs[strings.ToLower(id)] = lb
 	return id, ip, nil
+}
+
+func (lb *loadBalancer) poolID() string { return lb.id + "/backendAddressPools/backend" }
+
+// vnetOfSubnetID is the lowercased VNet id of a subnet id.
+func vnetOfSubnetID(subnet string) string {
+	before, _, _ := strings.Cut(strings.ToLower(subnet), "/subnets/")
+	return before
 }
 
 type lbJSON struct {
@@ -71,6 +100,7 @@ type lbJSON struct {
 	} `json:"sku"`
 	Properties struct {
 		FrontendIPConfigurations []lbFrontendJSON `json:"frontendIPConfigurations"`
+		BackendAddressPools      []lbPoolJSON     `json:"backendAddressPools"`
 		LoadBalancingRules       []lbRuleJSON     `json:"loadBalancingRules"`
 		ProvisioningState        string           `json:"provisioningState"`
 	} `json:"properties"`
@@ -86,11 +116,20 @@ type lbFrontendJSON struct {
 	} `json:"properties"`
 }
 
+type lbPoolJSON struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Properties struct {
+		BackendIPConfigurations []idRef `json:"backendIPConfigurations"`
+	} `json:"properties"`
+}
+
 type lbRuleJSON struct {
 	ID         string `json:"id"`
 	Name       string `json:"name"`
 	Properties struct {
 		FrontendIPConfiguration idRef  `json:"frontendIPConfiguration"`
+		BackendAddressPool      *idRef `json:"backendAddressPool,omitempty"`
 		Protocol                string `json:"protocol"`
 		FrontendPort            int32  `json:"frontendPort"`
 		BackendPort             int32  `json:"backendPort"`
@@ -106,12 +145,20 @@ func (s *Server) lbItems() []listItem {
 		fe.ID, fe.Name = lb.id+"/frontendIPConfigurations/frontend", "frontend"
 		fe.Properties.PrivateIPAddress, fe.Properties.PrivateIPAllocationMethod, fe.Properties.Subnet = lb.ip, "Dynamic", idRef{ID: lb.subnetID}
 		doc.Properties.FrontendIPConfigurations = []lbFrontendJSON{fe}
+		var pool lbPoolJSON
+		pool.ID, pool.Name = lb.poolID(), "backend"
+		pool.Properties.BackendIPConfigurations = []idRef{}
+		for _, b := range lb.backends {
+			pool.Properties.BackendIPConfigurations = append(pool.Properties.BackendIPConfigurations, idRef{ID: b + "/ipConfigurations/" + ipConfigName})
+		}
+		doc.Properties.BackendAddressPools = []lbPoolJSON{pool}
 		doc.Properties.LoadBalancingRules = []lbRuleJSON{}
 		for _, r := range lb.rules {
 			var rj lbRuleJSON
 			rj.ID, rj.Name = lb.id+"/loadBalancingRules/"+r.Name, r.Name
 			rj.Properties.FrontendIPConfiguration = idRef{ID: fe.ID}
-			rj.Properties.Protocol, rj.Properties.FrontendPort, rj.Properties.BackendPort = r.Protocol, r.Port, r.Port
+			rj.Properties.BackendAddressPool = &idRef{ID: pool.ID}
+			rj.Properties.Protocol, rj.Properties.FrontendPort, rj.Properties.BackendPort = r.Protocol, r.Port, cmp.Or(r.BackendPort, r.Port)
 			doc.Properties.LoadBalancingRules = append(doc.Properties.LoadBalancingRules, rj)
 		}
 		doc.Properties.ProvisioningState = "Succeeded"

@@ -39,7 +39,10 @@ type nic struct {
 	subnetID           string
 	publicIPID         string
 	asgs               []string
-	tags               map[string]string
+	// pools are the load balancer backend pools the IP configuration is
+	// in.
+	pools []string
+	tags  map[string]string
 }
 
 type publicIP struct {
@@ -128,13 +131,14 @@ type ipConfigJSON struct {
 	ID         string `json:"id"`
 	Name       string `json:"name"`
 	Properties struct {
-		PrivateIPAddress          string  `json:"privateIPAddress"`
-		PrivateIPAddressVersion   string  `json:"privateIPAddressVersion"`
-		PrivateIPAllocationMethod string  `json:"privateIPAllocationMethod"`
-		Primary                   bool    `json:"primary"`
-		Subnet                    *idRef  `json:"subnet,omitempty"`
-		PublicIPAddress           *idRef  `json:"publicIPAddress,omitempty"`
-		ApplicationSecurityGroups []idRef `json:"applicationSecurityGroups,omitempty"`
+		PrivateIPAddress                string  `json:"privateIPAddress"`
+		PrivateIPAddressVersion         string  `json:"privateIPAddressVersion"`
+		PrivateIPAllocationMethod       string  `json:"privateIPAllocationMethod"`
+		Primary                         bool    `json:"primary"`
+		Subnet                          *idRef  `json:"subnet,omitempty"`
+		PublicIPAddress                 *idRef  `json:"publicIPAddress,omitempty"`
+		ApplicationSecurityGroups       []idRef `json:"applicationSecurityGroups,omitempty"`
+		LoadBalancerBackendAddressPools []idRef `json:"loadBalancerBackendAddressPools,omitempty"`
 	} `json:"properties"`
 }
 

@@ -61,6 +61,12 @@ func fromCIDR(cidr string) ruleOpt {
 	}
 }
 
+func toCIDR(cidr string) ruleOpt {
+	return func(r *antreav1beta1.Rule) {
+		r.To = append(r.To, antreav1beta1.NetworkPolicyPeer{IPBlock: &antreav1beta1.IPBlock{CIDR: cidr}})
+	}
+}
+
 func tcp(ports ...int) ruleOpt {
 	return func(r *antreav1beta1.Rule) {
 		for _, p := range ports {
