@@ -50,6 +50,10 @@ echo "[bench] agentless enforcement: 1k policies on 1k VMs through the real SDKs
 go run ./test/bench/agentlessbench -vms 1000 -policies 1000 -runs "${BENCH_RUNS:-3}" -json "$out/agentless.json"
 
 echo
+echo "[bench] cloud-native services as enforcement points: 100 policies on 100 RDS databases and load balancers, beside 100 on VMs (AWS emulator, real SDK)"
+go run ./test/bench/servicebench -services 100 -runs "${BENCH_RUNS:-3}" -json "$out/services.json"
+
+echo
 echo "[bench] tenancy: 100 tenants shared by 3 replicas of the cloud controller vs 1 alone; take-over after kill -9 (real cluster, local EC2 emulator)"
 go run ./test/bench/tenancybench -tenants 100 -replicas 3 -json "$out/tenancy.json"
 

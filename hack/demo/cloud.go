@@ -98,25 +98,29 @@ func (d *demo) entityIP(account, vm string) string {
 // awsEndpoint is the emulator's AWS endpoint and credentials, from its log.
 var awsEndpoint = regexp.MustCompile(`^AWS .* endpoint (http\S+) .*accessKeyID (\S+) *secretAccessKey (\S+)`)
 
+// awsConfig is the emulator's AWS endpoint and credentials, from its log.
+func (d *demo) awsConfig() (aws.Config, error) {
+	f, err := os.Open(filepath.Join(d.sb.Dir(), "cloud", "cloud-emulator.log"))
+	if err != nil {
+		return aws.Config{}, err
+	}
+	defer func() { _ = f.Close() }()
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		if m := awsEndpoint.FindStringSubmatch(sc.Text()); m != nil {
+			return aws.Config{Region: "us-east-1", BaseEndpoint: aws.String(m[1]),
+				Credentials: credentials.NewStaticCredentialsProvider(m[2], m[3], "")}, nil
+		}
+	}
+	return aws.Config{}, fmt.Errorf("the emulator's log names no AWS endpoint")
+}
+
 // securityGroups describes our groups in the emulator, one line each.
 func (d *demo) securityGroups() ([]string, error) {
-	f, err := os.Open(filepath.Join(d.sb.Dir(), "cloud", "cloud-emulator.log"))
+	cfg, err := d.awsConfig()
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = f.Close() }()
-	var endpoint, key, secret string
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		if m := awsEndpoint.FindStringSubmatch(sc.Text()); m != nil {
-			endpoint, key, secret = m[1], m[2], m[3]
-			break
-		}
-	}
-	if endpoint == "" {
-		return nil, fmt.Errorf("the emulator's log names no AWS endpoint")
-	}
-	client := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider(key, secret, "")})
+	client := ec2.NewFromConfig(cfg)
 	ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
 	defer cancel()
 	out, err := client.DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{})

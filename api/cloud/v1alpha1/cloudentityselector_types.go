@@ -61,7 +61,7 @@ const (
 	// ServiceKindAWSLoadBalancer is an Elastic Load Balancing v2 load
 	// balancer (Application, Network or Gateway).
 	ServiceKindAWSLoadBalancer CloudNativeServiceKind = "AWSLoadBalancer"
-	// ServiceKindAWSRDS is an RDS database instance.
+	// ServiceKindAWSRDS is an RDS DB instance or DB cluster (Aurora).
 	ServiceKindAWSRDS CloudNativeServiceKind = "AWSRDS"
 	// ServiceKindAzureLoadBalancer is an Azure Load Balancer (its frontend IP
 	// configurations).

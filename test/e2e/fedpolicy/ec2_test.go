@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -17,10 +18,9 @@ import (
 	cloudaws "antreaplus.io/antreaplus/pkg/cloud/aws"
 )
 
-// ec2Client is the real SDK's EC2 client of the sandbox's AWS account, as
-// member-1's cloud controller reads it: the endpoint and region of the
-// CloudProviderAccount aws-emulator, the keys of its Secret.
-func ec2Client(t testing.TB) *ec2.Client {
+// awsOptions are the endpoint, region and credentials of the sandbox's AWS
+// account, as member-1's cloud controller reads them.
+func awsOptions(t testing.TB) (endpoint, region string, creds aws.CredentialsProvider) {
 	t.Helper()
 	acct := &cloudv1alpha1.CloudProviderAccount{}
 	if err := cl("member-1").Get(bg, client.ObjectKey{Namespace: ns, Name: awsAccount}, acct); err != nil || acct.Spec.AWS == nil {
@@ -33,12 +33,41 @@ func ec2Client(t testing.TB) *ec2.Client {
 	}
 	keyID := secret.Data[string(cmp.Or(spec.Credentials.AccessKeyIDKey, "accessKeyID"))]
 	key := secret.Data[string(cmp.Or(spec.Credentials.SecretAccessKeyKey, "secretAccessKey"))]
-	return ec2.New(ec2.Options{
-		Region:       spec.Regions[0],
-		BaseEndpoint: aws.String(spec.Endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider(string(keyID), string(key), ""),
-		HTTPClient:   cloudaws.NewHTTPClient(),
-	})
+	return spec.Endpoint, spec.Regions[0], credentials.NewStaticCredentialsProvider(string(keyID), string(key), "")
+}
+
+// rdsClient is the real SDK's RDS client of the sandbox's AWS account.
+func rdsClient(t testing.TB) *rds.Client {
+	t.Helper()
+	endpoint, region, creds := awsOptions(t)
+	return rds.New(rds.Options{Region: region, BaseEndpoint: aws.String(endpoint), Credentials: creds, HTTPClient: cloudaws.NewHTTPClient()})
+}
+
+// dbIngressCIDRs lists "group proto/port from cidr" of the inbound rules of
+// the security groups of a DB instance, read through the RDS API.
+func dbIngressCIDRs(t testing.TB, c *ec2.Client, r *rds.Client, id string) ([]string, error) {
+	t.Helper()
+	out, err := r.DescribeDBInstances(bg, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
+	if err != nil {
+		return nil, fmt.Errorf("DescribeDBInstances %s: %w", id, err)
+	}
+	if len(out.DBInstances) != 1 {
+		return nil, fmt.Errorf("DescribeDBInstances %s: %d instances", id, len(out.DBInstances))
+	}
+	var ids []string
+	for _, g := range out.DBInstances[0].VpcSecurityGroups {
+		ids = append(ids, aws.ToString(g.VpcSecurityGroupId))
+	}
+	return groupsIngress(c, ids)
+}
+
+// ec2Client is the real SDK's EC2 client of the sandbox's AWS account, as
+// member-1's cloud controller reads it: the endpoint and region of the
+// CloudProviderAccount aws-emulator, the keys of its Secret.
+func ec2Client(t testing.TB) *ec2.Client {
+	t.Helper()
+	endpoint, region, creds := awsOptions(t)
+	return ec2.New(ec2.Options{Region: region, BaseEndpoint: aws.String(endpoint), Credentials: creds, HTTPClient: cloudaws.NewHTTPClient()})
 }
 
 // instanceNamed is the running instance whose Name tag is name.
@@ -82,6 +111,12 @@ func ingressCIDRs(t testing.TB, c *ec2.Client, eni string) ([]string, error) {
 	for _, g := range nics.NetworkInterfaces[0].Groups {
 		ids = append(ids, aws.ToString(g.GroupId))
 	}
+	return groupsIngress(c, ids)
+}
+
+// groupsIngress lists "group proto/port from cidr" of the inbound rules of
+// security groups.
+func groupsIngress(c *ec2.Client, ids []string) ([]string, error) {
 	groups, err := c.DescribeSecurityGroups(bg, &ec2.DescribeSecurityGroupsInput{GroupIds: ids})
 	if err != nil {
 		return nil, fmt.Errorf("DescribeSecurityGroups %v: %w", ids, err)

@@ -31,14 +31,22 @@
 //
 // ELBv2 (2015-12-01): DescribeLoadBalancers (LoadBalancerArns, Names,
 // PageSize 1..400, Marker), DescribeListeners, DescribeTags (at most 20
-// ARNs). A load balancer added with AddLoadBalancer gets one
-// requester-managed interface per zone, described "ELB app/<name>/<id>"
-// as on AWS; ReplaceLoadBalancerInterfaces moves it to new addresses.
+// ARNs), SetSecurityGroups (refused for a Network Load Balancer created
+// without security groups, InvalidConfigurationRequest, and for an
+// Application Load Balancer left with none). A load balancer added with
+// AddLoadBalancer gets one requester-managed interface per zone, described
+// "ELB app/<name>/<id>" as on AWS, carrying its groups;
+// ReplaceLoadBalancerInterfaces moves it to new addresses.
 //
 // RDS (2014-10-31): DescribeDBInstances (DBInstanceIdentifier, MaxRecords
-// 20..100, Marker). AddDBInstance gives each instance an endpoint name,
-// which LookupHost resolves, and an interface holding its address;
-// FailOverDBInstance moves it.
+// 20..100, Marker), DescribeDBClusters (the same), ModifyDBInstance and
+// ModifyDBCluster (VpcSecurityGroupIds; a cluster member's are its
+// cluster's, InvalidParameterCombination). AddDBInstance gives each
+// instance an endpoint name, which LookupHost resolves, and an interface
+// holding its address; FailOverDBInstance moves it; AddDBCluster adds an
+// Aurora cluster and its member instances. A service's groups are its
+// requester-managed interfaces' groups, which ModifyNetworkInterfaceAttribute
+// refuses to change (OperationNotPermitted); ServiceGroups reads them.
 //
 // STS (2011-06-15): AssumeRole of the Options.Roles (or AddRole), checking
 // that the caller is a trusted long-term key and the external id matches,
@@ -56,6 +64,8 @@
 //     credentials were revoked.
 //   - Regions: a call signed for a region not in Options.Regions fails with
 //     AuthFailure "Credential should be scoped to a valid region".
+//   - A proxy's answer: a Fault with Body answers that text (text/html) with
+//     its Status, which the SDK cannot read as an error document.
 //   - Throttling: Throttle fails the next N calls with RequestLimitExceeded
 //     (HTTP 503; Throttling, HTTP 400, on the other services); InjectFault
 //     injects any code and status.

@@ -2,6 +2,8 @@ package awsemu_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 
@@ -129,5 +131,100 @@ func TestLoadBalancerInterfaces(t *testing.T) {
 	if len(out.NetworkInterfaces) != 2 || aws.ToString(out.NetworkInterfaces[0].RequesterId) != "amazon-elb" ||
 		!aws.ToBool(out.NetworkInterfaces[0].RequesterManaged) || out.NetworkInterfaces[0].Attachment != nil {
 		t.Fatalf("interfaces of %s: %+v", lb.ARN, out.NetworkInterfaces)
+	}
+}
+
+// TestServiceSecurityGroups: the services' groups through the real SDK,
+// with the errors AWS answers.
+func TestServiceSecurityGroups(t *testing.T) {
+	emu := awsemu.New(awsemu.Options{Credentials: []awsemu.Credential{{AccessKeyID: testKeyID, SecretAccessKey: testSecret}}})
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	c := clientsFor(srv.URL, credentials.NewStaticCredentialsProvider(testKeyID, testSecret, ""))
+	ctx := t.Context()
+	vpc, err := emu.AddVPC(awsemu.VPCSpec{Region: testRegion, Name: "prod", CIDR: "10.0.0.0/16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{GroupName: aws.String("extra"), Description: aws.String("d"), VpcId: aws.String(vpc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := aws.ToString(g.GroupId)
+	db, err := emu.AddDBInstance(awsemu.DBInstanceSpec{Region: testRegion, VPCID: vpc, Identifier: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster, err := emu.AddDBCluster(awsemu.DBClusterSpec{Region: testRegion, VPCID: vpc, Identifier: "ledger", Instances: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nlb, err := emu.AddLoadBalancer(awsemu.LoadBalancerSpec{Region: testRegion, VPCID: vpc, Name: "bare", Type: "network"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alb, err := emu.AddLoadBalancer(awsemu.LoadBalancerSpec{Region: testRegion, VPCID: vpc, Name: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := func(err error) string {
+		var api interface{ ErrorCode() string }
+		if !errors.As(err, &api) {
+			return fmt.Sprint(err)
+		}
+		return api.ErrorCode()
+	}
+
+	// A DB instance's groups, on it and on its interface.
+	out, err := c.rds.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String("orders"), VpcSecurityGroupIds: []string{extra}, ApplyImmediately: aws.Bool(true)})
+	if err != nil || len(out.DBInstance.VpcSecurityGroups) != 1 || aws.ToString(out.DBInstance.VpcSecurityGroups[0].VpcSecurityGroupId) != extra {
+		t.Fatalf("ModifyDBInstance: %+v, %v", out, err)
+	}
+	nics, err := c.ec2.DescribeNetworkInterfaces(ctx, &ec2.DescribeNetworkInterfacesInput{NetworkInterfaceIds: []string{db.NIC}})
+	if err != nil || len(nics.NetworkInterfaces[0].Groups) != 1 || aws.ToString(nics.NetworkInterfaces[0].Groups[0].GroupId) != extra {
+		t.Fatalf("the DB's interface: %+v, %v; want its groups", nics, err)
+	}
+	// ...which EC2 does not change.
+	_, err = c.ec2.ModifyNetworkInterfaceAttribute(ctx, &ec2.ModifyNetworkInterfaceAttributeInput{NetworkInterfaceId: aws.String(db.NIC), Groups: []string{extra}})
+	if code(err) != "OperationNotPermitted" {
+		t.Errorf("ModifyNetworkInterfaceAttribute of a requester-managed interface: %v; want OperationNotPermitted", err)
+	}
+	// A cluster member's groups are the cluster's.
+	_, err = c.rds.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String("ledger-instance-1"), VpcSecurityGroupIds: []string{extra}})
+	if code(err) != "InvalidParameterCombination" {
+		t.Errorf("ModifyDBInstance of a cluster member: %v; want InvalidParameterCombination", err)
+	}
+	cl, err := c.rds.ModifyDBCluster(ctx, &rds.ModifyDBClusterInput{DBClusterIdentifier: aws.String("ledger"), VpcSecurityGroupIds: []string{extra}})
+	if err != nil || len(cl.DBCluster.VpcSecurityGroups) != 1 {
+		t.Fatalf("ModifyDBCluster: %+v, %v", cl, err)
+	}
+	clusters, err := c.rds.DescribeDBClusters(ctx, &rds.DescribeDBClustersInput{})
+	if err != nil || len(clusters.DBClusters) != 1 || aws.ToString(clusters.DBClusters[0].DBClusterArn) != cluster.ARN ||
+		len(clusters.DBClusters[0].DBClusterMembers) != 2 || !aws.ToBool(clusters.DBClusters[0].DBClusterMembers[0].IsClusterWriter) {
+		t.Fatalf("DescribeDBClusters: %+v, %v", clusters, err)
+	}
+	members, err := c.rds.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String("ledger-instance-2")})
+	if err != nil || aws.ToString(members.DBInstances[0].DBClusterIdentifier) != "ledger" ||
+		aws.ToString(members.DBInstances[0].VpcSecurityGroups[0].VpcSecurityGroupId) != extra {
+		t.Fatalf("a cluster member after ModifyDBCluster: %+v, %v", members, err)
+	}
+	if _, err := c.rds.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String("nope"), VpcSecurityGroupIds: []string{extra}}); code(err) != "DBInstanceNotFound" {
+		t.Errorf("ModifyDBInstance of an unknown instance: %v; want DBInstanceNotFound", err)
+	}
+	if _, err := c.rds.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String("orders"), VpcSecurityGroupIds: []string{"sg-00000000000000bad"}}); code(err) != "InvalidParameterValue" {
+		t.Errorf("ModifyDBInstance with an unknown group: %v; want InvalidParameterValue", err)
+	}
+
+	// Load balancers: an ALB's groups replaced; an NLB created without
+	// groups refused.
+	set, err := c.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(alb.ARN), SecurityGroups: []string{extra}})
+	if err != nil || len(set.SecurityGroupIds) != 1 || set.SecurityGroupIds[0] != extra {
+		t.Fatalf("SetSecurityGroups: %+v, %v", set, err)
+	}
+	if _, err := c.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(nlb.ARN), SecurityGroups: []string{extra}}); code(err) != "InvalidConfigurationRequest" {
+		t.Errorf("SetSecurityGroups of an NLB without groups: %v; want InvalidConfigurationRequest", err)
+	}
+	if _, err := c.elb.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(alb.ARN), SecurityGroups: []string{"sg-00000000000000bad"}}); code(err) != "InvalidSecurityGroup" {
+		t.Errorf("SetSecurityGroups with an unknown group: %v; want InvalidSecurityGroup", err)
 	}
 }
