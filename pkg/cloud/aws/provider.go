@@ -138,9 +138,9 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 		return err
 	})
 	wg.Wait()
-	if err := mostTelling(errs[:readLoadBalancers]); err != nil {
+	if err := provider.MostTelling(errs[:readLoadBalancers]); err != nil {
 		// The services' refusal of the credentials is as telling as EC2's.
-		return nil, mostTelling(append([]error{err}, errs[readLoadBalancers:]...))
+		return nil, provider.MostTelling(append([]error{err}, errs[readLoadBalancers:]...))
 	}
 	snap := snapshot(region, vpcs, instances, enis)
 	applyRouting(snap, routes)
@@ -149,7 +149,7 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 	} else {
 		snap.Services = append(snap.Services, loadBalancerServices(lbs, enis)...)
 	}
-	if err := mostTelling(errs[readDBInstances:]); err != nil {
+	if err := provider.MostTelling(errs[readDBInstances:]); err != nil {
 		snap.Failed = append(snap.Failed, provider.KindFailure{Kinds: []provider.ServiceKind{provider.AWSRDS}, Err: err})
 	} else {
 		instances := p.dbServices(ctx, dbs, snap.VPCs)
@@ -175,32 +175,6 @@ const (
 	readDBClusters
 	readCount
 )
-
-// mostTelling returns the error that says most about why reads failed: a
-// refusal of the credentials, then an unavailable region, throttling,
-// anything but a cancellation, a cancellation; the first of its class.
-func mostTelling(errs []error) error {
-	rank := func(err error) int {
-		switch {
-		case errors.Is(err, provider.ErrAuthentication):
-			return 0
-		case errors.Is(err, provider.ErrRegionUnavailable):
-			return 1
-		case errors.Is(err, provider.ErrThrottled):
-			return 2
-		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-			return 4
-		}
-		return 3
-	}
-	var best error
-	for _, err := range errs {
-		if err != nil && (best == nil || rank(err) < rank(best)) {
-			best = err
-		}
-	}
-	return best
-}
 
 // firstError prefers a cause over the cancellations it caused.
 func firstError(errs []error) error {

@@ -157,3 +157,22 @@ func TestSyncSecurityGroupsBadInput(t *testing.T) {
 		t.Error("a sync of a bad spec called the cloud")
 	}
 }
+
+// TestLoadBalancersFailingAlone: a refusal of the load balancers' list
+// alone leaves them out, reported, and the VMs are read; a refusal of any
+// list wins over another failure of the VMs' lists.
+func TestLoadBalancersFailingAlone(t *testing.T) {
+	f := newFixture(t, 1, azureemu.Options{})
+	f.addVMs(t, 2, azureemu.VMSpec{})
+	p := f.provider(t, func(o *azure.Options) { o.MaxRetries = 0 })
+	f.emu.InjectFault(azureemu.Fault{Op: "LoadBalancers.ListAll", Times: -1, Status: 403, Code: "AuthorizationFailed",
+		Message: "The client does not have authorization to perform action 'Microsoft.Network/loadBalancers/read'"})
+	snap, err := p.Inventory(t.Context(), region)
+	if err != nil || len(snap.VMs) != 2 || !snap.FailedKind(provider.AzureLoadBalancer) || !errors.Is(snap.Failed[0].Err, provider.ErrAuthentication) {
+		t.Fatalf("%+v, %v; want the VMs and the load balancers reported refused", snap, err)
+	}
+	f.emu.InjectFault(azureemu.Fault{Op: "VirtualMachines.ListAll", Times: -1, Status: 500, Code: "InternalServerError", Message: "boom"})
+	if _, err := p.Inventory(t.Context(), region); !errors.Is(err, provider.ErrAuthentication) || !strings.Contains(err.Error(), "load balancers") {
+		t.Fatalf("error %v; want the load balancers' refusal, whichever answered first", err)
+	}
+}

@@ -2,7 +2,7 @@ package azure
 
 import (
 	"context"
-	"errors"
+	"slices"
 	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -115,19 +115,18 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 	if err := p.checkLocation(ctx, region); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// Every list runs to its end (one failing does not cancel the
+	// others), so the failure told does not depend on which answered
+	// first: provider.MostTelling of all of them when the VMs or their
+	// networks could not be read; the load balancers failing alone are
+	// reported in Snapshot.Failed and the rest imported.
 	var (
 		wg   sync.WaitGroup
 		errs [6]error
 		l    listing
 	)
 	run := func(i int, what string, fn func() error) {
-		wg.Go(func() {
-			if errs[i] = classify(fn(), what, region); errs[i] != nil {
-				cancel()
-			}
-		})
+		wg.Go(func() { errs[i] = classify(fn(), what, region) })
 	}
 	run(0, "listing virtual machines", func() (err error) {
 		l.vms, err = collect(p.vms.NewListAllPager(&armcompute.VirtualMachinesClientListAllOptions{StatusOnly: to.Ptr("true")}), ctx,
@@ -162,10 +161,16 @@ func (p *Provider) Inventory(ctx context.Context, region string) (*provider.Snap
 		return err
 	})
 	wg.Wait()
-	if err := firstError(errs[:]); err != nil {
-		return nil, err
+	const lbs = 4
+	core := append(slices.Clone(errs[:lbs]), errs[lbs+1:]...)
+	if err := provider.MostTelling(core); err != nil {
+		return nil, provider.MostTelling(append(core, errs[lbs]))
 	}
-	return snapshot(region, l), nil
+	snap := snapshot(region, l)
+	if errs[lbs] != nil {
+		snap.Failed = []provider.KindFailure{{Kinds: []provider.ServiceKind{provider.AzureLoadBalancer}, Err: errs[lbs]}}
+	}
+	return snap, nil
 }
 
 // collect reads every page of a pager.
@@ -182,20 +187,6 @@ func collect[R, T any](pager interface {
 		out = append(out, items(page)...)
 	}
 	return out, nil
-}
-
-// firstError prefers a cause over the cancellations it caused.
-func firstError(errs []error) error {
-	var first error
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return first
 }
 
 var _ azcore.TokenCredential = (*azidentity.ClientSecretCredential)(nil)

@@ -34,3 +34,31 @@ var (
 	// ErrThrottled: the cloud kept throttling after every retry.
 	ErrThrottled = errors.New("throttled by the cloud")
 )
+
+// MostTelling returns the error that says most about why reads failed: a
+// refusal of the credentials, then an unavailable region, throttling,
+// anything but a cancellation, a cancellation; the first of its class, so
+// that the same failures are told the same way whatever order they came
+// in.
+func MostTelling(errs []error) error {
+	rank := func(err error) int {
+		switch {
+		case errors.Is(err, ErrAuthentication):
+			return 0
+		case errors.Is(err, ErrRegionUnavailable):
+			return 1
+		case errors.Is(err, ErrThrottled):
+			return 2
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return 4
+		}
+		return 3
+	}
+	var best error
+	for _, err := range errs {
+		if err != nil && (best == nil || rank(err) < rank(best)) {
+			best = err
+		}
+	}
+	return best
+}
