@@ -133,7 +133,7 @@ func (f *Feeder) enqueue(obj any, del bool) {
 	if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = d.Obj
 	}
-	converted := convert(obj)
+	converted := policycompiler.Convert(obj)
 	if converted == nil {
 		return
 	}

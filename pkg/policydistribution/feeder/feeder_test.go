@@ -70,7 +70,7 @@ func TestFeederPublishesRulesAndAddressChanges(t *testing.T) {
 }
 
 func TestConvertPod(t *testing.T) {
-	p := convert(&corev1.Pod{
+	p := policycompiler.Convert(&corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{"a": "b"}},
 		Spec: corev1.PodSpec{ServiceAccountName: "sa", Containers: []corev1.Container{{Ports: []corev1.ContainerPort{
 			{Name: "http", ContainerPort: 8080}, {ContainerPort: 9090}, {Name: "dns", ContainerPort: 53, Protocol: corev1.ProtocolUDP}}}}},

@@ -1,4 +1,4 @@
-package feeder
+package policycompiler
 
 import (
 	"net/netip"
@@ -8,21 +8,20 @@ import (
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
-	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policyrules"
 )
 
-// convert returns what the compiler takes for an informer's object: the
-// object itself for the Antrea types (the compiler keeps references to
-// them, as the informer's cache does; neither modifies them), slim copies
-// for Pods and Namespaces, nil for anything else.
-func convert(obj any) any {
+// Convert returns what Upsert takes for an API object: the object itself
+// for the Antrea types (the compiler keeps references to them, as an
+// informer's cache does; neither modifies them), slim copies for Pods and
+// Namespaces, nil for anything else.
+func Convert(obj any) any {
 	switch o := obj.(type) {
 	case *antreav1alpha2.ExternalEntity, *antreav1beta1.NetworkPolicy, *antreav1beta1.ClusterNetworkPolicy,
 		*antreav1beta1.Group, *antreav1beta1.ClusterGroup, *antreav1beta1.Tier:
 		return o
 	case *corev1.Namespace:
-		return &policycompiler.Namespace{Name: o.Name, Labels: o.Labels}
+		return &Namespace{Name: o.Name, Labels: o.Labels}
 	case *corev1.Pod:
 		return pod(o)
 	}
@@ -31,8 +30,8 @@ func convert(obj any) any {
 
 // pod is the part of a Pod that rules can match as a peer: its labels,
 // ServiceAccount, IPs and named container ports.
-func pod(p *corev1.Pod) *policycompiler.Pod {
-	out := &policycompiler.Pod{Namespace: p.Namespace, Name: p.Name, Labels: p.Labels, ServiceAccount: p.Spec.ServiceAccountName}
+func pod(p *corev1.Pod) *Pod {
+	out := &Pod{Namespace: p.Namespace, Name: p.Name, Labels: p.Labels, ServiceAccount: p.Spec.ServiceAccountName}
 	for _, ip := range p.Status.PodIPs {
 		if a, err := netip.ParseAddr(ip.IP); err == nil {
 			out.IPs = append(out.IPs, a)
@@ -52,7 +51,7 @@ func pod(p *corev1.Pod) *policycompiler.Pod {
 			if protocol == "" {
 				protocol = policyrules.ProtocolTCP
 			}
-			out.Ports = append(out.Ports, policycompiler.NamedPort{Name: port.Name, Protocol: protocol, Port: port.ContainerPort})
+			out.Ports = append(out.Ports, NamedPort{Name: port.Name, Protocol: protocol, Port: port.ContainerPort})
 		}
 	}
 	return out
