@@ -140,7 +140,7 @@ var pureDecisions = []string{
 	"pkg/networks", "pkg/serviceexport", "pkg/serviceexport/locality", "pkg/entityexport",
 	"pkg/federatedpolicy/translate", "pkg/externaldns/records", "pkg/policycompiler",
 	"pkg/policyrules", "pkg/cloud/inventory", "pkg/cloud/sgtranslate", "pkg/cloud/provider",
-	"pkg/policydistribution/wire",
+	"pkg/policydistribution/wire", "pkg/trace",
 }
 
 // typesOnly is what a pure decision may link besides the standard library

@@ -36,6 +36,7 @@ and runs a local sandbox of real clusters to try it.`,
 	root.AddCommand(newPolicyCommand(cfg, out, errOut))
 	root.AddCommand(newTenantCommand(cfg, out, errOut))
 	root.AddCommand(newNetworkCommand(cfg, out, errOut))
+	root.AddCommand(newTraceCommand(cfg, out, errOut))
 	root.AddCommand(newInstallCommand(cfg, out), newUpgradeCommand(cfg, out), newUninstallCommand(cfg, out))
 	root.AddCommand(newCompletionCommand(out))
 	return root

@@ -1,0 +1,152 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"antreaplus.io/antreaplus/pkg/policyrules"
+	"antreaplus.io/antreaplus/pkg/trace"
+	"antreaplus.io/antreaplus/pkg/trace/gather"
+)
+
+func newTraceCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
+	var (
+		p         printFlags
+		from, to  string
+		protocol  string
+		port      int32
+		namespace string
+		timeout   time.Duration
+	)
+	c := &cobra.Command{
+		Use:   "trace --from SOURCE --to DESTINATION [--port N] [--protocol TCP|UDP|SCTP] [-n NS] [--context CTX]...",
+		Short: "Why is a connection allowed or dropped? The path of one flow across members, clouds and VMs, hop by hop",
+		Example: `  antreaplus trace --from member-1:vm/dev-build-1 --to member-2:vm/dev-build-2 --port 8080
+  antreaplus trace --from vm/edge-web-1 --to vm/edge-db-1 --port 5432 -o json
+  antreaplus trace --from member-2:vm/dev-build-1 --to web.shop.svc.clusterset.local --port 80
+  antreaplus trace --from 198.51.100.7 --to member-1:service/prod-orders --port 5432`,
+		Long: `trace computes, from what the members' API servers hold, the path of one flow: how the
+destination's name resolves (a federated Service: its ServiceImport and exporters), the
+addresses the packet carries on its leg (private where the networks are flat, else public and
+NAT egress addresses: docs/networks.md), then at the source's egress enforcement point and the
+destination's ingress one (a VM agent, the cloud controller's security groups) the verdict and
+the exact tier, policy and rule that decided it, with the FederatedNetworkPolicy a derived
+policy came from, or "no rule: default allow". The rules are the members' policies compiled as
+their policy controllers compile them (docs/trace.md).
+
+A source or destination is [MEMBER:]vm/NAME (a VM by its Name tag), service/NAME (a cloud
+service), entity/NAMESPACE/NAME (an ExternalEntity), MEMBER:remote/NAME (a RemoteEntity:
+traced in the member it comes from), an IP address, or NAME.NAMESPACE.svc.clusterset.local
+(resolved in the source's member). A member that cannot be read is said so; the rest is traced.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := p.validate(); err != nil {
+				return err
+			}
+			if from == "" || to == "" {
+				return fmt.Errorf("give both --from and --to")
+			}
+			proto := policyrules.Protocol(strings.ToUpper(protocol))
+			switch proto {
+			case policyrules.ProtocolTCP, policyrules.ProtocolUDP, policyrules.ProtocolSCTP:
+			default:
+				return fmt.Errorf("--protocol %q: use TCP, UDP or SCTP", protocol)
+			}
+			if port < 0 || port > 65535 {
+				return fmt.Errorf("--port %d: want 1 to 65535 (0: any port)", port)
+			}
+			src, err := gather.ParseSpec(from)
+			if err != nil {
+				return fmt.Errorf("--from %w", err)
+			}
+			dst, err := gather.ParseSpec(to)
+			if err != nil {
+				return fmt.Errorf("--to %w", err)
+			}
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			kc, err := f.load()
+			if err != nil {
+				return err
+			}
+			clusters, err := f.chosen(kc)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(errOut, "reading %d member(s) of %s ...\n", len(clusters), strings.Join(kc.Paths, ":"))
+			w := gather.Read(ctx, clusters, timeout)
+			for _, m := range w.Members {
+				switch {
+				case m.Err != nil:
+					fmt.Fprintf(errOut, "%s: not read: %v\n", m.Context, m.Err)
+				case len(m.Partial) > 0:
+					fmt.Fprintf(errOut, "%s: partly read (%s not read)\n", m.Context, strings.Join(m.Partial, ", "))
+				}
+			}
+			source, _, err := w.Workload(src, namespace, "")
+			if err != nil {
+				return fmt.Errorf("source: %w", err)
+			}
+			dest, resolved, err := w.Workload(dst, namespace, source.Member)
+			if err != nil {
+				return fmt.Errorf("destination: %w", err)
+			}
+			res := trace.Compute(trace.Query{Source: source, Destination: dest, Protocol: proto, Port: port,
+				Resolved: resolved, Flat: w.Flat, Federated: w.Federated()})
+			report := traceReport{From: source.Name, To: dest.Name, Protocol: string(proto), Port: port, Result: res}
+			return p.print(out, report, func(out io.Writer) error { return printTrace(out, report) })
+		},
+	}
+	c.Flags().StringVar(&from, "from", "", "the source: [MEMBER:]vm/NAME, service/NAME, entity/NS/NAME, MEMBER:remote/NAME or an IP address")
+	c.Flags().StringVar(&to, "to", "", "the destination: the same, or NAME.NAMESPACE.svc.clusterset.local")
+	c.Flags().StringVar(&protocol, "protocol", "TCP", "TCP, UDP or SCTP")
+	c.Flags().Int32Var(&port, "port", 0, "the destination port (0: any)")
+	c.Flags().StringVarP(&namespace, "namespace", "n", "", "look for the source and destination in this namespace only")
+	c.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "how long to wait for each member")
+	addPrintFlags(c, c.Flags(), &p, "")
+	return c
+}
+
+// traceReport is what trace prints.
+type traceReport struct {
+	From     string       `json:"from"`
+	To       string       `json:"to"`
+	Protocol string       `json:"protocol"`
+	Port     int32        `json:"port,omitempty"`
+	Result   trace.Result `json:"trace"`
+}
+
+// printTrace writes a trace as a tree.
+func printTrace(out io.Writer, r traceReport) error {
+	port := ""
+	if r.Port != 0 {
+		port = fmt.Sprintf("/%d", r.Port)
+	}
+	fmt.Fprintf(out, "%s\n  -> %s\n  %s%s: %s\n", r.From, r.To, r.Protocol, port, strings.ToUpper(string(r.Result.Verdict)))
+	for i, s := range r.Result.Steps {
+		branch, cont := "├─", "│ "
+		if i == len(r.Result.Steps)-1 {
+			branch, cont = "└─", "  "
+		}
+		head := s.Kind
+		switch {
+		case (s.Kind == trace.StepEgress || s.Kind == trace.StepIngress) && s.Point == "":
+			head = fmt.Sprintf("%s: %s", s.Kind, s.Result)
+		case s.Kind == trace.StepEgress || s.Kind == trace.StepIngress:
+			head = fmt.Sprintf("%s at %s in %s (enforced by %s): %s", s.Kind, s.Point, s.Member, s.Via, s.Result)
+		case s.Kind == trace.StepLeg:
+			head = "the packet"
+			if s.Result != "" {
+				head += ": " + string(s.Result)
+			}
+		case s.Kind == trace.StepDNS:
+			head = "name resolution in " + s.Member
+		}
+		fmt.Fprintf(out, "%s %s\n%s   %s\n", branch, head, cont, s.Note)
+	}
+	return nil
+}

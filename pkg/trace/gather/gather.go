@@ -1,0 +1,592 @@
+// Package gather reads what a trace needs from the members' API servers
+// (the workloads, the policies and what they select, the remote entities,
+// the networks, the federated Services) and turns a source and a
+// destination given on the command line into the workloads and enforcement
+// points of trace.Compute, compiling each member's policies with
+// policycompiler, as its policy controller does.
+package gather
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
+	"antreaplus.io/antreaplus/pkg/federation/membership"
+	"antreaplus.io/antreaplus/pkg/policycompiler"
+	"antreaplus.io/antreaplus/pkg/policyrules"
+	"antreaplus.io/antreaplus/pkg/trace"
+)
+
+// Member is what was read of one member.
+type Member struct {
+	Context   string
+	ClusterID string
+	// Err is why the member could not be read at all.
+	Err error
+	// Partial lists what could not be read (kinds whose CRDs are missing
+	// are not errors: they hold nothing).
+	Partial []string
+
+	entities []antreav1alpha2.ExternalEntity
+	// cloudNames are the cloud names of the CloudNativeServices by
+	// "namespace/name".
+	cloudNames map[string]string
+	remote     []federationv1alpha1.RemoteEntity
+	networks   []federationv1alpha1.Network
+	imports    []mcsv1beta1.ServiceImport
+	slices     []discoveryv1.EndpointSlice
+	compiler   *policycompiler.Compiler
+	federated  map[policyrules.PolicyRef]string
+	// unrealized are the policies whose status is not Realized, and why.
+	unrealized map[policyrules.PolicyRef]string
+}
+
+// World is every member read.
+type World struct{ Members []*Member }
+
+// Read reads every cluster, each within timeout, concurrently.
+func Read(ctx context.Context, clusters []membership.Cluster, timeout time.Duration) *World {
+	w := &World{Members: make([]*Member, len(clusters))}
+	var wg sync.WaitGroup
+	for i, c := range clusters {
+		w.Members[i] = &Member{Context: c.Name, ClusterID: c.Name}
+		wg.Go(func() { w.Members[i].read(ctx, c.Config, timeout) })
+	}
+	wg.Wait()
+	return w
+}
+
+func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if cfg == nil {
+		m.Err = fmt.Errorf("%s has no client configuration", m.Context)
+		return
+	}
+	cfg = rest.CopyConfig(cfg)
+	if cfg.Timeout == 0 || cfg.Timeout > timeout {
+		cfg.Timeout = timeout
+	}
+	// A dozen lists at once: client-go's default of 5 per second would
+	// spend the timeout waiting on itself.
+	cfg.QPS, cfg.Burst = max(cfg.QPS, 50), max(cfg.Burst, 100)
+	sc, err := scheme.New()
+	if err != nil {
+		m.Err = err
+		return
+	}
+	cl, err := client.New(cfg, client.Options{Scheme: sc})
+	if err != nil {
+		m.Err = fmt.Errorf("client of %s: %w", m.Context, err)
+		return
+	}
+	var mem federationv1alpha1.ClusterMembership
+	if err := cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, &mem); err == nil && mem.Spec.ClusterID != "" {
+		m.ClusterID = mem.Spec.ClusterID
+	}
+	var (
+		ees    antreav1alpha2.ExternalEntityList
+		nps    antreav1beta1.NetworkPolicyList
+		acnps  antreav1beta1.ClusterNetworkPolicyList
+		groups antreav1beta1.GroupList
+		cgs    antreav1beta1.ClusterGroupList
+		tiers  antreav1beta1.TierList
+		nss    corev1.NamespaceList
+		pods   corev1.PodList
+		res    federationv1alpha1.RemoteEntityList
+		nets   federationv1alpha1.NetworkList
+		sis    mcsv1beta1.ServiceImportList
+		eps    discoveryv1.EndpointSliceList
+		svcs   cloudv1alpha1.CloudNativeServiceList
+	)
+	lists := []struct {
+		what string
+		l    client.ObjectList
+		opts []client.ListOption
+	}{
+		{"ExternalEntities", &ees, nil}, {"NetworkPolicies", &nps, nil}, {"ClusterNetworkPolicies", &acnps, nil},
+		{"Groups", &groups, nil}, {"ClusterGroups", &cgs, nil}, {"Tiers", &tiers, nil}, {"Namespaces", &nss, nil},
+		{"Pods", &pods, nil}, {"RemoteEntities", &res, nil}, {"Networks", &nets, nil}, {"ServiceImports", &sis, nil},
+		{"EndpointSlices", &eps, []client.ListOption{client.HasLabels{mcsv1beta1.LabelServiceName}}},
+		{"CloudNativeServices", &svcs, nil},
+	}
+	errs := make([]error, len(lists))
+	var wg sync.WaitGroup
+	for i, l := range lists {
+		wg.Go(func() {
+			if err := cl.List(ctx, l.l, l.opts...); err != nil && !meta.IsNoMatchError(err) {
+				errs[i] = fmt.Errorf("listing %s: %w", l.what, err)
+			}
+		})
+	}
+	wg.Wait()
+	var first error
+	for i, err := range errs {
+		if err != nil {
+			first = cmp.Or(first, err)
+			m.Partial = append(m.Partial, lists[i].what)
+		}
+	}
+	if len(m.Partial) == len(lists) || ctx.Err() != nil {
+		// Every list failed, likely for one cause: the first says it.
+		m.Err, m.Partial = first, nil
+		return
+	}
+	c := policycompiler.New()
+	var objs []any
+	for i := range ees.Items {
+		objs = append(objs, &ees.Items[i])
+	}
+	for i := range nps.Items {
+		objs = append(objs, &nps.Items[i])
+	}
+	for i := range acnps.Items {
+		objs = append(objs, &acnps.Items[i])
+	}
+	for i := range groups.Items {
+		objs = append(objs, &groups.Items[i])
+	}
+	for i := range cgs.Items {
+		objs = append(objs, &cgs.Items[i])
+	}
+	for i := range tiers.Items {
+		objs = append(objs, &tiers.Items[i])
+	}
+	for i := range nss.Items {
+		objs = append(objs, policycompiler.Convert(&nss.Items[i]))
+	}
+	for i := range pods.Items {
+		objs = append(objs, policycompiler.Convert(&pods.Items[i]))
+	}
+	if err := c.Upsert(objs...); err != nil {
+		m.Err = err
+		return
+	}
+	m.compiler = c
+	m.entities, m.remote, m.networks, m.imports, m.slices = ees.Items, res.Items, nets.Items, sis.Items, eps.Items
+	m.federated, m.unrealized = map[policyrules.PolicyRef]string{}, map[policyrules.PolicyRef]string{}
+	m.cloudNames = map[string]string{}
+	for _, svc := range svcs.Items {
+		m.cloudNames[svc.Namespace+"/"+svc.Name] = svc.Spec.CloudName
+	}
+	for _, p := range nps.Items {
+		ref := policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: p.Namespace, Name: p.Name}
+		if from := p.Labels[policyv1alpha1.LabelFederatedPolicy]; from != "" {
+			m.federated[ref] = p.Namespace + "/" + from
+		}
+		if why := unrealized(p.Generation, p.Status); why != "" {
+			m.unrealized[ref] = why
+		}
+	}
+	for _, p := range acnps.Items {
+		if why := unrealized(p.Generation, p.Status); why != "" {
+			m.unrealized[policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: p.Name}] = why
+		}
+	}
+}
+
+// unrealized says why a policy's status is not Realized at its
+// generation, "" when it is.
+func unrealized(gen int64, st antreav1beta1.NetworkPolicyStatus) string {
+	switch {
+	case st.Phase == antreav1beta1.NetworkPolicyRealized && st.ObservedGeneration == gen:
+		return ""
+	case st.Phase == "":
+		return "no status yet"
+	case st.ObservedGeneration != gen:
+		return fmt.Sprintf("its status is of generation %d, not %d", st.ObservedGeneration, gen)
+	}
+	return fmt.Sprintf("%s (%d of %d points)", st.Phase, st.CurrentNodesRealized, st.DesiredNodesRealized)
+}
+
+// Federated is every member's map of derived policies, for trace.Query.
+func (w *World) Federated() map[policyrules.PolicyRef]string {
+	out := map[policyrules.PolicyRef]string{}
+	for _, m := range w.Members {
+		for k, v := range m.federated {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Flat reports whether a's private addresses reach b in some member's
+// view: the same network, or a flat connection declared or discovered in
+// either direction.
+func (w *World) Flat(a, b string) bool {
+	for _, m := range w.Members {
+		for _, n := range m.networks {
+			if n.Name != a && n.Name != b {
+				continue
+			}
+			other := b
+			if n.Name == b {
+				other = a
+			}
+			if slices.ContainsFunc(n.Spec.Flat, func(f federationv1alpha1.FlatConnection) bool { return f.Network == other }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// member returns the member of a context or cluster ID.
+func (w *World) member(name string) (*Member, error) {
+	for _, m := range w.Members {
+		if m.Context == name || m.ClusterID == name {
+			if m.Err != nil {
+				return nil, fmt.Errorf("member %s could not be read: %w", name, m.Err)
+			}
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("no member %q among the contexts read (%s)", name, w.names())
+}
+
+func (w *World) names() string {
+	var out []string
+	for _, m := range w.Members {
+		out = append(out, m.Context)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Spec is a source or destination as given on the command line:
+// [MEMBER:]vm/NAME, service/NAME, entity/NAMESPACE/NAME, remote/NAME, an
+// IP address, or a federated Service's name (NAME.NAMESPACE.svc.clusterset.local).
+type Spec struct {
+	Member, Kind, Namespace, Name string
+	IP                            netip.Addr
+}
+
+// Spec kinds.
+const (
+	KindVM      = "vm"
+	KindService = "service"
+	KindEntity  = "entity"
+	KindRemote  = "remote"
+	KindIP      = "ip"
+	KindDNS     = "dns"
+)
+
+// ParseSpec parses a source or destination.
+func ParseSpec(s string) (Spec, error) {
+	var sp Spec
+	rest := s
+	if before, after, ok := strings.Cut(s, ":"); ok && !strings.Contains(before, "/") && net(after) {
+		sp.Member, rest = before, after
+	}
+	if ip, err := netip.ParseAddr(strings.TrimPrefix(rest, "ip/")); err == nil {
+		sp.Kind, sp.IP = KindIP, ip
+		return sp, nil
+	}
+	kind, name, ok := strings.Cut(rest, "/")
+	switch {
+	case !ok && strings.HasSuffix(strings.TrimSuffix(rest, "."), ".svc.clusterset.local"):
+		parts := strings.Split(strings.TrimSuffix(rest, "."), ".")
+		sp.Kind, sp.Name, sp.Namespace = KindDNS, parts[0], parts[1]
+		return sp, nil
+	case !ok:
+		return sp, fmt.Errorf("%q: want [MEMBER:]vm/NAME, service/NAME, entity/NAMESPACE/NAME, remote/NAME, an IP address or NAME.NAMESPACE.svc.clusterset.local", s)
+	}
+	sp.Kind = kind
+	switch kind {
+	case KindVM, KindService, KindRemote:
+		sp.Name = name
+	case KindEntity:
+		ns, n, ok := strings.Cut(name, "/")
+		if !ok {
+			return sp, fmt.Errorf("%q: an entity is entity/NAMESPACE/NAME", s)
+		}
+		sp.Namespace, sp.Name = ns, n
+	default:
+		return sp, fmt.Errorf("%q: unknown kind %q (vm, service, entity, remote, ip)", s, kind)
+	}
+	if sp.Name == "" {
+		return sp, fmt.Errorf("%q: no name", s)
+	}
+	return sp, nil
+}
+
+// net reports whether s, after a "MEMBER:", looks like a spec (not the
+// rest of an IPv6 address).
+func net(s string) bool {
+	return strings.Contains(s, "/") || strings.HasSuffix(strings.TrimSuffix(s, "."), ".svc.clusterset.local") ||
+		func() bool { _, err := netip.ParseAddr(s); return err == nil }()
+}
+
+// Workload resolves a spec. from is the source's member, where a
+// destination name is resolved; "" for the source itself.
+func (w *World) Workload(sp Spec, namespace, from string) (trace.Workload, *trace.Resolution, error) {
+	switch sp.Kind {
+	case KindIP:
+		return w.byIP(sp.Member, sp.IP), nil, nil
+	case KindDNS:
+		return w.byName(sp, cmp.Or(sp.Member, from))
+	case KindRemote:
+		return w.byRemote(sp, namespace, cmp.Or(sp.Member, from))
+	}
+	if sp.Member != "" {
+		if _, err := w.member(sp.Member); err != nil {
+			return trace.Workload{}, nil, err
+		}
+	}
+	var found []match
+	for _, m := range w.Members {
+		if (sp.Member != "" && m.Context != sp.Member && m.ClusterID != sp.Member) || m.Err != nil {
+			continue
+		}
+		for i := range m.entities {
+			e := &m.entities[i]
+			if namespace != "" && e.Namespace != namespace {
+				continue
+			}
+			if sp.matches(e, m.cloudNames[e.Namespace+"/"+e.Labels[cloudv1alpha1.LabelEntityName]]) {
+				found = append(found, match{m, e})
+			}
+		}
+	}
+	if len(found) == 0 {
+		return trace.Workload{}, nil, fmt.Errorf("no ExternalEntity of %s/%s in %s%s", sp.Kind, sp.Name, w.scope(sp.Member), nsNote(namespace))
+	}
+	members := map[string]bool{}
+	for _, f := range found {
+		members[f.m.Context] = true
+	}
+	if len(members) > 1 {
+		return trace.Workload{}, nil, fmt.Errorf("%s/%s is in %d members (%s): say which, as MEMBER:%s/%s", sp.Kind, sp.Name, len(members),
+			strings.Join(sortedKeys(members), ", "), sp.Kind, sp.Name)
+	}
+	slices.SortFunc(found, func(a, b match) int { return cmp.Compare(a.e.Namespace+"/"+a.e.Name, b.e.Namespace+"/"+b.e.Name) })
+	return found[0].m.workload(found[0].e), nil, nil
+}
+
+// match is an ExternalEntity a spec names, and its member.
+type match struct {
+	m *Member
+	e *antreav1alpha2.ExternalEntity
+}
+
+// matches reports whether an ExternalEntity is the one sp names: by its
+// Name tag, its object's name or (a service) its name in the cloud.
+func (sp Spec) matches(e *antreav1alpha2.ExternalEntity, cloudName string) bool {
+	kind := e.Labels[cloudv1alpha1.LabelEntityKind]
+	named := e.Labels["tag.cloud.antreaplus.io/Name"] == sp.Name || e.Labels[cloudv1alpha1.LabelEntityName] == sp.Name ||
+		(cloudName != "" && cloudName == sp.Name)
+	switch sp.Kind {
+	case KindVM:
+		return kind == cloudv1alpha1.EntityKindVirtualMachine && named
+	case KindService:
+		return kind == cloudv1alpha1.EntityKindCloudNativeService && named
+	case KindEntity:
+		return e.Namespace == sp.Namespace && e.Name == sp.Name
+	}
+	return false
+}
+
+func (w *World) scope(member string) string {
+	if member != "" {
+		return "member " + member
+	}
+	return "any member (" + w.names() + ")"
+}
+
+func nsNote(ns string) string {
+	if ns == "" {
+		return ""
+	}
+	return ", namespace " + ns
+}
+
+// workload is an ExternalEntity of m with its enforcement point.
+func (m *Member) workload(e *antreav1alpha2.ExternalEntity) trace.Workload {
+	w := trace.Workload{Member: m.Context, Network: e.Labels[federationv1alpha1.LabelNetwork],
+		Name: fmt.Sprintf("%s %s (ExternalEntity %s/%s in %s)", entityKind(e),
+			cmp.Or(e.Labels["tag.cloud.antreaplus.io/Name"], m.cloudNames[e.Namespace+"/"+e.Labels[cloudv1alpha1.LabelEntityName]], e.Name), e.Namespace, e.Name, m.Context)}
+	w.Addresses = addressesOf(e.Annotations[federationv1alpha1.AnnotationAddresses], e.Spec.Endpoints)
+	p := &trace.Point{Member: m.Context, Endpoint: e.Namespace + "/" + e.Name, Enforcer: e.Spec.ExternalNode}
+	if rules, ok := m.compiler.Rules(p.Endpoint); ok {
+		p.Rules = rules.Rules
+	}
+	var pending []string
+	seen := map[policyrules.PolicyRef]bool{}
+	for _, r := range p.Rules {
+		if why, ok := m.unrealized[r.Policy]; ok && !seen[r.Policy] {
+			seen[r.Policy] = true
+			pending = append(pending, fmt.Sprintf("%s is not realised: %s", r.Policy, why))
+		}
+	}
+	slices.Sort(pending)
+	p.Pending = strings.Join(pending, "; ")
+	w.Point = p
+	return w
+}
+
+func entityKind(e *antreav1alpha2.ExternalEntity) string {
+	switch e.Labels[cloudv1alpha1.LabelEntityKind] {
+	case cloudv1alpha1.EntityKindVirtualMachine:
+		return "VM"
+	case cloudv1alpha1.EntityKindCloudNativeService:
+		return "service"
+	}
+	return "entity"
+}
+
+// addressesOf are an entity's classified addresses, or its endpoints
+// unclassified.
+func addressesOf(annotation string, eps []antreav1alpha2.Endpoint) []trace.Address {
+	var out []trace.Address
+	var classified []federationv1alpha1.EntityAddress
+	if annotation != "" && json.Unmarshal([]byte(annotation), &classified) == nil {
+		for _, a := range classified {
+			if ip, err := netip.ParseAddr(a.IP); err == nil {
+				out = append(out, trace.Address{IP: ip, Kind: string(a.Kind), Via: a.Via})
+			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, e := range eps {
+		if ip, err := netip.ParseAddr(e.IP); err == nil {
+			out = append(out, trace.Address{IP: ip})
+		}
+	}
+	return out
+}
+
+// byIP is the entity with that address in member (any member when ""),
+// else the address alone, outside the federation.
+func (w *World) byIP(member string, ip netip.Addr) trace.Workload {
+	for _, m := range w.Members {
+		if m.Err != nil || (member != "" && m.Context != member && m.ClusterID != member) {
+			continue
+		}
+		for i := range m.entities {
+			e := &m.entities[i]
+			if slices.ContainsFunc(e.Spec.Endpoints, func(ep antreav1alpha2.Endpoint) bool { return ep.IP == ip.String() }) {
+				return m.workload(e)
+			}
+		}
+	}
+	return trace.Workload{Member: member, Name: ip.String(), Addresses: []trace.Address{{IP: ip}}}
+}
+
+// byRemote is the entity a RemoteEntity of member mirrors, traced where it
+// is enforced: in its own member.
+func (w *World) byRemote(sp Spec, namespace, member string) (trace.Workload, *trace.Resolution, error) {
+	m, err := w.member(member)
+	if member == "" {
+		return trace.Workload{}, nil, fmt.Errorf("remote/%s: say in which member it is imported, as MEMBER:remote/%s", sp.Name, sp.Name)
+	}
+	if err != nil {
+		return trace.Workload{}, nil, err
+	}
+	for _, r := range m.remote {
+		if (namespace != "" && r.Namespace != namespace) || (r.Name != sp.Name && r.Labels["tag.cloud.antreaplus.io/Name"] != sp.Name) {
+			continue
+		}
+		src, err := w.member(r.Spec.SourceCluster)
+		if err != nil {
+			wl := trace.Workload{Member: member, Name: fmt.Sprintf("RemoteEntity %s/%s (from %s, not read)", r.Namespace, r.Name, r.Spec.SourceCluster)}
+			for _, a := range r.Spec.Addresses {
+				if ip, err := netip.ParseAddr(a.IP); err == nil {
+					wl.Addresses = append(wl.Addresses, trace.Address{IP: ip, Kind: string(a.Kind), Via: a.Via})
+				}
+			}
+			wl.Network = r.Spec.Network
+			return wl, nil, nil
+		}
+		for i := range src.entities {
+			if e := &src.entities[i]; e.Namespace+"/"+e.Name == r.Spec.SourceName || e.Name == r.Spec.SourceName {
+				return src.workload(e), nil, nil
+			}
+		}
+		return trace.Workload{}, nil, fmt.Errorf("RemoteEntity %s/%s of %s mirrors %s of %s, which %s no longer has", r.Namespace, r.Name, member,
+			r.Spec.SourceName, r.Spec.SourceCluster, r.Spec.SourceCluster)
+	}
+	return trace.Workload{}, nil, fmt.Errorf("no RemoteEntity %s in member %s%s", sp.Name, member, nsNote(namespace))
+}
+
+// byName resolves a federated Service's name in member: its ServiceImport's
+// addresses are the answer; the packet goes to one of its exporters'
+// endpoints, the first ready one, traced where it is enforced.
+func (w *World) byName(sp Spec, member string) (trace.Workload, *trace.Resolution, error) {
+	fqdn := sp.Name + "." + sp.Namespace + ".svc.clusterset.local"
+	if member == "" {
+		return trace.Workload{}, nil, fmt.Errorf("%s: say in which member it is resolved, as MEMBER:%s, or give the source first", fqdn, fqdn)
+	}
+	m, err := w.member(member)
+	if err != nil {
+		return trace.Workload{}, nil, err
+	}
+	i := slices.IndexFunc(m.imports, func(si mcsv1beta1.ServiceImport) bool { return si.Namespace == sp.Namespace && si.Name == sp.Name })
+	if i < 0 {
+		return trace.Workload{}, nil, fmt.Errorf("%s: NXDOMAIN in %s: no ServiceImport %s/%s there (not exported, or not imported yet)", fqdn, member, sp.Namespace, sp.Name)
+	}
+	res := &trace.Resolution{Name: fqdn, Answers: slices.Clone(m.imports[i].Spec.IPs)}
+	var exporters []string
+	for _, s := range m.slices {
+		if s.Namespace != sp.Namespace || s.Labels[mcsv1beta1.LabelServiceName] != sp.Name {
+			continue
+		}
+		exporter := s.Labels[mcsv1beta1.LabelSourceCluster]
+		if !slices.Contains(exporters, exporter) {
+			exporters = append(exporters, exporter)
+		}
+	}
+	slices.Sort(exporters)
+	res.From = "the ServiceImport of " + member + "; exported by " + strings.Join(exporters, ", ")
+	for _, s := range m.slices {
+		if s.Namespace != sp.Namespace || s.Labels[mcsv1beta1.LabelServiceName] != sp.Name {
+			continue
+		}
+		for _, ep := range s.Endpoints {
+			if ep.Conditions.Ready != nil && !*ep.Conditions.Ready || len(ep.Addresses) == 0 {
+				continue
+			}
+			ip, err := netip.ParseAddr(ep.Addresses[0])
+			if err != nil {
+				continue
+			}
+			exporter := s.Labels[mcsv1beta1.LabelSourceCluster]
+			if _, err := w.member(exporter); err == nil {
+				wl := w.byIP(exporter, ip)
+				wl.Name += " (an endpoint of " + fqdn + " exported by " + exporter + ")"
+				return wl, res, nil
+			}
+			return trace.Workload{Member: exporter, Name: fmt.Sprintf("%s (an endpoint of %s exported by %s, not read)", ip, fqdn, exporter),
+				Addresses: []trace.Address{{IP: ip}}}, res, nil
+		}
+	}
+	return trace.Workload{}, res, fmt.Errorf("%s resolves to %v in %s, but no exporter has a ready endpoint", fqdn, res.Answers, member)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,109 @@
+package policycli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+)
+
+// entity is a VM's ExternalEntity as the cloud controller writes it.
+func entity(ns, name, vm, ip string) *antreav1alpha2.ExternalEntity {
+	return &antreav1alpha2.ExternalEntity{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{
+			cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindVirtualMachine, "tag.cloud.antreaplus.io/Name": vm}},
+		Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: vm, Endpoints: []antreav1alpha2.Endpoint{{IP: ip}}},
+	}
+}
+
+// TestTrace: antreaplus trace against two real API servers (and a dead
+// one): a flow from a VM of member-1 to a VM of member-2 allowed by a rule
+// of a policy derived from a federated one, the same flow on another port
+// dropped by the deny-all, JSON, and bad input.
+func TestTrace(t *testing.T) {
+	ns1, ns2 := clusters.Namespace(t, "member-1"), clusters.Namespace(t, "member-2")
+	mustCreate(t, clusters.Client(t, "member-1"), entity(ns1, "nic-app", "trace-app", "10.1.0.5"))
+	m2 := clusters.Client(t, "member-2")
+	mustCreate(t, m2, entity(ns2, "nic-db", "trace-db", "10.2.0.9"))
+	tcp := func(port int) []antreav1beta1.NetworkPolicyPort {
+		return []antreav1beta1.NetworkPolicyPort{{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt(port))}}
+	}
+	mustCreate(t, m2, &antreav1beta1.NetworkPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns2, Name: "fnp-db-guard", Labels: map[string]string{policyv1alpha1.LabelFederatedPolicy: "db-guard"}},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 5,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{MatchLabels: map[string]string{"tag.cloud.antreaplus.io/Name": "trace-db"}}}},
+			Ingress: []antreav1beta1.Rule{
+				{Name: "app", Action: ptr.To(antreav1beta1.RuleActionAllow), Ports: tcp(5432),
+					From: []antreav1beta1.NetworkPolicyPeer{{IPBlock: &antreav1beta1.IPBlock{CIDR: "10.1.0.5/32"}}}},
+				{Name: "deny-rest", Action: ptr.To(antreav1beta1.RuleActionDrop)},
+			}},
+	})
+	kubeconfig := withDeadContext(t)
+	trace := func(t *testing.T, args ...string) (string, error) {
+		t.Helper()
+		return antreaplus(t, kubeconfig, append([]string{"trace", "--timeout", "20s"}, args...)...)
+	}
+
+	t.Run("allowed", func(t *testing.T) {
+		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-db", "--port", "5432")
+		if err != nil {
+			t.Fatalf("a dead member must not fail the trace: %v", err)
+		}
+		for _, want := range []string{"TCP/5432: ALLOWED", "10.1.0.5 -> 10.2.0.9 TCP/5432",
+			"egress at " + ns1 + "/nic-app in member-1 (enforced by trace-app): allowed", "no rule: default allow",
+			"ingress at " + ns2 + "/nic-db in member-2 (enforced by trace-db): allowed",
+			"AntreaNetworkPolicy:" + ns2 + "/fnp-db-guard, Ingress rule 0 (app): Allow, derived from FederatedNetworkPolicy " + ns2 + "/db-guard",
+			"is not realised: no status yet"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no %q in:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("dropped, as JSON", func(t *testing.T) {
+		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-db", "--port", "22", "-o", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Trace struct {
+				Verdict string `json:"verdict"`
+				Steps   []struct {
+					Kind string `json:"kind"`
+					Rule *struct {
+						Policy string `json:"policy"`
+						Name   string `json:"name"`
+					} `json:"rule"`
+				} `json:"steps"`
+			} `json:"trace"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		last := got.Trace.Steps[len(got.Trace.Steps)-1]
+		if got.Trace.Verdict != "dropped" || last.Kind != "ingress" || last.Rule == nil || last.Rule.Name != "deny-rest" {
+			t.Errorf("trace %+v; want dropped at the ingress by deny-rest", got.Trace)
+		}
+	})
+	t.Run("bad input", func(t *testing.T) {
+		for _, tc := range []struct{ from, to, want string }{
+			{"member-1:vm/nope", "member-2:vm/trace-db", "no ExternalEntity of vm/nope in member member-1"},
+			{"member-1:vm/trace-app", "dead:vm/trace-db", "member dead could not be read: listing"},
+			{"vm:trace-app", "member-2:vm/trace-db", "want [MEMBER:]vm/NAME"},
+			{"member-1:vm/trace-app", "db.shop.svc.clusterset.local", "NXDOMAIN in member-1"},
+		} {
+			_, err := trace(t, "--from", tc.from, "--to", tc.to, "--port", "5432")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("trace %s -> %s: error %v; want %q", tc.from, tc.to, err, tc.want)
+			}
+		}
+	})
+}
