@@ -42,6 +42,7 @@ func (d *demo) sections() []section {
 		{title: "Federated NetworkPolicy: ingress", cloud: true, vms: true, run: d.federatedIngress},
 		{title: "Networks: overlapping and NAT", cloud: true, vms: true, run: d.networks},
 		{title: "Cloud-native services: ingress", cloud: true, vms: true, run: d.nativeServices},
+		{title: "Trace", cloud: true, vms: true, run: d.traceSection},
 		{title: "Tenancy: three tenants in member-1, each with an AWS account of its own, and who manages which", cloud: true, tenancy: true, run: d.tenancy},
 		{title: "kill -9 the federation manager that leads member-1", run: d.failover},
 		{title: "The killed manager comes back (sandbox up restarts it) and takes its share back by hand-over", run: d.handBack},

@@ -44,6 +44,15 @@ type cloudState struct {
 	services map[string]*serviceState
 }
 
+// managedIDs maps the id of each managed group to its name.
+func (c cloudState) managedIDs() map[string]string {
+	out := make(map[string]string, len(c.groups))
+	for name, g := range c.groups {
+		out[g.id] = name
+	}
+	return out
+}
+
 // ruleChange is what one group's rules in one direction need.
 type ruleChange struct {
 	group    string // name
@@ -226,40 +235,14 @@ func groupRefs(g *groupState, egress bool) ruleChange {
 // planInterfaces gives each interface of the VPC its other groups plus the
 // managed groups the spec attaches to it.
 func (p *sgPlan) planInterfaces(spec provider.SecurityGroupSpec, cur cloudState, realized, keep map[string]bool, lim limits) {
-	managedIDs := map[string]string{}
-	for name, g := range cur.groups {
-		managedIDs[g.id] = name
-	}
+	managedIDs := cur.managedIDs()
 	for _, nic := range sortedNames(spec.Attachments) {
 		if _, ok := cur.nics[nic]; !ok {
 			p.reportCode(nic, provider.UnrealizedNotFound, "network interface not found in VPC %s", spec.VPCID)
 		}
 	}
 	for _, nic := range sortedNames(cur.nics) {
-		have := cur.nics[nic]
-		var want []string
-		for _, id := range have {
-			name, managed := managedIDs[id]
-			switch {
-			case !managed:
-				want = append(want, "id:"+id)
-			case keep[name]:
-				want = append(want, "sg:"+name)
-			}
-		}
-		for _, name := range spec.Attachments[nic] {
-			if realized[name] && !slices.Contains(want, "sg:"+name) {
-				want = append(want, "sg:"+name)
-			}
-		}
-		current := make([]string, 0, len(have))
-		for _, id := range have {
-			if name, managed := managedIDs[id]; managed {
-				current = append(current, "sg:"+name)
-			} else {
-				current = append(current, "id:"+id)
-			}
-		}
+		want, current := wantedGroups(cur.nics[nic], spec.Attachments[nic], managedIDs, realized, keep)
 		switch {
 		case sameSet(want, current):
 		case len(want) == 0:
@@ -270,6 +253,31 @@ func (p *sgPlan) planInterfaces(spec provider.SecurityGroupSpec, cur cloudState,
 			p.interfaces[nic] = want
 		}
 	}
+}
+
+// wantedGroups are the groups an interface or service must carry: its
+// other groups ("id:" prefixed), the managed ones kept as they are, and the
+// realised managed groups the spec gives it ("sg:" prefixed); and those it
+// carries, named the same way.
+func wantedGroups(have, attach []string, managedIDs map[string]string, realized, keep map[string]bool) (want, current []string) {
+	for _, id := range have {
+		name, managed := managedIDs[id]
+		switch {
+		case !managed:
+			want = append(want, "id:"+id)
+			current = append(current, "id:"+id)
+			continue
+		case keep[name]:
+			want = append(want, "sg:"+name)
+		}
+		current = append(current, "sg:"+name)
+	}
+	for _, name := range attach {
+		if realized[name] && !slices.Contains(want, "sg:"+name) {
+			want = append(want, "sg:"+name)
+		}
+	}
+	return want, current
 }
 
 func sameSet(a, b []string) bool {
@@ -327,10 +335,7 @@ type serviceState struct {
 // managed groups the spec gives it. Member instances of a DB cluster are
 // left to their cluster.
 func (p *sgPlan) planServices(spec provider.SecurityGroupSpec, cur cloudState, realized, keep map[string]bool, lim limits) {
-	managedIDs := map[string]string{}
-	for name, g := range cur.groups {
-		managedIDs[g.id] = name
-	}
+	managedIDs := cur.managedIDs()
 	for _, arn := range sortedNames(spec.Services) {
 		if _, ok := cur.services[arn]; !ok {
 			p.reportCode(arn, provider.UnrealizedNotFound, "service not found in VPC %s (deleted, or not in this VPC)", spec.VPCID)
@@ -346,29 +351,7 @@ func (p *sgPlan) planServices(spec provider.SecurityGroupSpec, cur cloudState, r
 			}
 			continue
 		}
-		var want []string
-		for _, id := range svc.groups {
-			name, managed := managedIDs[id]
-			switch {
-			case !managed:
-				want = append(want, "id:"+id)
-			case keep[name]:
-				want = append(want, "sg:"+name)
-			}
-		}
-		for _, name := range wanted {
-			if realized[name] && !slices.Contains(want, "sg:"+name) {
-				want = append(want, "sg:"+name)
-			}
-		}
-		current := make([]string, 0, len(svc.groups))
-		for _, id := range svc.groups {
-			if name, managed := managedIDs[id]; managed {
-				current = append(current, "sg:"+name)
-			} else {
-				current = append(current, "id:"+id)
-			}
-		}
+		want, current := wantedGroups(svc.groups, wanted, managedIDs, realized, keep)
 		switch {
 		case sameSet(want, current):
 		case svc.fixed != "":

@@ -58,17 +58,7 @@ func (res *Result) backendPools(prefix string, eps []*Endpoint) {
 		svc := ep.Service
 		loc := svc.Location
 		spec := res.spec(prefix, loc)
-		t := endpointTranslation{ep: ep}
-		hasIngress := false
-		for i := range ep.Rules {
-			r := &ep.Rules[i]
-			if r.Direction == policyrules.DirectionIngress {
-				hasIngress = true
-				continue
-			}
-			t.report(r, SeverityUnrealized, ReasonEgressFromService,
-				"a load balancer opens no connections of its own: this egress rule is not enforced (apply it to the clients instead)")
-		}
+		t, hasIngress := serviceRules(ep, "a load balancer")
 		res.Owners[loc][svc.ID] = ep.Name
 		if hasIngress {
 			g := provider.SecurityGroup{Name: GroupName(prefix, ep.Name),

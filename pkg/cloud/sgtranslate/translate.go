@@ -103,17 +103,7 @@ func (res *Result) spec(prefix string, loc Location) provider.SecurityGroupSpec 
 func (res *Result) service(prefix string, ep *Endpoint) {
 	loc := ep.Service.Location
 	spec := res.spec(prefix, loc)
-	t := endpointTranslation{ep: ep}
-	hasIngress := false
-	for i := range ep.Rules {
-		r := &ep.Rules[i]
-		if r.Direction == policyrules.DirectionIngress {
-			hasIngress = true
-			continue
-		}
-		t.report(r, SeverityUnrealized, ReasonEgressFromService,
-			"a database or load balancer opens no connections that its security groups govern: this egress rule is not enforced (apply it to the clients instead)")
-	}
+	t, hasIngress := serviceRules(ep, "a database or load balancer")
 	if hasIngress {
 		g := provider.SecurityGroup{Name: GroupName(prefix, ep.Name),
 			Description: "AntreaPlus agentless rules of ExternalEntity " + ep.Name,
@@ -125,6 +115,24 @@ func (res *Result) service(prefix string, ep *Endpoint) {
 	res.Findings = append(res.Findings, t.findings...)
 	res.Owners[loc][ep.Service.ID] = ep.Name
 	res.Specs[loc] = spec
+}
+
+// serviceRules starts the translation of a service's rules: its egress
+// rules reported (what names the service in the message), and whether it
+// has ingress rules.
+func serviceRules(ep *Endpoint, what string) (endpointTranslation, bool) {
+	t := endpointTranslation{ep: ep}
+	hasIngress := false
+	for i := range ep.Rules {
+		r := &ep.Rules[i]
+		if r.Direction == policyrules.DirectionIngress {
+			hasIngress = true
+			continue
+		}
+		t.report(r, SeverityUnrealized, ReasonEgressFromService,
+			"%s opens no connections that its security groups govern: this egress rule is not enforced (apply it to the clients instead)", what)
+	}
+	return t, hasIngress
 }
 
 // narrow keeps of rules what reaches one of the ports a service listens

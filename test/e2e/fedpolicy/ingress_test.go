@@ -1,6 +1,7 @@
 package fedpolicy
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -53,6 +54,31 @@ func testIngress(t *testing.T) {
 	point := "agent " + ns + "/" + vm(t, "azure-dev-build-2").Object
 	if d.Phase != "Realized" || d.DerivedPolicy != "fnp-"+name || len(d.EnforcementPoints) != 1 || d.EnforcementPoints[0].Name != point || !d.EnforcementPoints[0].Realized {
 		t.Errorf("policy status %s: phase %s, derived %s, enforcement points %+v; want Realized, fnp-%s, %s realized", name, d.Phase, d.DerivedPolicy, d.EnforcementPoints, name, point)
+	}
+
+	// The computed trace agrees with the connections: dev-build-3 dropped
+	// by the rule derived from the federated policy, dev-build-1 allowed.
+	for _, c := range []struct{ from, verdict, action string }{{"dev-build-3", "dropped", "Drop"}, {"dev-build-1", "allowed", "Allow"}} {
+		out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json")
+		var got struct {
+			Trace struct {
+				Verdict string `json:"verdict"`
+				Steps   []struct {
+					Rule *struct {
+						Action    string `json:"action"`
+						Federated string `json:"federatedPolicy"`
+					} `json:"rule"`
+				} `json:"steps"`
+			} `json:"trace"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("trace -o json: %v\n%s", err, out)
+		}
+		last := got.Trace.Steps[len(got.Trace.Steps)-1].Rule
+		if got.Trace.Verdict != c.verdict || last == nil || last.Action != c.action || last.Federated != ns+"/"+name {
+			t.Errorf("trace from %s: %s", c.from, out)
+			t.Errorf("want %s by a %s rule of the policy derived from %s/%s", c.verdict, c.action, ns, name)
+		}
 	}
 
 	t.Run("address change", testAddressChange)

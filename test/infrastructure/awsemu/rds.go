@@ -212,25 +212,12 @@ type describeDBInstancesResult struct {
 
 func (s *Server) describeDBInstances(req *request) (any, *apiError) {
 	reg := req.region
-	if len(members(req.params, "Filters.Filter")) > 0 {
-		return nil, errClient("InvalidParameterValue", "the emulator does not support Filters on DescribeDBInstances")
-	}
-	size := 100
-	if v := req.params.Get("MaxRecords"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 20 || n > 100 {
-			return nil, errClient("InvalidParameterValue", "Invalid value %s for MaxRecords. Must be between 20 and 100", v)
-		}
-		size = n
-	}
-	ids := sortedKeys(reg.dbs)
-	if id := req.params.Get("DBInstanceIdentifier"); id != "" {
+	pageIDs, next, aerr := rdsPage(req, "DescribeDBInstances", "DBInstanceIdentifier", sortedKeys(reg.dbs), func(id string) *apiError {
 		if reg.dbs[id] == nil {
-			return nil, &apiError{http.StatusNotFound, "DBInstanceNotFound", "DBInstance " + id + " not found."}
+			return &apiError{http.StatusNotFound, "DBInstanceNotFound", "DBInstance " + id + " not found."}
 		}
-		ids = []string{id}
-	}
-	pageIDs, next, aerr := page(ids, req.params.Get("Marker"), size)
+		return nil
+	})
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -255,4 +242,28 @@ func (reg *region) dbInstanceXML(db *dbInstance) dbInstanceXML {
 		x.TagList = append(x.TagList, elbTagXML{Key: k, Value: db.tags[k]})
 	}
 	return x
+}
+
+// rdsPage is the page of ids an RDS describe asks for: no Filters,
+// MaxRecords 20 to 100 (default 100), one identifier (which must exist)
+// or all, from the Marker on.
+func rdsPage(req *request, action, idParam string, ids []string, exists func(string) *apiError) ([]string, string, *apiError) {
+	if len(members(req.params, "Filters.Filter")) > 0 {
+		return nil, "", errClient("InvalidParameterValue", "the emulator does not support Filters on %s", action)
+	}
+	size := 100
+	if v := req.params.Get("MaxRecords"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 20 || n > 100 {
+			return nil, "", errClient("InvalidParameterValue", "Invalid value %s for MaxRecords. Must be between 20 and 100", v)
+		}
+		size = n
+	}
+	if id := req.params.Get(idParam); id != "" {
+		if aerr := exists(id); aerr != nil {
+			return nil, "", aerr
+		}
+		ids = []string{id}
+	}
+	return page(ids, req.params.Get("Marker"), size)
 }

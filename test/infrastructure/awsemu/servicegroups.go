@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 )
 
 // This file holds the security groups of the services: Aurora DB clusters
@@ -211,25 +210,12 @@ func (reg *region) clusterXML(c *dbCluster) dbClusterXML {
 
 func (s *Server) describeDBClusters(req *request) (any, *apiError) {
 	reg := req.region
-	if len(members(req.params, "Filters.Filter")) > 0 {
-		return nil, errClient("InvalidParameterValue", "the emulator does not support Filters on DescribeDBClusters")
-	}
-	size := 100
-	if v := req.params.Get("MaxRecords"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 20 || n > 100 {
-			return nil, errClient("InvalidParameterValue", "Invalid value %s for MaxRecords. Must be between 20 and 100", v)
-		}
-		size = n
-	}
-	ids := sortedKeys(reg.clusters)
-	if id := req.params.Get("DBClusterIdentifier"); id != "" {
+	pageIDs, next, aerr := rdsPage(req, "DescribeDBClusters", "DBClusterIdentifier", sortedKeys(reg.clusters), func(id string) *apiError {
 		if reg.clusters[id] == nil {
-			return nil, errDBClusterNotFound(id)
+			return errDBClusterNotFound(id)
 		}
-		ids = []string{id}
-	}
-	pageIDs, next, aerr := page(ids, req.params.Get("Marker"), size)
+		return nil
+	})
 	if aerr != nil {
 		return nil, aerr
 	}

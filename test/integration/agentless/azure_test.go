@@ -76,23 +76,9 @@ func (c *azureCloud) wantNSG(t *testing.T, nic string, want ...string) string {
 	t.Helper()
 	var id string
 	eventually(t, func() error {
-		nsg, _, err := c.emu.InterfaceSecurity(nic)
+		nsg, got, rules, err := c.inbound(nic)
 		if err != nil {
 			return err
-		}
-		if !strings.Contains(nsg, "/"+prefix) {
-			return fmt.Errorf("interface NSG %q; want a managed one", nsg)
-		}
-		rules, err := c.emu.SecurityRules(nsg)
-		if err != nil {
-			return err
-		}
-		var got []string
-		for _, r := range rules {
-			f := strings.Fields(r)
-			if f[0] == "Inbound" && f[2] == "Allow" {
-				got = append(got, strings.Join(f[3:6], " "))
-			}
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") || !strings.HasPrefix(rules[len(rules)-1], "Outbound 4096 Deny") {
 			return fmt.Errorf("NSG rules %v; want inbound %v and the final denies", rules, want)
@@ -101,6 +87,27 @@ func (c *azureCloud) wantNSG(t *testing.T, nic string, want ...string) string {
 		return nil
 	})
 	return id
+}
+
+// inbound returns the interface's managed NSG, its inbound allow rules
+// (protocol, ports, sources) and all its rules.
+func (c *azureCloud) inbound(nic string) (nsg string, allows, rules []string, err error) {
+	nsg, _, err = c.emu.InterfaceSecurity(nic)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if !strings.Contains(nsg, "/"+prefix) {
+		return "", nil, nil, fmt.Errorf("interface NSG %q; want a managed one", nsg)
+	}
+	if rules, err = c.emu.SecurityRules(nsg); err != nil {
+		return "", nil, nil, err
+	}
+	for _, r := range rules {
+		if f := strings.Fields(r); f[0] == "Inbound" && f[2] == "Allow" {
+			allows = append(allows, strings.Join(f[3:6], " "))
+		}
+	}
+	return nsg, allows, rules, nil
 }
 
 func (c *azureCloud) writes() int {

@@ -230,22 +230,9 @@ func TestAgentlessAzureLoadBalancer(t *testing.T) {
 func (c *azureCloud) wantInbound(t *testing.T, nic string, want ...string) {
 	t.Helper()
 	eventually(t, func() error {
-		nsg, _, err := c.emu.InterfaceSecurity(nic)
+		nsg, got, _, err := c.inbound(nic)
 		if err != nil {
 			return err
-		}
-		if !strings.Contains(nsg, "/"+prefix) {
-			return fmt.Errorf("interface NSG %q; want a managed one", nsg)
-		}
-		rules, err := c.emu.SecurityRules(nsg)
-		if err != nil {
-			return err
-		}
-		var got []string
-		for _, r := range rules {
-			if f := strings.Fields(r); f[0] == "Inbound" && f[2] == "Allow" {
-				got = append(got, strings.Join(f[3:6], " "))
-			}
 		}
 		for _, w := range want {
 			if !slices.Contains(got, w) {
