@@ -40,6 +40,10 @@ type Workload struct {
 	// this federation enforces any (an address outside, a remote entity
 	// seen from another member).
 	Point *Point
+	// Elsewhere, when set and Point is nil, says who enforces its policies
+	// where this trace does not compute them (a Pod: Antrea in its
+	// member).
+	Elsewhere string
 }
 
 // Point is an enforcement point: an ExternalEntity and the rules its
@@ -93,6 +97,9 @@ const (
 	Dropped     Verdict = "dropped"
 	Rejected    Verdict = "rejected"
 	Unreachable Verdict = "unreachable"
+	// Undecided: no point on the way drops the flow, but one is not
+	// computed here (a Pod's, which Antrea enforces).
+	Undecided Verdict = "undecided"
 )
 
 // Step kinds.
@@ -191,7 +198,11 @@ func Compute(q Query) Result {
 	for _, l := range legs {
 		step := q.decide(l.kind, l.w, l.pkt)
 		res.Steps = append(res.Steps, step)
-		if step.Result != Allowed {
+		switch step.Result {
+		case Allowed:
+		case Undecided:
+			res.Verdict = Undecided
+		default:
 			res.Verdict = step.Result
 			return res
 		}
@@ -256,6 +267,9 @@ func describe(a Address) string {
 // decide is one point's verdict on a packet.
 func (q Query) decide(kind string, w *Workload, pkt policyrules.Packet) Step {
 	p := w.Point
+	if p == nil && w.Elsewhere != "" {
+		return Step{Kind: kind, Member: w.Member, Result: Undecided, Note: fmt.Sprintf("%s: not computed here: %s", w.Name, w.Elsewhere)}
+	}
 	if p == nil {
 		return Step{Kind: kind, Member: w.Member, Result: Allowed,
 			Note: fmt.Sprintf("%s: no enforcement point of this federation", w.Name)}

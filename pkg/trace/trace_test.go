@@ -148,6 +148,21 @@ func TestCompute(t *testing.T) {
 			Protocol: policyrules.ProtocolUDP, Port: 53},
 		verdict: Allowed,
 		want:    []string{"198.18.0.9 (Egress) -> 8.8.8.8 UDP/53", "no rule", "8.8.8.8: no enforcement point of this federation"},
+	}, {
+		name: "a Pod's leg is Antrea's: not computed, the rest is",
+		q: Query{Source: Workload{Member: "member-1", Name: "Pod shop/web-0", Network: "cluster.member-1", Addresses: []Address{{IP: netip.MustParseAddr("10.244.1.5")}},
+			Elsewhere: "Antrea enforces the policies of Pods in member-1 (its Traceflow traces them)"},
+			Destination: db(rule(in, policyrules.ActionAllow, peers("10.244.0.0/16"), named("pods", 0))), Protocol: policyrules.ProtocolTCP, Port: 5432,
+			Flat: func(a, b string) bool { return true }},
+		verdict: Undecided,
+		want:    []string{"10.244.1.5 -> 10.0.0.9 (Private)", "Pod shop/web-0: not computed here: Antrea enforces", "(pods): Allow"},
+	}, {
+		name: "a drop decides even with a Pod's leg not computed",
+		q: Query{Source: Workload{Member: "member-1", Name: "Pod shop/web-0", Network: "cluster.member-1", Addresses: []Address{{IP: netip.MustParseAddr("10.244.1.5")}},
+			Elsewhere: "Antrea"}, Destination: db(rule(in, policyrules.ActionDrop, named("none", 0))), Protocol: policyrules.ProtocolTCP, Port: 5432,
+			Flat: func(a, b string) bool { return true }},
+		verdict: Dropped,
+		want:    []string{"", "not computed here", "(none): Drop"},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

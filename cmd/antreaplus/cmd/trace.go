@@ -28,7 +28,8 @@ func newTraceCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
 		Example: `  antreaplus trace --from member-1:vm/dev-build-1 --to member-2:vm/dev-build-2 --port 8080
   antreaplus trace --from vm/edge-web-1 --to vm/edge-db-1 --port 5432 -o json
   antreaplus trace --from member-2:vm/dev-build-1 --to web.shop.svc.clusterset.local --port 80
-  antreaplus trace --from 198.51.100.7 --to member-1:service/prod-orders --port 5432`,
+  antreaplus trace --from 198.51.100.7 --to member-1:service/prod-orders --port 5432
+  antreaplus trace --from member-1:pod/shop/web-0 --to member-2:vm/db-1 --port 5432`,
 		Long: `trace computes, from what the members' API servers hold, the path of one flow: how the
 destination's name resolves (a federated Service: its ServiceImport and exporters), the
 addresses the packet carries on its leg (private where the networks are flat, else public and
@@ -39,9 +40,11 @@ policy came from, or "no rule: default allow". The rules are the members' polici
 their policy controllers compile them (docs/trace.md).
 
 A source or destination is [MEMBER:]vm/NAME (a VM by its Name tag), service/NAME (a cloud
-service), entity/NAMESPACE/NAME (an ExternalEntity), MEMBER:remote/NAME (a RemoteEntity:
-traced in the member it comes from), an IP address, or NAME.NAMESPACE.svc.clusterset.local
-(resolved in the source's member). A member that cannot be read is said so; the rest is traced.`,
+service), entity/NAMESPACE/NAME (an ExternalEntity), pod/NAMESPACE/NAME (a Pod: its own
+policies are Antrea's, whose Traceflow traces them; that leg is "undecided" here),
+MEMBER:remote/NAME (a RemoteEntity: traced in the member it comes from), an IP address, or
+NAME.NAMESPACE.svc.clusterset.local (resolved in the source's member). A member that cannot
+be read is said so; the rest is traced.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := p.validate(); err != nil {
@@ -101,7 +104,7 @@ traced in the member it comes from), an IP address, or NAME.NAMESPACE.svc.cluste
 			return p.print(out, report, func(out io.Writer) error { return printTrace(out, report) })
 		},
 	}
-	c.Flags().StringVar(&from, "from", "", "the source: [MEMBER:]vm/NAME, service/NAME, entity/NS/NAME, MEMBER:remote/NAME or an IP address")
+	c.Flags().StringVar(&from, "from", "", "the source: [MEMBER:]vm/NAME, service/NAME, entity/NS/NAME, pod/NS/NAME, MEMBER:remote/NAME or an IP address")
 	c.Flags().StringVar(&to, "to", "", "the destination: the same, or NAME.NAMESPACE.svc.clusterset.local")
 	c.Flags().StringVar(&protocol, "protocol", "TCP", "TCP, UDP or SCTP")
 	c.Flags().Int32Var(&port, "port", 0, "the destination port (0: any)")

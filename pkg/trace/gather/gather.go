@@ -50,6 +50,7 @@ type Member struct {
 	// cloudNames are the cloud names of the CloudNativeServices by
 	// "namespace/name".
 	cloudNames map[string]string
+	pods       []corev1.Pod
 	remote     []federationv1alpha1.RemoteEntity
 	networks   []federationv1alpha1.Network
 	imports    []mcsv1beta1.ServiceImport
@@ -182,7 +183,7 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		return
 	}
 	m.compiler = c
-	m.entities, m.remote, m.networks, m.imports, m.slices = ees.Items, res.Items, nets.Items, sis.Items, eps.Items
+	m.entities, m.pods, m.remote, m.networks, m.imports, m.slices = ees.Items, pods.Items, res.Items, nets.Items, sis.Items, eps.Items
 	m.federated, m.unrealized = map[policyrules.PolicyRef]string{}, map[policyrules.PolicyRef]string{}
 	m.cloudNames = map[string]string{}
 	for _, svc := range svcs.Items {
@@ -285,6 +286,7 @@ const (
 	KindService = "service"
 	KindEntity  = "entity"
 	KindRemote  = "remote"
+	KindPod     = "pod"
 	KindIP      = "ip"
 	KindDNS     = "dns"
 )
@@ -307,20 +309,20 @@ func ParseSpec(s string) (Spec, error) {
 		sp.Kind, sp.Name, sp.Namespace = KindDNS, parts[0], parts[1]
 		return sp, nil
 	case !ok:
-		return sp, fmt.Errorf("%q: want [MEMBER:]vm/NAME, service/NAME, entity/NAMESPACE/NAME, remote/NAME, an IP address or NAME.NAMESPACE.svc.clusterset.local", s)
+		return sp, fmt.Errorf("%q: want [MEMBER:]vm/NAME, service/NAME, entity/NAMESPACE/NAME, pod/NAMESPACE/NAME, remote/NAME, an IP address or NAME.NAMESPACE.svc.clusterset.local", s)
 	}
 	sp.Kind = kind
 	switch kind {
 	case KindVM, KindService, KindRemote:
 		sp.Name = name
-	case KindEntity:
+	case KindEntity, KindPod:
 		ns, n, ok := strings.Cut(name, "/")
 		if !ok {
-			return sp, fmt.Errorf("%q: an entity is entity/NAMESPACE/NAME", s)
+			return sp, fmt.Errorf("%q: %s is %s/NAMESPACE/NAME", s, kind, kind)
 		}
 		sp.Namespace, sp.Name = ns, n
 	default:
-		return sp, fmt.Errorf("%q: unknown kind %q (vm, service, entity, remote, ip)", s, kind)
+		return sp, fmt.Errorf("%q: unknown kind %q (vm, service, entity, pod, remote, ip)", s, kind)
 	}
 	if sp.Name == "" {
 		return sp, fmt.Errorf("%q: no name", s)
@@ -345,6 +347,8 @@ func (w *World) Workload(sp Spec, namespace, from string) (trace.Workload, *trac
 		return w.byName(sp, cmp.Or(sp.Member, from))
 	case KindRemote:
 		return w.byRemote(sp, namespace, cmp.Or(sp.Member, from))
+	case KindPod:
+		return w.byPod(sp)
 	}
 	if sp.Member != "" {
 		if _, err := w.member(sp.Member); err != nil {
@@ -475,6 +479,34 @@ func addressesOf(annotation string, eps []antreav1alpha2.Endpoint) []trace.Addre
 	return out
 }
 
+// byPod is a Pod: its addresses in its member's cluster network; its own
+// policies are Antrea's, not computed here.
+func (w *World) byPod(sp Spec) (trace.Workload, *trace.Resolution, error) {
+	for _, m := range w.Members {
+		if m.Err != nil || (sp.Member != "" && m.Context != sp.Member && m.ClusterID != sp.Member) {
+			continue
+		}
+		for i := range m.pods {
+			if p := &m.pods[i]; p.Namespace == sp.Namespace && p.Name == sp.Name {
+				return m.podWorkload(p), nil, nil
+			}
+		}
+	}
+	return trace.Workload{}, nil, fmt.Errorf("no Pod %s/%s in %s", sp.Namespace, sp.Name, w.scope(sp.Member))
+}
+
+func (m *Member) podWorkload(p *corev1.Pod) trace.Workload {
+	w := trace.Workload{Member: m.Context, Name: fmt.Sprintf("Pod %s/%s (in %s)", p.Namespace, p.Name, m.Context),
+		Network:   "cluster." + m.ClusterID,
+		Elsewhere: fmt.Sprintf("Antrea enforces the policies of Pods in %s (its Traceflow traces them there)", m.Context)}
+	for _, ip := range p.Status.PodIPs {
+		if a, err := netip.ParseAddr(ip.IP); err == nil {
+			w.Addresses = append(w.Addresses, trace.Address{IP: a})
+		}
+	}
+	return w
+}
+
 // byIP is the entity with that address in member (any member when ""),
 // else the address alone, outside the federation.
 func (w *World) byIP(member string, ip netip.Addr) trace.Workload {
@@ -486,6 +518,12 @@ func (w *World) byIP(member string, ip netip.Addr) trace.Workload {
 			e := &m.entities[i]
 			if slices.ContainsFunc(e.Spec.Endpoints, func(ep antreav1alpha2.Endpoint) bool { return ep.IP == ip.String() }) {
 				return m.workload(e)
+			}
+		}
+		for i := range m.pods {
+			p := &m.pods[i]
+			if slices.ContainsFunc(p.Status.PodIPs, func(a corev1.PodIP) bool { return a.IP == ip.String() }) {
+				return m.podWorkload(p)
 			}
 		}
 	}

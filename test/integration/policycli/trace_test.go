@@ -14,6 +14,7 @@ import (
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 // entity is a VM's ExternalEntity as the cloud controller writes it.
@@ -91,6 +92,23 @@ func TestTrace(t *testing.T) {
 		last := got.Trace.Steps[len(got.Trace.Steps)-1]
 		if got.Trace.Verdict != "dropped" || last.Kind != "ingress" || last.Rule == nil || last.Rule.Name != "deny-rest" {
 			t.Errorf("trace %+v; want dropped at the ingress by deny-rest", got.Trace)
+		}
+	})
+	t.Run("a Pod's leg is Antrea's", func(t *testing.T) {
+		m1 := clusters.Client(t, "member-1")
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns1, Name: "web-0"},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web"}}}}
+		mustCreate(t, m1, pod)
+		framework.UpdateStatus(t, m1, pod, func() { pod.Status.PodIPs = []corev1.PodIP{{IP: "10.1.0.7"}} })
+		out, err := trace(t, "--from", "member-1:pod/"+ns1+"/web-0", "--to", "member-2:vm/trace-db", "--port", "5432")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"TCP/5432: DROPPED", "Pod " + ns1 + "/web-0 (in member-1): not computed here: Antrea enforces the policies of Pods in member-1",
+			"Ingress rule 1 (deny-rest): Drop"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no %q in:\n%s", want, out)
+			}
 		}
 	})
 	t.Run("bad input", func(t *testing.T) {
