@@ -21,6 +21,8 @@ echo "[generate] done: $(ls config/crd/bases | wc -l) CRDs"
 echo "[generate] the chart's CRDs: config/crd/bases and the MCS CRDs of sigs.k8s.io/mcs-api"
 rm -f "$chart"/crds/*.yaml
 mkdir -p "$chart/crds"
+# go list -m names no directory for a module not downloaded yet (a fresh machine).
+go mod download sigs.k8s.io/mcs-api
 cp config/crd/bases/*.yaml "$(go list -m -f '{{.Dir}}' sigs.k8s.io/mcs-api)"/config/crd/multicluster.x-k8s.io_*.yaml "$chart/crds/"
 chmod 644 "$chart"/crds/*.yaml
 
@@ -32,7 +34,7 @@ chmod 644 "$chart"/crds/*.yaml
 declare -A rbac_packages=(
   [federation-manager]="cmd/federation-manager pkg/federation/manager pkg/federation/sources"
   [member-controller]="pkg/membercontroller pkg/serviceexport/exportstatus pkg/entityexport/exportstatus pkg/federatedpolicy pkg/networks/networkstatus"
-  [policy-controller]="cmd/policy-controller pkg/policydistribution/feeder pkg/policydistribution/agenttoken pkg/policydistribution/agentstatus pkg/policydistribution/policystatus"
+  [policy-controller]="cmd/policy-controller pkg/policydistribution/feeder pkg/policydistribution/agenttoken pkg/policydistribution/agentstatus pkg/policydistribution/policystatus pkg/policydistribution/policystats"
   [cloud-controller]="cmd/cloud-controller pkg/cloudcontroller/... pkg/externalentity pkg/tenancy"
   [coredns]="cmd/coredns pkg/dns/importcache"
 )
