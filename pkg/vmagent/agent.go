@@ -61,6 +61,11 @@ type Agent struct {
 	vm        string
 
 	reportCh chan struct{}
+	// fwMu orders applies and counter reads, so that a report never sums
+	// a replaced table's counts twice (once in counted, once read live).
+	fwMu sync.Mutex
+	// counted is what the tables the agent replaced counted (under mu).
+	counted RuleCounts
 	// saveMu orders writes of the state file.
 	saveMu sync.Mutex
 	// loaded is the View of the state file at start, kept in it until
@@ -130,6 +135,10 @@ func (a *Agent) Run(ctx context.Context) error {
 	view := st.View
 	a.mu.Lock()
 	a.vm, a.loaded = st.VirtualMachine, view
+	a.counted = st.Counted
+	if a.counted == nil {
+		a.counted = RuleCounts{}
+	}
 	a.mu.Unlock()
 	a.dns.load(st.DNS)
 	if view != nil {
@@ -209,13 +218,19 @@ func (a *Agent) applyLatest() {
 		return
 	}
 	start := time.Now()
+	a.fwMu.Lock()
 	res, err := a.opts.Firewall.Apply(view)
 	a.mu.Lock()
 	a.applyErr = err
 	if err == nil {
 		a.applied, a.rules = view, view.RuleCount()
+		a.counted = keepCounts(a.counted, res.Replaced, view)
 	}
 	a.mu.Unlock()
+	a.fwMu.Unlock()
+	if res.CountError != nil {
+		a.opts.Log.Error(res.CountError, "Reading the counters of the rules replaced; what they counted is lost")
+	}
 	if err == nil {
 		if serr := a.save(); serr != nil {
 			a.opts.Log.Error(serr, "Saving the state file; the rules are in force but not kept across a restart")
@@ -259,6 +274,11 @@ func (a *Agent) report(ctx context.Context) error {
 	if st.ApplyError != nil {
 		rep.ApplyError = st.ApplyError.Error()
 	}
+	if counts, err := a.Counts(); err != nil {
+		a.opts.Log.Error(err, "Reading the rules' counters; reporting without them")
+	} else {
+		rep.RuleCounts = counts.List()
+	}
 	resp, err := a.opts.Client.Report(ctx, rep)
 	if err != nil {
 		return err
@@ -281,7 +301,7 @@ func (a *Agent) save() error {
 	a.saveMu.Lock()
 	defer a.saveMu.Unlock()
 	a.mu.Lock()
-	st := State{VirtualMachine: a.vm, View: a.applied}
+	st := State{VirtualMachine: a.vm, View: a.applied, Counted: a.counted}
 	if st.View == nil {
 		st.View = a.loaded
 	}
@@ -291,6 +311,50 @@ func (a *Agent) save() error {
 		return nil
 	}
 	return SaveState(a.opts.StatePath, st)
+}
+
+// Counts returns what every rule the agent enforced counted: the counts of
+// the tables it replaced and those of the rules in force. Nil, and no error,
+// when its Firewall does not count.
+func (a *Agent) Counts() (RuleCounts, error) {
+	fw, ok := a.opts.Firewall.(Counter)
+	if !ok {
+		return nil, nil
+	}
+	a.fwMu.Lock()
+	defer a.fwMu.Unlock()
+	live, err := fw.Counters()
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := RuleCounts{}
+	out.Add(a.counted)
+	out.Add(live)
+	return out, nil
+}
+
+// keepCounts adds what the replaced rules counted to counted, and forgets
+// the rules of policies the new view no longer enforces (their totals
+// start again if they come back), so the state file does not grow with
+// every policy that ever was.
+func keepCounts(counted, replaced RuleCounts, view *wire.View) RuleCounts {
+	out := RuleCounts{}
+	out.Add(counted)
+	out.Add(replaced)
+	enforced := map[wire.PolicyRef]bool{}
+	for _, ep := range view.Endpoints {
+		for _, r := range ep.RuleList() {
+			enforced[r.Policy] = true
+		}
+	}
+	for k := range out {
+		if !enforced[k.Policy] {
+			delete(out, k)
+		}
+	}
+	return out
 }
 
 // Interfaces returns the names of the host's network interfaces but

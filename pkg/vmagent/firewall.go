@@ -30,6 +30,11 @@ type ApplyResult struct {
 	// Skipped are endpoints whose rules were not enforced because they
 	// have no address to scope them to.
 	Skipped []string
+	// Replaced is what the rules the apply replaced counted (a Firewall
+	// that counts, see Counter): their counters end with them. Nil when
+	// they could not be read (CountError says why).
+	Replaced   RuleCounts
+	CountError error
 }
 
 // NFTables is a Firewall that renders a View into one nftables table and
@@ -56,6 +61,10 @@ func (n *NFTables) Apply(view *wire.View) (ApplyResult, error) {
 		return ApplyResult{}, err
 	}
 	b := &builder{conn: conn, table: n.table(), sets: map[string]*nftables.Set{}}
+	// The counters of the table in force, read before it is replaced: what
+	// its rules count between this read and the flush is lost, never
+	// counted twice.
+	replaced, countErr := readCounters(conn, b.table)
 	b.render(view)
 	if b.err != nil {
 		return ApplyResult{}, fmt.Errorf("rendering rules: %w", b.err)
@@ -63,7 +72,7 @@ func (n *NFTables) Apply(view *wire.View) (ApplyResult, error) {
 	if err := conn.Flush(); err != nil {
 		return ApplyResult{}, fmt.Errorf("replacing nftables table %s (%d rules): %w", b.table.Name, b.rules, err)
 	}
-	return ApplyResult{Rules: b.rules, Skipped: b.skipped}, nil
+	return ApplyResult{Rules: b.rules, Skipped: b.skipped, Replaced: replaced, CountError: countErr}, nil
 }
 
 // Remove deletes the table, if it exists.

@@ -125,7 +125,7 @@ func TestNFTablesRendersReadableRuleset(t *testing.T) {
 	for _, want := range []string{
 		"ct state established,related", "goto ingress-0", "jump ingress-0-baseline",
 		"reject with tcp reset", "tcp dport 8001", "8001-8002",
-		`comment "AntreaClusterNetworkPolicy:/test/rule0"`,
+		`comment "AntreaClusterNetworkPolicy:/test/rule0 (Ingress 0 Drop)"`,
 		"10.77.1.0-10.77.2.255", "icmp type echo-request",
 	} {
 		if !strings.Contains(listing, want) {

@@ -164,7 +164,7 @@ func (b *builder) rule(chain *nftables.Chain, r *wire.Rule, peer addressField, b
 	if !r.AnyPeer {
 		peers = b.addressMatches(r.Peers, peer)
 	}
-	comment := r.Policy.Kind + ":" + r.Policy.Namespace + "/" + r.Policy.Name + "/" + r.Name
+	comment := ruleComment(r)
 	for _, pm := range peers {
 		ports := []match{{family: pm.family}}
 		if len(r.Ports) > 0 {

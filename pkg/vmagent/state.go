@@ -23,6 +23,10 @@ type state struct {
 	VirtualMachine string     `json:"virtualMachine,omitempty"`
 	View           *wire.View `json:"view"`
 	DNS            *DNSState  `json:"dns,omitempty"`
+	// Counted is what rules counted in the tables the agent replaced: the
+	// rules in force count the rest, so the file never holds what the
+	// kernel still counts.
+	Counted []wire.RuleCount `json:"counted,omitempty"`
 }
 
 // DNSState is what the agent keeps of the VM's DNS.
@@ -42,6 +46,7 @@ type State struct {
 	VirtualMachine string
 	View           *wire.View
 	DNS            *DNSState
+	Counted        RuleCounts
 }
 
 // LoadState reads the View of a state file. It returns nil, and no error,
@@ -72,7 +77,7 @@ func ReadState(path string) (State, error) {
 	if st.Version != stateVersion {
 		return State{}, fmt.Errorf("the state file %s has version %d, not %d", path, st.Version, stateVersion)
 	}
-	out := State{VirtualMachine: st.VirtualMachine, DNS: st.DNS}
+	out := State{VirtualMachine: st.VirtualMachine, DNS: st.DNS, Counted: countsOf(st.Counted)}
 	if st.View == nil {
 		return out, nil
 	}
@@ -90,7 +95,8 @@ func ReadState(path string) (State, error) {
 // SaveState writes a state file atomically: a crash leaves the old file or
 // the new one, never a part of either.
 func SaveState(path string, st State) error {
-	raw, err := json.Marshal(state{Version: stateVersion, VirtualMachine: st.VirtualMachine, View: st.View, DNS: st.DNS})
+	raw, err := json.Marshal(state{Version: stateVersion, VirtualMachine: st.VirtualMachine, View: st.View, DNS: st.DNS,
+		Counted: st.Counted.List()})
 	if err != nil {
 		return err
 	}

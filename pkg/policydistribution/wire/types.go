@@ -144,6 +144,34 @@ type Report struct {
 	// ApplyError is the last failure to apply newer rules, empty when the
 	// newest rules received are in force.
 	ApplyError string `json:"applyError,omitempty"`
+	// RuleCounts are the agent's counters of every rule it ever enforced
+	// (since its state file was created): totals, never increments, so a
+	// report received twice or after a restart of either side is summed
+	// once. Absent from agents that do not count.
+	RuleCounts []RuleCount `json:"ruleCounts,omitempty"`
+}
+
+// RuleKey names one rule of a policy as counters are kept: rules that the
+// compiler emits again with other peers or ports are the same rule.
+type RuleKey struct {
+	Policy    PolicyRef             `json:"policy"`
+	Direction policyrules.Direction `json:"direction"`
+	Index     int32                 `json:"index"`
+	Name      string                `json:"name,omitempty"`
+	Action    policyrules.Action    `json:"action"`
+}
+
+// Key returns the key the rule's traffic is counted under.
+func (r *Rule) Key() RuleKey {
+	return RuleKey{Policy: r.Policy, Direction: r.Direction, Index: r.RuleIndex, Name: r.Name, Action: r.Action}
+}
+
+// RuleCount is what an agent counted for one rule: the packets the rule
+// decided (those of connections not established yet) and their bytes.
+type RuleCount struct {
+	RuleKey
+	Packets uint64 `json:"packets"`
+	Bytes   uint64 `json:"bytes"`
 }
 
 // ReportResponse is the server's answer to a Report.
