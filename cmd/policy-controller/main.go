@@ -49,6 +49,7 @@ type flags struct {
 	certDir, sans            string
 	agentlessNode, dnsServer string
 	heartbeat                time.Duration
+	statsInterval            time.Duration
 	withoutPods, leaderElect bool
 }
 
@@ -66,6 +67,7 @@ func main() {
 	fs.StringVar(&f.agentlessNode, "agentless-node", "antreaplus-cloud-controller", "externalNode of agentless VMs (must match the cloud controller's)")
 	fs.StringVar(&f.dnsServer, "dns-server", "", "the member's DNS server as VMs reach it, host:port (over TCP), told to VM agents, which forward clusterset.local and cluster.local to it (empty: agents leave VMs' resolvers alone)")
 	fs.DurationVar(&f.heartbeat, "heartbeat", 10*time.Second, "interval of Bookmark events on idle watch streams")
+	fs.DurationVar(&f.statsInterval, "stats-interval", 30*time.Second, "how often the rule counters agents report are written to PolicyStats objects")
 	fs.BoolVar(&f.withoutPods, "without-pods", false, "do not watch Pods (rules selecting Pods as peers then match none)")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect one active replica through a Lease in --namespace")
 	cmdutil.Parse(fs, version)
@@ -108,7 +110,7 @@ func run(ctx context.Context, f *flags) error {
 	cp, err := controlplane.Setup(ctx, mgr, controlplane.Options{
 		Namespace: f.namespace, ListenAddress: f.listenAddress, Certificate: cert,
 		AgentlessNode: f.agentlessNode, Heartbeat: f.heartbeat, WithoutPods: f.withoutPods,
-		DNSServer: f.dnsServer,
+		DNSServer: f.dnsServer, StatsInterval: f.statsInterval,
 	})
 	if err != nil {
 		return err

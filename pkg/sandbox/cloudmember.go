@@ -144,7 +144,9 @@ func (s *Sandbox) startPolicyController(ctx context.Context, opts CloudOptions, 
 	certDir := s.PolicyCertDir(m.Cluster)
 	pc := s.policyController(m.Cluster)
 	args := []string{"--kubeconfig", s.KubeconfigPath(), "--context", m.Cluster,
-		"--listen-address", loopback(m.Ports.Policy), "--cert-dir", certDir, "--tls-san", "127.0.0.1,localhost"}
+		"--listen-address", loopback(m.Ports.Policy), "--cert-dir", certDir, "--tls-san", "127.0.0.1,localhost",
+		// Agents report every 15 s; counts reach `antreaplus policy stats` within 20 s.
+		"--stats-interval", "5s"}
 	if dns := s.memberDNS(m.Cluster); dns != "" { // VM agents reach it through a relay at the same address
 		args = append(args, "--dns-server", dns)
 	}

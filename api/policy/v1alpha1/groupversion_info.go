@@ -24,6 +24,7 @@ var (
 func addKnownTypes(s *runtime.Scheme) error {
 	s.AddKnownTypes(GroupVersion,
 		&FederatedNetworkPolicy{}, &FederatedNetworkPolicyList{},
+		&PolicyStats{}, &PolicyStatsList{},
 	)
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil

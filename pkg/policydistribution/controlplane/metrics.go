@@ -3,6 +3,7 @@ package controlplane
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"antreaplus.io/antreaplus/internal/metricsreg"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 )
 
@@ -10,5 +11,11 @@ import (
 // registry the program serves (controller-runtime's metrics.Registry in the
 // policy controller); registering them again is not an error.
 func RegisterMetrics(reg prometheus.Registerer, cp *ControlPlane) error {
-	return policydistribution.RegisterMetrics(reg, cp.Metrics, cp.Server)
+	if err := policydistribution.RegisterMetrics(reg, cp.Metrics, cp.Server); err != nil {
+		return err
+	}
+	if cp.Stats == nil {
+		return nil
+	}
+	return metricsreg.Register(reg, cp.Stats.Collectors()...)
 }

@@ -24,6 +24,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/agentstatus"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/feeder"
+	"antreaplus.io/antreaplus/pkg/policydistribution/policystats"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
 )
 
@@ -45,6 +46,9 @@ type Options struct {
 	// DNSServer is the member's DNS server as VMs reach it, host:port,
 	// which agents forward federation names to (empty: none).
 	DNSServer string
+	// StatsInterval is how often the counts agents report are written to
+	// PolicyStats objects (default 30 s).
+	StatsInterval time.Duration
 }
 
 // ControlPlane is the running distribution: its hub (the Go API for a
@@ -55,6 +59,8 @@ type ControlPlane struct {
 	Server  *policydistribution.Server
 	Tokens  *policydistribution.Tokens
 	Metrics *policydistribution.Metrics
+	// Stats are the metrics of the PolicyStats writer.
+	Stats *policystats.Metrics
 }
 
 // CacheOptions restricts the manager's Secret informer to token Secrets:
@@ -96,9 +102,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 	if err := (&agenttoken.Reconciler{Client: mgr.GetClient(), AgentlessNode: opts.AgentlessNode}).SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the agent token reconciler: %w", err)
 	}
+	stats := policystats.NewMetrics()
 	runnables := []manager.Runnable{
 		feed,
 		policies,
+		&policystats.Writer{Client: mgr.GetClient(), Agents: server, Namespace: opts.Namespace, Interval: opts.StatsInterval,
+			Metrics: stats, Log: log.WithName("policy-stats")},
 		&httpsServer{addr: opts.ListenAddress, cert: opts.Certificate, handler: server.Handler()},
 		manager.RunnableFunc(func(ctx context.Context) error {
 			return ensureAgentless(ctx, mgr.GetClient(), opts.Namespace)
@@ -109,7 +118,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 			return nil, err
 		}
 	}
-	return &ControlPlane{Hub: hub, Server: server, Tokens: tokens, Metrics: metrics}, nil
+	return &ControlPlane{Hub: hub, Server: server, Tokens: tokens, Metrics: metrics, Stats: stats}, nil
 }
 
 // ensureAgentless creates the agentless consumer's token, retrying until
