@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"time"
 )
@@ -31,22 +32,51 @@ func (d *demo) traceSection() error {
 	if err := d.probes(from, to); err != nil {
 		return err
 	}
-	return d.traced(args, "ALLOWED", "Allow, derived from FederatedNetworkPolicy cloud-demo/build-2-from-aws")
+	if err := d.traced(args, "ALLOWED", "Allow, derived from FederatedNetworkPolicy cloud-demo/build-2-from-aws"); err != nil {
+		return err
+	}
+	d.printf("  what each rule decided, counted by the VM agent's nftables and summed by member-2's policy controller:\n")
+	return d.counted([]string{"policy", "stats", "build-2-from-aws", "-n", "cloud-demo"},
+		regexp.MustCompile(`Allow\s+[1-9]`), regexp.MustCompile(`Drop\s+[1-9]`))
 }
 
 // traced runs antreaplus trace until its output holds every want, and
 // shows it.
 func (d *demo) traced(args []string, want ...string) error {
+	return d.shown(args, "the trace says "+strings.Join(want, ", "), 45*time.Second, func(out string) bool {
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// counted runs antreaplus policy stats until its output matches every
+// want (the counts reach it within the agents' report interval and the
+// controller's), and shows it.
+func (d *demo) counted(args []string, want ...*regexp.Regexp) error {
+	return d.shown(args, "the counters", 60*time.Second, func(out string) bool {
+		for _, w := range want {
+			if !w.MatchString(out) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// shown runs antreaplus with args until ok accepts its output, and shows it.
+func (d *demo) shown(args []string, what string, timeout time.Duration, ok func(string) bool) error {
 	var out string
-	err := d.wait("the trace says "+strings.Join(want, ", "), 45*time.Second, func() error {
+	err := d.wait(what, timeout, func() error {
 		var err error
 		if out, err = d.ap(args...); err != nil {
 			return err
 		}
-		for _, w := range want {
-			if !strings.Contains(out, w) {
-				return errNot("%s", out)
-			}
+		if !ok(out) {
+			return errNot("%s", out)
 		}
 		return nil
 	})

@@ -41,7 +41,7 @@ func member(s Snapshot) Member {
 	if s.Err != nil {
 		m.Errors = append(m.Errors, s.Err.Error())
 	}
-	for _, kind := range append([]string{membershipKind}, kinds...) {
+	for _, kind := range append(append([]string{membershipKind}, kinds...), KindStats) {
 		if err := s.KindErrors[kind]; err != nil {
 			m.Errors = append(m.Errors, err.Error())
 		}

@@ -34,6 +34,8 @@ type ReadOptions struct {
 	Namespace string
 	// Timeout bounds the reading of each member (DefaultTimeout when 0).
 	Timeout time.Duration
+	// Stats reads the PolicyStats too.
+	Stats bool
 }
 
 // Read reads the identity and the policies of every cluster concurrently,
@@ -87,6 +89,13 @@ func readMember(ctx context.Context, c membership.Cluster, s *runtime.Scheme, op
 	cnps := &antreav1beta1.ClusterNetworkPolicyList{}
 	r.read(KindClusterNetworkPolicy, func() error { return list(ctx, cl, KindClusterNetworkPolicy, cnps) })
 	snap.Federated, snap.NetworkPolicies, snap.ClusterNetworkPolicies = fnps.Items, nps.Items, cnps.Items
+	if opts.Stats {
+		// Every Namespace: a ClusterNetworkPolicy's stats are in the policy
+		// controller's.
+		stats := &policyv1alpha1.PolicyStatsList{}
+		r.read(KindStats, func() error { return list(ctx, cl, KindStats, stats) })
+		snap.Stats = stats.Items
+	}
 	if !r.answered {
 		// Nothing answered: the first read's error says why.
 		snap.Err = fmt.Errorf("reading %s: %w", c.Config.Host, cmp.Or(cause, r.first))

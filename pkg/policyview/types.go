@@ -16,6 +16,9 @@ const (
 	KindFederated            = "FederatedNetworkPolicy"
 	KindNetworkPolicy        = "NetworkPolicy"
 	KindClusterNetworkPolicy = "ClusterNetworkPolicy"
+	// KindStats is the traffic a policy's rules decided in a member, read
+	// for `antreaplus policy stats` only.
+	KindStats = "PolicyStats"
 )
 
 // FederatedPolicyLabel (policy.antreaplus.io/federated-policy) marks an
@@ -34,7 +37,7 @@ func Plural(kind string) string {
 
 // Group is the API group of a kind of policy.
 func Group(kind string) string {
-	if kind == KindFederated {
+	if kind == KindFederated || kind == KindStats {
 		return policyv1alpha1.GroupVersion.Group
 	}
 	return antreav1beta1.GroupVersion.Group
@@ -57,6 +60,8 @@ type Snapshot struct {
 	Federated              []policyv1alpha1.FederatedNetworkPolicy
 	NetworkPolicies        []antreav1beta1.NetworkPolicy
 	ClusterNetworkPolicies []antreav1beta1.ClusterNetworkPolicy
+	// Stats are the member's PolicyStats, when ReadOptions.Stats asked.
+	Stats []policyv1alpha1.PolicyStats
 }
 
 // Member is how one member was read.

@@ -18,6 +18,8 @@ type policyFlags struct {
 	printFlags
 	namespace string
 	timeout   time.Duration
+	// stats reads the PolicyStats too.
+	stats bool
 }
 
 func newPolicyCommand(cfg *configFlags, out, errOut io.Writer) *cobra.Command {
@@ -26,7 +28,8 @@ func newPolicyCommand(cfg *configFlags, out, errOut io.Writer) *cobra.Command {
 		Use:   "policy",
 		Short: "List the network policies of every member, federated or not, and show how far each is realised",
 		Example: `  antreaplus policy list
-  antreaplus policy status web-allow -n shop`,
+  antreaplus policy status web-allow -n shop
+  antreaplus policy stats -n shop`,
 		Long: `The policy commands read every context of the kubeconfig (each a member; --context restricts
 them): their FederatedNetworkPolicies (policy.antreaplus.io), Antrea NetworkPolicies and
 ClusterNetworkPolicies (crd.antrea.io), with the status Antrea and the member controller wrote.
@@ -35,7 +38,7 @@ could be read.`,
 	}
 	addPrintFlags(c, c.PersistentFlags(), &f.printFlags, "")
 	c.PersistentFlags().DurationVar(&f.timeout, "timeout", policyview.DefaultTimeout, "how long to wait for each member")
-	c.AddCommand(policyList(f, out, errOut), policyStatus(f, out, errOut))
+	c.AddCommand(policyList(f, out, errOut), policyStatus(f, out, errOut), policyStats(f, out, errOut))
 	return c
 }
 
@@ -53,7 +56,7 @@ func (f *policyFlags) read(ctx context.Context, errOut io.Writer) ([]policyview.
 		return nil, err
 	}
 	fmt.Fprintf(errOut, "reading the policies of %d context(s) of %s ...\n", len(clusters), strings.Join(kc.Paths, ":"))
-	return policyview.Read(ctx, clusters, policyview.ReadOptions{Namespace: f.namespace, Timeout: f.timeout}), nil
+	return policyview.Read(ctx, clusters, policyview.ReadOptions{Namespace: f.namespace, Timeout: f.timeout, Stats: f.stats}), nil
 }
 
 // noMemberRead is an error when no member could be read.

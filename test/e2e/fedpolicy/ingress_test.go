@@ -81,7 +81,77 @@ func testIngress(t *testing.T) {
 		}
 	}
 
+	checkStats(t, name)
 	t.Run("address change", testAddressChange)
+}
+
+// checkStats checks `antreaplus policy stats` against real connections:
+// the federated policy's allow rule counts every connection dev-build-1
+// makes, its drop rule dev-build-3's tries, summed from the agent of
+// azure-dev-build-2 through the policy controller of member-2.
+func checkStats(t *testing.T, name string) {
+	t.Helper()
+	type stats struct {
+		Policies []struct {
+			Kind  string `json:"kind"`
+			Name  string `json:"name"`
+			Rules []struct {
+				Action  string `json:"action"`
+				Traffic struct {
+					Packets, DroppedPackets int64
+				} `json:"traffic"`
+			} `json:"rules"`
+			Members []struct {
+				Context string `json:"context"`
+			} `json:"members"`
+		} `json:"policies"`
+	}
+	counts := func() (allowed, dropped int64, err error) {
+		out, err := antreaplusErr("policy", "stats", name, "-n", ns, "-o", "json")
+		if err != nil {
+			return 0, 0, err
+		}
+		var s stats
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			return 0, 0, fmt.Errorf("policy stats -o json: %w\n%s", err, out)
+		}
+		if len(s.Policies) != 1 || s.Policies[0].Kind != "FederatedNetworkPolicy" || len(s.Policies[0].Members) != 1 || s.Policies[0].Members[0].Context != "member-2" {
+			return 0, 0, fmt.Errorf("policy stats: want the federated policy counted in member-2:\n%s", out)
+		}
+		for _, r := range s.Policies[0].Rules {
+			switch r.Action {
+			case "Allow":
+				allowed += r.Traffic.Packets
+			case "Drop":
+				dropped += r.Traffic.DroppedPackets
+			}
+		}
+		return allowed, dropped, nil
+	}
+	var allowed, dropped int64
+	framework.Eventually(t, 45*time.Second, func() error {
+		var err error
+		if allowed, dropped, err = counts(); err != nil {
+			return err
+		}
+		if allowed < 1 || dropped < 1 {
+			return fmt.Errorf("counted %d allowed and %d dropped packets; want both after the probes", allowed, dropped)
+		}
+		return nil
+	})
+	for range 3 {
+		expectProbe(t, "dev-build-1", ingressTarget, connected)
+	}
+	framework.Eventually(t, 45*time.Second, func() error {
+		now, _, err := counts()
+		if err != nil {
+			return err
+		}
+		if now < allowed+3 {
+			return fmt.Errorf("counted %d allowed packets after 3 more connections, want at least %d", now, allowed+3)
+		}
+		return nil
+	})
 }
 
 // testAddressChange gives dev-build-1 a second address in its cloud, with

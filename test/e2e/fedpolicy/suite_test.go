@@ -216,6 +216,14 @@ func antreaplus(t testing.TB, args ...string) string {
 	return out
 }
 
+// antreaplusErr runs the CLI and returns its output and error, for a
+// command the test retries.
+func antreaplusErr(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return sbx.run(ctx, args...)
+}
+
 // cl is the admin client of a member.
 func cl(cluster string) client.Client { return sbx.clients[cluster] }
 
