@@ -64,7 +64,7 @@ func ExampleRender() {
 		}
 	}
 	// Output:
-	// member,supervisor 19 CRDs
+	// member,supervisor 20 CRDs
 	// antreaplus-coredns
 	// antreaplus-federation-manager
 	// antreaplus-member-controller

@@ -91,6 +91,8 @@ var accounts = []account{
 			why: "a token Secret is owned by its VM with blockOwnerDeletion (OwnerReferencesPermissionEnforcement)"},
 		{verbs: "create delete get list watch", resources: "secrets",
 			why: "agenttoken: a token Secret per VM in the VM's namespace, and the agentless consumer's; agents are authenticated from them"},
+		{verbs: "create delete get list update watch", group: "policy.antreaplus.io", resources: "policystats",
+			why: "policystats writes the rule counters agents report, one object per policy (owned by it, without blockOwnerDeletion), and deletes those of policies gone"},
 	}, leaderElection("antreaplus-policy-controller")...)},
 
 	{name: "antreaplus-cloud-controller", grants: append([]grant{

@@ -56,7 +56,9 @@ func TestAgentsOutliveTheControlPlane(t *testing.T) {
 	if st.Report.AppliedEpoch == "" {
 		t.Errorf("agent status after the restart: %+v", st)
 	}
-	framework.Eventually(t, 10*time.Second, func() error {
+	// The client's agent may be waiting out its backoff (up to 30 s,
+	// jittered; measured: a 16 s wait after a 15 s outage).
+	framework.Eventually(t, 40*time.Second, func() error {
 		if a, err := tr.client.agentStatus(); err != nil || !a.Connected {
 			return fmt.Errorf("client agent reconnected: %+v, %w", a, err)
 		}
