@@ -59,7 +59,7 @@ func testIngress(t *testing.T) {
 	// The computed trace agrees with the connections: dev-build-3 dropped
 	// by the rule derived from the federated policy, dev-build-1 allowed.
 	for _, c := range []struct{ from, verdict, action string }{{"dev-build-3", "dropped", "Drop"}, {"dev-build-1", "allowed", "Allow"}} {
-		out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json")
+		out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json", "--timeout", "60s")
 		var got struct {
 			Trace struct {
 				Verdict string `json:"verdict"`
@@ -107,7 +107,7 @@ func checkStats(t *testing.T, name string) {
 		} `json:"policies"`
 	}
 	counts := func() (allowed, dropped int64, err error) {
-		out, err := antreaplusErr("policy", "stats", name, "-n", ns, "-o", "json")
+		out, err := antreaplusErr("policy", "stats", name, "-n", ns, "-o", "json", "--timeout", "60s")
 		if err != nil {
 			return 0, 0, err
 		}
