@@ -3,6 +3,7 @@ package policystats
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -76,7 +77,7 @@ func Compute(in Input, now metav1.Time) (out policyv1alpha1.PolicyStats, changed
 		points[p.Name] = pt
 	}
 	sums := map[string]*policyv1alpha1.RuleTrafficStats{}
-	for _, name := range sortedKeys(points) {
+	for _, name := range slices.Sorted(maps.Keys(points)) {
 		pt := points[name]
 		out.EnforcementPoints = append(out.EnforcementPoints, pt)
 		for _, r := range pt.Rules {
@@ -87,9 +88,9 @@ func Compute(in Input, now metav1.Time) (out policyv1alpha1.PolicyStats, changed
 			add(&sums[k].Traffic, r.Traffic)
 		}
 	}
-	for _, k := range sortedKeys(sums) {
-		out.Rules = append(out.Rules, *sums[k])
-		add(&out.Traffic, sums[k].Traffic)
+	for _, r := range sums {
+		out.Rules = append(out.Rules, *r)
+		add(&out.Traffic, r.Traffic)
 	}
 	slices.SortFunc(out.Rules, compareRules)
 	changed = in.Prev == nil || !sameCounts(in.Prev, &out)
@@ -144,15 +145,6 @@ func sameCounts(a, b *policyv1alpha1.PolicyStats) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // ObjectName is the name of a policy's stats object: its kind and name, in
