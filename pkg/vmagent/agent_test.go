@@ -54,20 +54,33 @@ var vmKey = types.NamespacedName{Namespace: "ns", Name: "vm"}
 // startAgent runs an agent of ns/vm against s until the test ends.
 func startAgent(t *testing.T, opts consumer.Options, fw Firewall, state string) *Agent {
 	t.Helper()
+	a, _ := startAgentWith(t, opts, fw, state, nil)
+	return a
+}
+
+// startAgentWith runs an agent of ns/vm, its options changed by mod (when
+// not nil), until stop is called or the test ends.
+func startAgentWith(t *testing.T, opts consumer.Options, fw Firewall, state string, mod func(*Options)) (a *Agent, stop func()) {
+	t.Helper()
 	c, err := consumer.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Client: c, Firewall: fw, StatePath: state, Version: "test", RetryInterval: 50 * time.Millisecond,
-		Interfaces: func() []string { return []string{"eth0"} }, Log: testr.New(t)})
-	if err != nil {
+	o := Options{Client: c, Firewall: fw, StatePath: state, Version: "test", RetryInterval: 50 * time.Millisecond,
+		Interfaces: func() []string { return []string{"eth0"} }, Log: testr.New(t)}
+	if mod != nil {
+		mod(&o)
+	}
+	if a, err = New(o); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = a.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return a
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	return a, stop
 }
 
 func eventually(t *testing.T, what string, cond func() bool) {

@@ -1,12 +1,9 @@
 package vmagent
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/go-logr/logr/testr"
 
 	"antreaplus.io/antreaplus/internal/netns"
 	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
@@ -94,29 +91,7 @@ func TestNFTablesCountsWhatRulesDecide(t *testing.T) {
 // server's, reporting every 100 ms, until stop is called.
 func startCountingAgent(t *testing.T, opts consumer.Options, l *lab, state string) (a *Agent, stop func()) {
 	t.Helper()
-	c, err := consumer.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err = New(Options{Client: c, Firewall: &NFTables{NetNSFd: l.server.Fd()}, StatePath: state, Version: "test",
-		RetryInterval: 50 * time.Millisecond, ReportInterval: 100 * time.Millisecond,
-		Interfaces: func() []string { return []string{"eth0"} }, Log: testr.New(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = a.Run(ctx) }()
-	stopped := false
-	stop = func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			<-done
-		}
-	}
-	t.Cleanup(stop)
-	return a, stop
+	return startAgentWith(t, opts, &NFTables{NetNSFd: l.server.Fd()}, state, func(o *Options) { o.ReportInterval = 100 * time.Millisecond })
 }
 
 func dropped(counts RuleCounts) uint64 {
