@@ -64,13 +64,7 @@ func BenchmarkNFTablesApply10kRules(b *testing.B) {
 
 func benchmarkApply(b *testing.B, n int) {
 	b.Helper()
-	requireRoot(b)
-	netns.ReapOrphans("apvb-")
-	ns, err := netns.Create(fmt.Sprintf("apvb-%d", os.Getpid()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = ns.Delete() }()
+	ns := benchNS(b, "apvb-")
 	view := largeView(n)
 	fw := &NFTables{NetNSFd: ns.Fd()}
 	first := time.Now()
@@ -98,6 +92,20 @@ func benchmarkApply(b *testing.B, n int) {
 	b.Logf("agent apply of %d compiled rules (%d nftables rules, one batch): first %s, replace %s; nft -f of the same table %s (ratio %.2f)",
 		n, res.Rules, firstApply.Round(time.Microsecond), perApply.Round(time.Microsecond), baseline.Round(time.Microsecond),
 		float64(perApply)/float64(max(baseline, 1)))
+}
+
+// benchNS is a network namespace of its own for a benchmark (root needed),
+// deleted when it ends.
+func benchNS(b *testing.B, prefix string) *netns.NS {
+	b.Helper()
+	requireRoot(b)
+	netns.ReapOrphans(prefix)
+	ns, err := netns.Create(fmt.Sprintf("%s%d", prefix, os.Getpid()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = ns.Delete() })
+	return ns
 }
 
 // nftBaseline measures nft(8) replacing the table the agent wrote with
@@ -140,13 +148,7 @@ func BenchmarkNFTablesCounters10kRules(b *testing.B) {
 
 func benchmarkCounters(b *testing.B, n int) {
 	b.Helper()
-	requireRoot(b)
-	netns.ReapOrphans("apvc-")
-	ns, err := netns.Create(fmt.Sprintf("apvc-%d", os.Getpid()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = ns.Delete() }()
+	ns := benchNS(b, "apvc-")
 	fw := &NFTables{NetNSFd: ns.Fd()}
 	res, err := fw.Apply(largeView(n))
 	if err != nil {
