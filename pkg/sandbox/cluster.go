@@ -61,11 +61,18 @@ func (s *Sandbox) restConfig(name string) (*rest.Config, error) {
 // sure its nodes and CRDs are there.
 func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, p ClusterPlan) error {
 	started := time.Now()
+	dead := s.deadComponents(p.Name)
 	switch {
-	case s.answers(ctx, p.Name):
+	case len(dead) == 0 && s.answers(ctx, p.Name):
 		s.logf("%s: already running", p.Name)
 	case dirExists(s.ClusterDir(p.Name)):
-		s.logf("%s: not answering; restarting it ...", p.Name)
+		if len(dead) > 0 {
+			// A controller manager or scheduler that lost its Lease exits:
+			// nothing else restarts it.
+			s.logf("%s: %s exited; restarting the cluster ...", p.Name, strings.Join(dead, ", "))
+		} else {
+			s.logf("%s: not answering; restarting it ...", p.Name)
+		}
 		// Stop what is left of it first: a component that survived holds its port.
 		leftover := s.pids(p.Name)
 		_ = s.kwokctl(ctx, tools, "stop", "cluster", "--name", p.Name)
@@ -100,6 +107,9 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 	}
 	if err := crdinstall.InstallAll(ctx, cfg); err != nil {
 		return fmt.Errorf("%s: installing CRDs: %w", p.Name, err)
+	}
+	if err := waitControllers(ctx, cfg, controllersTimeout); err != nil {
+		return fmt.Errorf("%s: %w\n  its logs are in %s", p.Name, err, s.LogDir(p.Name))
 	}
 	s.logf("%s: ready (%d nodes, CRDs installed) in %s", p.Name, s.opts.NodesPerCluster, time.Since(started).Round(100*time.Millisecond))
 	return nil
@@ -141,10 +151,6 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 		"kube-controller-manager=cluster-cidr=" + p.PodCIDR.String(),
 		"kube-controller-manager=node-cidr-mask-size=24",
 		"kwok-controller=cidr=" + p.PodCIDR.String(),
-		// (The controller manager and scheduler keep their leader election,
-		// though each is alone: losing the Lease when their API server goes
-		// away makes them exit, and `up` restarts them with fresh informers.
-		// Without it they outlive an outage blind for up to a minute.)
 		// A sandbox is disposable: etcd need not wait for the disk on every
 		// write (after a machine crash, recreate the sandbox).
 		"etcd=unsafe-no-fsync=true",
@@ -160,6 +166,16 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 // the Service range) among the API server certificate's names, as a real
 // cluster's has it: Pods of the as-installed sandbox dial it
 // (KUBERNETES_SERVICE_HOST).
+//
+// It also carries the leader election of the controller manager and the
+// scheduler (kwokctl 0.7's --extra-args panics when a component other than
+// the first given takes two). Each is alone, yet keeps its election: losing
+// the Lease when its API server goes away makes it exit, and `up` restarts
+// it with fresh informers (without it, they outlived an outage blind for up
+// to a minute). The Lease is held long, though: with the defaults (renewal
+// given up after 10 s) a controller manager whose API server stalls longer
+// exits, as on two cores shared with a test suite's other clusters, and
+// then nothing fills token Secrets or deletes Namespaces until the next `up`.
 func kwokctlConfig(p ClusterPlan) []byte {
 	return []byte(fmt.Sprintf(`apiVersion: config.kwok.x-k8s.io/v1alpha1
 kind: KwokctlConfiguration
@@ -167,8 +183,21 @@ options:
   etcdPeerPort: %d
   kubeApiserverCertSANs:
   - %s
-`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next()))
+componentsPatches:
+- name: kube-controller-manager
+  extraArgs:%[3]s
+- name: kube-scheduler
+  extraArgs:%[3]s
+`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next(), leaderElectionArgs))
 }
+
+// leaderElectionArgs hold a lone controller manager's or scheduler's Lease
+// through an API server that stalls for up to 45 s.
+const leaderElectionArgs = `
+  - key: leader-elect-lease-duration
+    value: 60s
+  - key: leader-elect-renew-deadline
+    value: 45s`
 
 // kwokctl runs kwokctl with the sandbox's work directory; its output is kept
 // for the error message.

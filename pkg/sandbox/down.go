@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -110,18 +111,39 @@ func (s *Sandbox) clusterNames() []string {
 
 // pids returns the process ids kwokctl recorded for a cluster's components.
 func (s *Sandbox) pids(name string) []int {
-	files, _ := filepath.Glob(filepath.Join(s.ClusterDir(name), "pids", "*.pid"))
 	var pids []int
+	for _, pid := range s.componentPids(name) {
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// componentPids reads kwokctl's pid files of a cluster: component name to pid.
+func (s *Sandbox) componentPids(name string) map[string]int {
+	files, _ := filepath.Glob(filepath.Join(s.ClusterDir(name), "pids", "*.pid"))
+	pids := map[string]int{}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil && pid > 1 {
-			pids = append(pids, pid)
+			pids[strings.TrimSuffix(filepath.Base(f), ".pid")] = pid
 		}
 	}
 	return pids
+}
+
+// deadComponents names the cluster's components whose process has exited.
+func (s *Sandbox) deadComponents(name string) []string {
+	var dead []string
+	for c, pid := range s.componentPids(name) {
+		if !Alive(pid) {
+			dead = append(dead, c)
+		}
+	}
+	sort.Strings(dead)
+	return dead
 }
 
 // killAll ends the given processes: SIGTERM, then SIGKILL after 5 s.

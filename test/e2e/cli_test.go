@@ -45,9 +45,20 @@ func newCLI(t *testing.T) *cli {
 			bin = p
 		}
 	}
-	c := &cli{t: t, bin: bin, dir: filepath.Join(t.TempDir(), "sandbox"), tools: tools}
+	// The sandbox's directory is named after this test process, so that
+	// the next run's reaper stops it should this process die (the package's
+	// timeout) before its clean-ups run.
+	dir, err := framework.NewSandboxDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cli{t: t, bin: bin, dir: dir, tools: tools}
 	// Whatever happens in the test, stop the clusters.
-	t.Cleanup(func() { _, _ = c.run("sandbox", "down") })
+	t.Cleanup(func() {
+		if _, err := c.run("sandbox", "down"); err == nil {
+			_ = os.RemoveAll(dir)
+		}
+	})
 	return c
 }
 

@@ -13,8 +13,10 @@ import (
 )
 
 // DefaultTokenTimeout bounds the wait for the token controller to fill the
-// federation account's token.
-const DefaultTokenTimeout = 30 * time.Second
+// federation account's token. It is filled within a second on a cluster
+// whose controller manager runs; the bound is generous because a controller
+// manager that has just started, on a busy machine, was seen to take over 30 s.
+const DefaultTokenTimeout = 2 * time.Minute
 
 // JoinOptions tune Join.
 type JoinOptions struct {

@@ -116,7 +116,7 @@ func copyRoleBinding(have, want *rbacv1.RoleBinding) {
 func waitToken(ctx context.Context, cl client.Client, timeout time.Duration) ([]byte, error) {
 	var token []byte
 	var last error
-	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		s := &corev1.Secret{}
 		if last = cl.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.FederationTokenSecret}, s); last != nil {
 			return false, nil //nolint:nilerr // retried until the timeout

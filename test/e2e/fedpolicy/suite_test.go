@@ -122,11 +122,7 @@ func start() (*env, error) {
 			e.bin = p
 		}
 	}
-	root := filepath.Join(os.TempDir(), "antreaplus-test-sandboxes")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp(root, fmt.Sprintf("pid%d-", os.Getpid()))
+	dir, err := framework.NewSandboxDir()
 	if err != nil {
 		return nil, err
 	}
