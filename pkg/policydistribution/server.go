@@ -42,8 +42,11 @@ type ServerOptions struct {
 	// WriteTimeout bounds the write of one event (default 10 s): a
 	// consumer that does not read is disconnected.
 	WriteTimeout time.Duration
-	Metrics      *Metrics
-	Log          logr.Logger
+	// ProbeWait is how long an agent's poll for probes waits (default
+	// wire.ProbeWait).
+	ProbeWait time.Duration
+	Metrics   *Metrics
+	Log       logr.Logger
 }
 
 // Server serves a Hub's rules to authenticated consumers over HTTP: each
@@ -54,6 +57,7 @@ type Server struct {
 	opts      ServerOptions
 	agents    *agentRegistry
 	agentless agentlessRegistry
+	probes    *probeBroker
 }
 
 // NewServer returns a server of hub's rules.
@@ -64,19 +68,24 @@ func NewServer(hub *Hub, opts ServerOptions) *Server {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
 	}
+	if opts.ProbeWait <= 0 {
+		opts.ProbeWait = wire.ProbeWait
+	}
 	if opts.Metrics == nil {
 		opts.Metrics = NewMetrics()
 	}
-	return &Server{hub: hub, opts: opts, agents: newAgentRegistry(opts.OnAgentChange)}
+	return &Server{hub: hub, opts: opts, agents: newAgentRegistry(opts.OnAgentChange), probes: newProbeBroker()}
 }
 
-// Handler returns the API's handler: wire.PathWatch, wire.PathReport and
-// wire.PathAgentlessReport.
+// Handler returns the API's handler: wire.PathWatch, wire.PathReport,
+// wire.PathAgentlessReport and wire.PathProbes.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+wire.PathWatch, s.serveWatch)
 	mux.HandleFunc("POST "+wire.PathReport, s.serveReport)
 	mux.HandleFunc("POST "+wire.PathAgentlessReport, s.serveAgentlessReport)
+	mux.HandleFunc("GET "+wire.PathProbes, s.serveProbes)
+	mux.HandleFunc("POST "+wire.PathProbes, s.serveProbes)
 	return mux
 }
 

@@ -39,7 +39,10 @@ type Options struct {
 	// points the VM's resolver at it. Nil turns DNS off (a resolver file
 	// the agent pointed at its forwarder before is put back).
 	DNS *DNSOptions
-	Log logr.Logger
+	// Dial opens the connections of live probes (default: a net.Dialer in
+	// the agent's network namespace).
+	Dial func(ctx context.Context, network, address string) (net.Conn, error)
+	Log  logr.Logger
 }
 
 // Agent is the VM agent: it enforces the last good rules from its state
@@ -91,6 +94,9 @@ func New(opts Options) (*Agent, error) {
 	}
 	if opts.RetryInterval <= 0 {
 		opts.RetryInterval = 5 * time.Second
+	}
+	if opts.Dial == nil {
+		opts.Dial = (&net.Dialer{}).DialContext
 	}
 	a := &Agent{opts: opts, applyCh: make(chan struct{}, 1), reportCh: make(chan struct{}, 1)}
 	var err error
@@ -153,6 +159,7 @@ func (a *Agent) Run(ctx context.Context) error {
 	defer cancel()
 	wg.Go(func() { a.applyLoop(ctx) })
 	wg.Go(func() { a.reportLoop(ctx) })
+	wg.Go(func() { a.probeLoop(ctx) })
 	if a.opts.DNS != nil || st.DNS != nil {
 		wg.Go(func() { a.dns.run(ctx) })
 	}

@@ -213,3 +213,36 @@ func watchQuery(cur cursor) url.Values {
 	}
 	return q
 }
+
+// Probes takes the live probes asked of the agent, waiting up to
+// wire.ProbeWait on the server for one; an empty list when none came.
+func (c *Client) Probes(ctx context.Context) ([]wire.ProbeRequest, error) {
+	ctx, cancel := context.WithTimeout(ctx, wire.ProbeWait+10*time.Second)
+	defer cancel()
+	resp, err := c.do(ctx, http.MethodGet, wire.PathProbes, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var out []wire.ProbeRequest
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, fmt.Errorf("decoding the probes: %w", err)
+	}
+	return out, nil
+}
+
+// ProbeResult answers a probe.
+func (c *Client) ProbeResult(ctx context.Context, res wire.ProbeResult) error {
+	body, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	resp, err := c.do(ctx, http.MethodPost, wire.PathProbes, nil, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
