@@ -34,7 +34,7 @@ chmod 644 "$chart"/crds/*.yaml
 declare -A rbac_packages=(
   [federation-manager]="cmd/federation-manager pkg/federation/manager pkg/federation/sources"
   [member-controller]="pkg/membercontroller pkg/serviceexport/exportstatus pkg/entityexport/exportstatus pkg/federatedpolicy pkg/networks/networkstatus"
-  [policy-controller]="cmd/policy-controller pkg/policydistribution/feeder pkg/policydistribution/agenttoken pkg/policydistribution/agentstatus pkg/policydistribution/policystatus pkg/policydistribution/policystats"
+  [policy-controller]="cmd/policy-controller pkg/policydistribution/feeder pkg/policydistribution/agenttoken pkg/policydistribution/agentstatus pkg/policydistribution/policystatus pkg/policydistribution/policystats pkg/policydistribution/livetrace"
   [cloud-controller]="cmd/cloud-controller pkg/cloudcontroller/... pkg/externalentity pkg/tenancy"
   [coredns]="cmd/coredns pkg/dns/importcache"
 )

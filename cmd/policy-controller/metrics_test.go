@@ -7,6 +7,7 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/controlplane"
+	"antreaplus.io/antreaplus/pkg/policydistribution/livetrace"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystats"
 	"antreaplus.io/antreaplus/test/datadriven"
 	"antreaplus.io/antreaplus/test/metricstest"
@@ -21,7 +22,7 @@ func TestRegisterMetrics(t *testing.T) {
 			t.Fatalf("unknown command %q", d.Command)
 		}
 		m := policydistribution.NewMetrics()
-		cp := &controlplane.ControlPlane{Metrics: m, Stats: policystats.NewMetrics(),
+		cp := &controlplane.ControlPlane{Metrics: m, Stats: policystats.NewMetrics(), Traces: livetrace.NewMetrics(),
 			Server: policydistribution.NewServer(policydistribution.NewHub(), policydistribution.ServerOptions{Metrics: m})}
 		descs, err := metricstest.Registered(func(reg prometheus.Registerer) error { return registerMetrics(reg, cp) })
 		if err != nil {

@@ -64,7 +64,7 @@ func ExampleRender() {
 		}
 	}
 	// Output:
-	// member,supervisor 20 CRDs
+	// member,supervisor 21 CRDs
 	// antreaplus-coredns
 	// antreaplus-federation-manager
 	// antreaplus-member-controller

@@ -44,8 +44,8 @@ func TestRenderRoles(t *testing.T) {
 			if got := deployments(r); !slices.Equal(got, c.want) {
 				t.Errorf("Deployments %v, want %v", got, c.want)
 			}
-			if len(r.CRDs) != 20 {
-				t.Errorf("%d CRDs, want 20", len(r.CRDs))
+			if len(r.CRDs) != 21 {
+				t.Errorf("%d CRDs, want 21", len(r.CRDs))
 			}
 			for _, o := range r.All() {
 				if o.GetKind() != "CustomResourceDefinition" && o.GetLabels()[ManagedByLabel] != ManagedBy {

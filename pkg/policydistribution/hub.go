@@ -296,3 +296,19 @@ func (h *Hub) PublishedAt(node string, generation uint64) (time.Time, bool) {
 	}
 	return st.history[i].published, true
 }
+
+// Endpoint returns one endpoint the hub holds and its externalNode. The
+// endpoint shares its rules with the hub and must not be modified.
+func (h *Hub) Endpoint(name string) (node string, ep wire.Endpoint, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	node, ok = h.endpointNode[name]
+	if !ok {
+		return "", wire.Endpoint{}, false
+	}
+	st := h.nodes[node]
+	if st == nil || st.endpoints[name] == nil {
+		return "", wire.Endpoint{}, false
+	}
+	return node, *st.endpoints[name], true
+}

@@ -22,6 +22,8 @@ type probeBroker struct {
 	// replaced) when one is added.
 	pending map[types.NamespacedName][]wire.ProbeRequest
 	wake    map[types.NamespacedName]chan struct{}
+	// onTaken are told when their probe is taken, by probe ID.
+	onTaken map[string]func()
 	// waiting are the askers, by probe ID, and the VM each probe was asked of.
 	waiting map[string]chan wire.ProbeResult
 	askedOf map[string]types.NamespacedName
@@ -29,7 +31,7 @@ type probeBroker struct {
 
 func newProbeBroker() *probeBroker {
 	return &probeBroker{pending: map[types.NamespacedName][]wire.ProbeRequest{}, wake: map[types.NamespacedName]chan struct{}{},
-		waiting: map[string]chan wire.ProbeResult{}, askedOf: map[string]types.NamespacedName{}}
+		waiting: map[string]chan wire.ProbeResult{}, askedOf: map[string]types.NamespacedName{}, onTaken: map[string]func(){}}
 }
 
 func (b *probeBroker) wakeChan(vm types.NamespacedName) chan struct{} {
@@ -46,8 +48,9 @@ func (b *probeBroker) wakeChan(vm types.NamespacedName) chan struct{} {
 var ErrProbeTimeout = errors.New("the VM's agent did not answer the probe")
 
 // Probe asks the agent of vm to take part in a live trace and waits for its
-// result until ctx ends.
-func (s *Server) Probe(ctx context.Context, vm types.NamespacedName, req wire.ProbeRequest) (wire.ProbeResult, error) {
+// result until ctx ends. onTaken, when not nil, is called once the agent
+// has taken the probe (a Watch is then in place).
+func (s *Server) Probe(ctx context.Context, vm types.NamespacedName, req wire.ProbeRequest, onTaken func()) (wire.ProbeResult, error) {
 	if req.ID == "" {
 		return wire.ProbeResult{}, errors.New("a probe needs an ID")
 	}
@@ -59,6 +62,9 @@ func (s *Server) Probe(ctx context.Context, vm types.NamespacedName, req wire.Pr
 		return wire.ProbeResult{}, fmt.Errorf("probe %s is already asked", req.ID)
 	}
 	b.waiting[req.ID], b.askedOf[req.ID] = result, vm
+	if onTaken != nil {
+		b.onTaken[req.ID] = onTaken
+	}
 	b.pending[vm] = append(b.pending[vm], req)
 	close(b.wakeChan(vm))
 	delete(b.wake, vm)
@@ -67,6 +73,7 @@ func (s *Server) Probe(ctx context.Context, vm types.NamespacedName, req wire.Pr
 		b.mu.Lock()
 		delete(b.waiting, req.ID)
 		delete(b.askedOf, req.ID)
+		delete(b.onTaken, req.ID)
 		left := b.pending[vm][:0]
 		for _, p := range b.pending[vm] {
 			if p.ID != req.ID {
@@ -96,7 +103,17 @@ func (b *probeBroker) take(ctx context.Context, vm types.NamespacedName, wait ti
 		b.mu.Lock()
 		if reqs := b.pending[vm]; len(reqs) > 0 {
 			delete(b.pending, vm)
+			var taken []func()
+			for _, r := range reqs {
+				if f := b.onTaken[r.ID]; f != nil {
+					taken = append(taken, f)
+					delete(b.onTaken, r.ID)
+				}
+			}
 			b.mu.Unlock()
+			for _, f := range taken {
+				f()
+			}
 			return reqs
 		}
 		wake := b.wakeChan(vm)

@@ -17,8 +17,9 @@ func TestProbeBroker(t *testing.T) {
 	s := NewServer(NewHub(), ServerOptions{})
 	vm, other := types.NamespacedName{Namespace: "ns", Name: "vm"}, types.NamespacedName{Namespace: "ns", Name: "other"}
 	got := make(chan wire.ProbeResult, 1)
+	taken := make(chan struct{})
 	go func() {
-		res, err := s.Probe(t.Context(), vm, wire.ProbeRequest{ID: "p1", Role: wire.ProbeWatch})
+		res, err := s.Probe(t.Context(), vm, wire.ProbeRequest{ID: "p1", Role: wire.ProbeWatch}, func() { close(taken) })
 		if err != nil {
 			res.Error = err.Error()
 		}
@@ -30,6 +31,11 @@ func TestProbeBroker(t *testing.T) {
 	reqs := s.probes.take(t.Context(), vm, 5*time.Second)
 	if len(reqs) != 1 || reqs[0].ID != "p1" {
 		t.Fatalf("the VM's agent took %v, want probe p1", reqs)
+	}
+	select {
+	case <-taken:
+	default:
+		t.Fatal("the asker was not told the probe was taken")
 	}
 	if s.probes.deliver(other, wire.ProbeResult{ID: "p1"}) {
 		t.Fatal("another VM's agent answered the probe")
@@ -46,7 +52,7 @@ func TestProbeBroker(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := s.Probe(ctx, vm, wire.ProbeRequest{ID: "p2"}); !errors.Is(err, ErrProbeTimeout) {
+	if _, err := s.Probe(ctx, vm, wire.ProbeRequest{ID: "p2"}, nil); !errors.Is(err, ErrProbeTimeout) {
 		t.Fatalf("an unanswered probe: %v, want ErrProbeTimeout", err)
 	}
 	if reqs := s.probes.take(t.Context(), vm, 10*time.Millisecond); len(reqs) != 0 {

@@ -110,7 +110,7 @@ func TestAgentAnswersLiveProbes(t *testing.T) {
 	watched := make(chan wire.ProbeResult, 1)
 	go func() {
 		res, err := s.Server.Probe(t.Context(), vmKey, wire.ProbeRequest{ID: "w1", Role: wire.ProbeWatch, Endpoint: "ns/nic",
-			Protocol: policyrules.ProtocolTCP, Port: 8002, Peer: netip.MustParseAddr("10.77.1.1"), Seconds: 10})
+			Protocol: policyrules.ProtocolTCP, Port: 8002, Peer: netip.MustParseAddr("10.77.1.1"), Seconds: 10}, nil)
 		if err != nil {
 			res.Error = err.Error()
 		}
@@ -133,7 +133,7 @@ func TestAgentAnswersLiveProbes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	sent, err := s.Server.Probe(ctx, vmKey, wire.ProbeRequest{ID: "s1", Role: wire.ProbeSend, Endpoint: "ns/nic",
-		Protocol: policyrules.ProtocolTCP, Port: 9, Peer: netip.MustParseAddr("10.77.1.1"), Seconds: 2})
+		Protocol: policyrules.ProtocolTCP, Port: 9, Peer: netip.MustParseAddr("10.77.1.1"), Seconds: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestAgentAnswersLiveProbes(t *testing.T) {
 		t.Fatalf("send: %+v, want allowed by no rule and refused by the peer", sent)
 	}
 
-	bad, err := s.Server.Probe(ctx, vmKey, wire.ProbeRequest{ID: "b1", Role: wire.ProbeSend, Protocol: policyrules.ProtocolTCP, Port: 9, Seconds: 2})
+	bad, err := s.Server.Probe(ctx, vmKey, wire.ProbeRequest{ID: "b1", Role: wire.ProbeSend, Protocol: policyrules.ProtocolTCP, Port: 9, Seconds: 2}, nil)
 	if err != nil || bad.Error != "a Send probe needs the peer's address" {
 		t.Fatalf("a probe without a peer: %+v, %v", bad, err)
 	}

@@ -25,6 +25,7 @@ func addKnownTypes(s *runtime.Scheme) error {
 	s.AddKnownTypes(GroupVersion,
 		&FederatedNetworkPolicy{}, &FederatedNetworkPolicyList{},
 		&PolicyStats{}, &PolicyStatsList{},
+		&Trace{}, &TraceList{},
 	)
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil

@@ -14,8 +14,13 @@ func RegisterMetrics(reg prometheus.Registerer, cp *ControlPlane) error {
 	if err := policydistribution.RegisterMetrics(reg, cp.Metrics, cp.Server); err != nil {
 		return err
 	}
-	if cp.Stats == nil {
+	if cp.Stats != nil {
+		if err := metricsreg.Register(reg, cp.Stats.Collectors()...); err != nil {
+			return err
+		}
+	}
+	if cp.Traces == nil {
 		return nil
 	}
-	return metricsreg.Register(reg, cp.Stats.Collectors()...)
+	return metricsreg.Register(reg, cp.Traces.Collectors()...)
 }

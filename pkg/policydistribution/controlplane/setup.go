@@ -24,6 +24,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/policydistribution/agentstatus"
 	"antreaplus.io/antreaplus/pkg/policydistribution/agenttoken"
 	"antreaplus.io/antreaplus/pkg/policydistribution/feeder"
+	"antreaplus.io/antreaplus/pkg/policydistribution/livetrace"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystats"
 	"antreaplus.io/antreaplus/pkg/policydistribution/policystatus"
 )
@@ -61,6 +62,8 @@ type ControlPlane struct {
 	Metrics *policydistribution.Metrics
 	// Stats are the metrics of the PolicyStats writer.
 	Stats *policystats.Metrics
+	// Traces are the metrics of the Trace reconciler.
+	Traces *livetrace.Metrics
 }
 
 // CacheOptions restricts the manager's Secret informer to token Secrets:
@@ -103,6 +106,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 		return nil, fmt.Errorf("setting up the agent token reconciler: %w", err)
 	}
 	stats := policystats.NewMetrics()
+	traces := livetrace.NewMetrics()
+	if err := (&livetrace.Reconciler{Client: mgr.GetClient(), Rules: hub, Prober: server, AgentlessNode: opts.AgentlessNode,
+		Metrics: traces, Log: log.WithName("trace")}).SetupWithManager(mgr); err != nil {
+		return nil, fmt.Errorf("setting up the trace reconciler: %w", err)
+	}
 	runnables := []manager.Runnable{
 		feed,
 		policies,
@@ -118,7 +126,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 			return nil, err
 		}
 	}
-	return &ControlPlane{Hub: hub, Server: server, Tokens: tokens, Metrics: metrics, Stats: stats}, nil
+	return &ControlPlane{Hub: hub, Server: server, Tokens: tokens, Metrics: metrics, Stats: stats, Traces: traces}, nil
 }
 
 // ensureAgentless creates the agentless consumer's token, retrying until

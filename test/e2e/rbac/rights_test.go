@@ -93,6 +93,10 @@ var accounts = []account{
 			why: "agenttoken: a token Secret per VM in the VM's namespace, and the agentless consumer's; agents are authenticated from them"},
 		{verbs: "create delete get list update watch", group: "policy.antreaplus.io", resources: "policystats",
 			why: "policystats writes the rule counters agents report, one object per policy (owned by it, without blockOwnerDeletion), and deletes those of policies gone"},
+		{verbs: "delete get list watch", group: "policy.antreaplus.io", resources: "traces",
+			why: "livetrace traces what a Trace asks and deletes it once its TTL has passed"},
+		{verbs: "get update", group: "policy.antreaplus.io", resources: "traces/status",
+			why: "livetrace writes the computed and observed verdicts"},
 	}, leaderElection("antreaplus-policy-controller")...)},
 
 	{name: "antreaplus-cloud-controller", grants: append([]grant{
