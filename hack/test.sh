@@ -63,7 +63,7 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # has its own sandbox. The longest start first, so that they overlap the
 # others instead of running last. The other packages run beside them in a
 # second go test: queued behind the clusters' packages, they would run last.
-heavy=(./test/e2e/services ./test/e2e ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation
+heavy=(./test/e2e/services ./test/e2e/vmsandbox ./test/e2e ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation
   ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/integration/tenancy ./test/e2e/dns
   ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
   ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
+
 	"github.com/miekg/dns"
 
 	"antreaplus.io/antreaplus/test/framework"
@@ -40,16 +42,16 @@ spec:
 // server, every name KEP-1645 gives it: the Service name (every ready Pod of
 // both members), each Pod's <hostname>.<clusterid> name and the SRV records;
 // and, from the same server, the member's own cluster.local names.
-func testHeadlessAcrossMembers(c *cli, server string) {
-	t := c.t
+func testHeadlessAcrossMembers(c *e2ecli.CLI, server string) {
+	t := c.T
 	manifest := filepath.Join(t.TempDir(), "db.yaml")
 	if err := os.WriteFile(manifest, []byte(statefulDB), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	kubeconfig := "--kubeconfig=" + filepath.Join(c.dir, "kubeconfig")
+	kubeconfig := "--kubeconfig=" + filepath.Join(c.Dir, "kubeconfig")
 	for _, m := range []string{"member-1", "member-2"} {
-		c.kubectl("--context", m, "apply", "-f", manifest)
-		c.mustRun("service", "export", "db", "-n", "shop", "--flat-network", "--context", m, kubeconfig)
+		c.Kubectl("--context", m, "apply", "-f", manifest)
+		c.MustRun("service", "export", "db", "-n", "shop", "--flat-network", "--context", m, kubeconfig)
 	}
 
 	var hosts map[string]string // <hostname>.<cluster> -> address
@@ -109,7 +111,7 @@ func testHeadlessAcrossMembers(c *cli, server string) {
 	}
 
 	// A Pod gone is a name gone, everywhere.
-	c.kubectl("--context", "member-2", "-n", "shop", "scale", "statefulset", "db", "--replicas=1")
+	c.Kubectl("--context", "member-2", "-n", "shop", "scale", "statefulset", "db", "--replicas=1")
 	framework.Eventually(t, 60*time.Second, func() error {
 		if ips, err := lookupA(server, "db-1.member-2.db.shop.svc.clusterset.local."); err == nil {
 			return fmt.Errorf("db-1.member-2 still answers %v", ips)
@@ -122,13 +124,13 @@ func testHeadlessAcrossMembers(c *cli, server string) {
 }
 
 // exchange asks server one question over UDP and fails the test on a transport error.
-func exchange(c *cli, server, name string, qtype uint16) *dns.Msg {
-	c.t.Helper()
+func exchange(c *e2ecli.CLI, server, name string, qtype uint16) *dns.Msg {
+	c.T.Helper()
 	m := new(dns.Msg)
 	m.SetQuestion(name, qtype)
 	r, _, err := (&dns.Client{Timeout: 2 * time.Second}).Exchange(m, server)
 	if err != nil {
-		c.t.Fatalf("%s %s: %v", name, dns.TypeToString[qtype], err)
+		c.T.Fatalf("%s %s: %v", name, dns.TypeToString[qtype], err)
 	}
 	return r
 }

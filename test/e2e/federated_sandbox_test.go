@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
+
 	"github.com/miekg/dns"
 
 	"antreaplus.io/antreaplus/test/framework"
@@ -21,11 +23,11 @@ import (
 // member runs a member controller and a DNS server; a Service exported as a
 // NodePort from member-1 and as a LoadBalancer from member-2 resolves, by
 // DNS, in member-3.
-func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) { //nolint:thelper // the body of a subtest, not a helper: failures report their own lines
-	c.mustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
+func testFederatedSandbox(t *testing.T, c *e2ecli.CLI, apiPortBase string) { //nolint:thelper // the body of a subtest, not a helper: failures report their own lines
+	c.MustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
 
 	var status sandboxStatus
-	if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &status); err != nil {
+	if err := json.Unmarshal([]byte(c.MustRun("sandbox", "status", "-o", "json")), &status); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -47,20 +49,20 @@ func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) { //nolint:t
 	if !slices.Equal(got, want) {
 		t.Fatalf("sandbox status lists %v, want %v", got, want)
 	}
-	if out := c.mustRun("sandbox", "status"); !strings.Contains(out, "127.0.53.3:") {
+	if out := c.MustRun("sandbox", "status"); !strings.Contains(out, "127.0.53.3:") {
 		t.Errorf("sandbox status does not show member-3's DNS address:\n%s", out)
 	}
 
 	for _, m := range []string{"member-1", "member-2", "member-3"} {
-		c.kubectl("--context", m, "create", "namespace", "shop")
+		c.Kubectl("--context", m, "create", "namespace", "shop")
 	}
-	c.kubectl("--context", "member-1", "-n", "shop", "create", "service", "nodeport", "web", "--tcp=80:8080", "--node-port=31080")
-	c.kubectl("--context", "member-2", "-n", "shop", "create", "service", "loadbalancer", "web", "--tcp=80:8080")
-	c.kubectl("--context", "member-2", "-n", "shop", "patch", "service", "web", "--subresource=status", "--type=merge",
+	c.Kubectl("--context", "member-1", "-n", "shop", "create", "service", "nodeport", "web", "--tcp=80:8080", "--node-port=31080")
+	c.Kubectl("--context", "member-2", "-n", "shop", "create", "service", "loadbalancer", "web", "--tcp=80:8080")
+	c.Kubectl("--context", "member-2", "-n", "shop", "patch", "service", "web", "--subresource=status", "--type=merge",
 		"-p", `{"status":{"loadBalancer":{"ingress":[{"ip":"203.0.113.20"}]}}}`)
-	kubeconfig := "--kubeconfig=" + filepath.Join(c.dir, "kubeconfig")
-	c.mustRun("service", "export", "web", "-n", "shop", "--context", "member-1", kubeconfig)
-	c.mustRun("service", "export", "web", "-n", "shop", "--context", "member-2", kubeconfig)
+	kubeconfig := "--kubeconfig=" + filepath.Join(c.Dir, "kubeconfig")
+	c.MustRun("service", "export", "web", "-n", "shop", "--context", "member-1", kubeconfig)
+	c.MustRun("service", "export", "web", "-n", "shop", "--context", "member-2", kubeconfig)
 
 	server := dnsAddr["member-3"]
 	// The cluster-set name gives the ServiceImport's IP; the per-cluster
@@ -86,7 +88,7 @@ func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) { //nolint:t
 		}
 		return nil
 	})
-	list := c.mustRun("service", "list", kubeconfig)
+	list := c.MustRun("service", "list", kubeconfig)
 	for _, w := range []string{"shop/web", "NodePort", "LoadBalancer"} {
 		if !strings.Contains(list, w) {
 			t.Errorf("service list lacks %q:\n%s", w, list)
@@ -96,15 +98,15 @@ func testFederatedSandbox(t *testing.T, c *cli, apiPortBase string) { //nolint:t
 	testHeadlessAcrossMembers(c, server)
 
 	// A killed DNS server is reported, and 'up' restarts it.
-	pid := readPid(t, filepath.Join(c.dir, "members", "member-3.dns.pid"))
+	pid := readPid(t, filepath.Join(c.Dir, "members", "member-3.dns.pid"))
 	if p, err := os.FindProcess(pid); err == nil {
 		_ = p.Kill()
 	}
 	waitGone(t, pid)
-	if out, err := c.run("sandbox", "status"); err == nil || !strings.Contains(out, "member-3: the dns is not ready") {
+	if out, err := c.Run("sandbox", "status"); err == nil || !strings.Contains(out, "member-3: the dns is not ready") {
 		t.Errorf("status after killing member-3's DNS server: err=%v\n%s", err, out)
 	}
-	c.mustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
+	c.MustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
 	if ips, err := lookupA(server, "web.shop.svc.clusterset.local."); err != nil || len(ips) != 1 {
 		t.Errorf("after up restarted it, member-3's DNS server answers %v %v", ips, err)
 	}

@@ -12,30 +12,32 @@ import (
 	"syscall"
 	"testing"
 
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
+
 	"antreaplus.io/antreaplus/pkg/sandbox"
 )
 
 // TestSandboxLifecycle walks the sandbox through what an operator does:
 // up, use, re-run up, lose a cluster, up again, status, down.
 func TestSandboxLifecycle(t *testing.T) {
-	c := newCLI(t)
+	c := e2ecli.New(t)
 	base := freeBase(t)
 	apiPortBase := "--api-port-base=" + strconv.Itoa(base)
 
-	out := c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
-	kubeconfig := filepath.Join(c.dir, "kubeconfig")
+	out := c.MustRun("sandbox", "up", "--clusters", "3", apiPortBase)
+	kubeconfig := filepath.Join(c.Dir, "kubeconfig")
 	if !strings.Contains(out, "export KUBECONFIG="+kubeconfig) {
 		t.Errorf("up does not tell how to use the kubeconfig:\n%s", out)
 	}
-	if got := strings.TrimSpace(c.mustRun("sandbox", "kubeconfig")); got != kubeconfig {
+	if got := strings.TrimSpace(c.MustRun("sandbox", "kubeconfig")); got != kubeconfig {
 		t.Errorf("sandbox kubeconfig = %q, want %q", got, kubeconfig)
 	}
 
 	t.Run("every cluster has its nodes, CRDs and own CIDRs", func(t *testing.T) {
-		c := c.in(t)
+		c := c.In(t)
 		for i := 1; i <= 3; i++ {
 			ctx := sandbox.ClusterName(i)
-			got := c.kubectl("--context", ctx, "get", "nodes,crd", "-o", "name")
+			got := c.Kubectl("--context", ctx, "get", "nodes,crd", "-o", "name")
 			for _, want := range []string{
 				"node/" + ctx + "-node-1",
 				"customresourcedefinition.apiextensions.k8s.io/memberclusters.federation.antreaplus.io",
@@ -52,7 +54,7 @@ func TestSandboxLifecycle(t *testing.T) {
 			if strings.Contains(got, "member-"+strconv.Itoa(i%3+1)+"-node") {
 				t.Errorf("%s shows another cluster's nodes: clusters share a store\n%s", ctx, got)
 			}
-			svc := c.kubectl("--context", ctx, "create", "service", "clusterip", "probe", "--tcp=80:80", "-o", "jsonpath={.spec.clusterIP}")
+			svc := c.Kubectl("--context", ctx, "create", "service", "clusterip", "probe", "--tcp=80:80", "-o", "jsonpath={.spec.clusterIP}")
 			if want := fmt.Sprintf("10.%d.", 200+i); !strings.HasPrefix(svc, want) {
 				t.Errorf("%s gave ClusterIP %s, want one in its Service CIDR %s0.0/16", ctx, svc, want)
 			}
@@ -60,29 +62,29 @@ func TestSandboxLifecycle(t *testing.T) {
 	})
 
 	t.Run("re-running up keeps the running clusters", func(t *testing.T) {
-		c := c.in(t)
-		out := c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
+		c := c.In(t)
+		out := c.MustRun("sandbox", "up", "--clusters", "3", apiPortBase)
 		if n := strings.Count(out, "already running"); n != 3 {
 			t.Errorf("want 3 clusters reported already running, got %d:\n%s", n, out)
 		}
-		if svc := c.kubectl("--context", "member-1", "get", "service", "probe", "-o", "name"); !strings.Contains(svc, "probe") {
+		if svc := c.Kubectl("--context", "member-1", "get", "service", "probe", "-o", "name"); !strings.Contains(svc, "probe") {
 			t.Errorf("a re-run lost member-1's objects")
 		}
 	})
 
 	t.Run("a killed API server is reported and restarted by up", func(t *testing.T) {
-		c := c.in(t)
-		pid := readPid(t, filepath.Join(c.dir, "kwok", "clusters", "member-3", "pids", "kube-apiserver.pid"))
+		c := c.In(t)
+		pid := readPid(t, filepath.Join(c.Dir, "kwok", "clusters", "member-3", "pids", "kube-apiserver.pid"))
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		out, err := c.run("sandbox", "status")
+		out, err := c.Run("sandbox", "status")
 		if err == nil || !strings.Contains(out, "member-3") || !strings.Contains(out, "1 clusters or processes are not ready") {
 			t.Fatalf("status after killing member-3's API server: err=%v\n%s", err, out)
 		}
-		c.mustRun("sandbox", "up", "--clusters", "3", apiPortBase)
+		c.MustRun("sandbox", "up", "--clusters", "3", apiPortBase)
 		var status sandboxStatus
-		if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &status); err != nil {
+		if err := json.Unmarshal([]byte(c.MustRun("sandbox", "status", "-o", "json")), &status); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range status.Clusters {
@@ -90,7 +92,7 @@ func TestSandboxLifecycle(t *testing.T) {
 				t.Errorf("%s not ready after up: %s", s.Name, s.Error)
 			}
 		}
-		if svc := c.kubectl("--context", "member-3", "get", "service", "probe", "-o", "name"); !strings.Contains(svc, "probe") {
+		if svc := c.Kubectl("--context", "member-3", "get", "service", "probe", "-o", "name"); !strings.Contains(svc, "probe") {
 			t.Errorf("the restart lost member-3's objects")
 		}
 	})
@@ -102,8 +104,8 @@ func TestSandboxLifecycle(t *testing.T) {
 		}
 		defer func() { _ = l.Close() }()
 		port := l.Addr().(*net.TCPAddr).Port
-		other := &cli{t: t, bin: c.bin, dir: filepath.Join(t.TempDir(), "other"), tools: c.tools}
-		out, err := other.run("sandbox", "up", "--clusters", "1", "--api-port-base="+strconv.Itoa(port))
+		other := &e2ecli.CLI{T: t, Bin: c.Bin, Dir: filepath.Join(t.TempDir(), "other"), Tools: c.Tools}
+		out, err := other.Run("sandbox", "up", "--clusters", "1", "--api-port-base="+strconv.Itoa(port))
 		want := fmt.Sprintf("port %d is in use by pid %d", port, os.Getpid())
 		if err == nil || !strings.Contains(out, want) {
 			t.Fatalf("want an error containing %q, got err=%v\n%s", want, err, out)
@@ -111,24 +113,24 @@ func TestSandboxLifecycle(t *testing.T) {
 	})
 
 	t.Run("federated: a Service exported with two types resolves in the third member", func(t *testing.T) {
-		testFederatedSandbox(t, c.in(t), apiPortBase)
+		testFederatedSandbox(t, c.In(t), apiPortBase)
 	})
 
 	t.Run("down leaves no process and no port", func(t *testing.T) {
-		c := c.in(t)
+		c := c.In(t)
 		var pids []int
-		files, _ := filepath.Glob(filepath.Join(c.dir, "kwok", "clusters", "*", "pids", "*.pid"))
+		files, _ := filepath.Glob(filepath.Join(c.Dir, "kwok", "clusters", "*", "pids", "*.pid"))
 		for _, f := range files {
 			pids = append(pids, readPid(t, f))
 		}
 		if len(pids) < 15 {
 			t.Fatalf("found %d component pids, want 5 per cluster", len(pids))
 		}
-		services, _ := filepath.Glob(filepath.Join(c.dir, "*", "*.pid"))
+		services, _ := filepath.Glob(filepath.Join(c.Dir, "*", "*.pid"))
 		for _, f := range services {
 			pids = append(pids, readPid(t, f))
 		}
-		c.mustRun("sandbox", "down")
+		c.MustRun("sandbox", "down")
 		for _, pid := range pids {
 			if sandbox.Alive(pid) {
 				t.Errorf("process %d is still running after down", pid)
@@ -143,8 +145,8 @@ func TestSandboxLifecycle(t *testing.T) {
 			}
 			_ = l.Close()
 		}
-		if _, err := os.Stat(c.dir); !os.IsNotExist(err) {
-			t.Errorf("sandbox directory %s still exists", c.dir)
+		if _, err := os.Stat(c.Dir); !os.IsNotExist(err) {
+			t.Errorf("sandbox directory %s still exists", c.Dir)
 		}
 	})
 }

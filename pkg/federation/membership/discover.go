@@ -13,8 +13,13 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
-// DefaultProbeTimeout bounds the probe of one context in Discover.
-const DefaultProbeTimeout = 2 * time.Second
+// DefaultProbeTimeout bounds the probe of one context in Discover. The
+// contexts are probed at once, so it is waited for only when one does not
+// answer at all (a refused connection fails at once). The probe's first
+// request also discovers the API server's groups: on a loaded machine
+// (CI) 2 s were too few for an API server that was alive, and `join`
+// then said no supervisor answered.
+const DefaultProbeTimeout = 10 * time.Second
 
 // Discovery is what Discover found among a kubeconfig's contexts.
 type Discovery struct {

@@ -1,4 +1,4 @@
-package e2e
+package vmsandbox
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
 )
 
 // podComponents are the status kinds of the components the chart runs
@@ -24,7 +26,7 @@ var podComponents = map[string]string{
 // image's user (65532) without any capability and with no_new_privs, the
 // kubernetes Service in its environment, its own network namespace, and
 // its service account's token as its credentials (no kubeconfig).
-func testComponentsRunAsPods(t *testing.T, c *cli) {
+func testComponentsRunAsPods(t *testing.T, c *e2ecli.CLI) {
 	t.Helper()
 	hostNet, err := os.Readlink("/proc/self/ns/net")
 	if err != nil {
@@ -42,7 +44,7 @@ func testComponentsRunAsPods(t *testing.T, c *cli) {
 			t.Errorf("%s does not run", what)
 			continue
 		}
-		args := strings.Fields(c.kubectl("--context", s.Cluster, "-n", "antreaplus-system", "get", "deployment", deployment,
+		args := strings.Fields(c.Kubectl("--context", s.Cluster, "-n", "antreaplus-system", "get", "deployment", deployment,
 			"-o", "jsonpath={.spec.template.spec.containers[0].args[*]}"))
 		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", s.Pid))
 		if err != nil {
@@ -69,7 +71,7 @@ func testComponentsRunAsPods(t *testing.T, c *cli) {
 			t.Errorf("%s: %v", what, err)
 			continue
 		}
-		kube := c.kubectl("--context", s.Cluster, "get", "service", "kubernetes", "-o", "jsonpath={.spec.clusterIP}")
+		kube := c.Kubectl("--context", s.Cluster, "get", "service", "kubernetes", "-o", "jsonpath={.spec.clusterIP}")
 		env := strings.Split(string(environ), "\x00")
 		if !slices.Contains(env, "KUBERNETES_SERVICE_HOST="+kube) || slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "KUBECONFIG=") }) {
 			t.Errorf("%s: environment %q, want KUBERNETES_SERVICE_HOST=%s (in-cluster configuration) and no KUBECONFIG", what, env, kube)

@@ -1,4 +1,4 @@
-package e2e
+package vmsandbox
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
 
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/test/framework"
@@ -40,7 +42,7 @@ func TestSandboxVMAgents(t *testing.T) {
 	if err := sandbox.VMAgentsSupported(); err != nil {
 		cannot("sandbox up %v", err)
 	}
-	c := newCLI(t)
+	c := e2ecli.New(t)
 	base, err := sandbox.FreeBase(2)
 	if err != nil {
 		t.Fatal(err)
@@ -49,10 +51,10 @@ func TestSandboxVMAgents(t *testing.T) {
 	// Pod (the direct way is covered by test/e2e/fedpolicy and make demo).
 	up := []string{"sandbox", "up", "--clusters", "2", "--supervisors", "1", "--federation-id", vmFederationID,
 		"--cloud", "--vm-agents", "--as-installed", "--api-port-base=" + strconv.Itoa(base)}
-	c.mustRun(up...)
+	c.MustRun(up...)
 
 	t.Run("every component runs as its Deployment's Pod", func(t *testing.T) {
-		testComponentsRunAsPods(t, c.in(t))
+		testComponentsRunAsPods(t, c.In(t))
 	})
 
 	cloud := sandboxCloud(t, c)
@@ -81,7 +83,7 @@ func TestSandboxVMAgents(t *testing.T) {
 
 	t.Run("every agent reported to its VirtualMachine in its member", func(t *testing.T) {
 		for _, vm := range vms {
-			got := c.in(t).kubectl("--context", vm.Cluster, "-n", "cloud-demo", "get", "virtualmachine", vm.Object,
+			got := c.In(t).Kubectl("--context", vm.Cluster, "-n", "cloud-demo", "get", "virtualmachine", vm.Object,
 				"-o", `jsonpath={.status.agent.version}/{.status.conditions[?(@.type=="AgentConnected")].status}`)
 			if !strings.HasSuffix(got, "/True") || strings.HasPrefix(got, "/") {
 				t.Errorf("%s (%s in %s): agent version/connected = %q, want a version and True", vm.Name, vm.Object, vm.Cluster, got)
@@ -90,22 +92,22 @@ func TestSandboxVMAgents(t *testing.T) {
 	})
 
 	t.Run("VMs of both clouds reach each other", func(t *testing.T) {
-		c := c.in(t)
+		c := c.In(t)
 		for _, p := range [][2]string{{"dev-build-1", "azure-dev-build-1"}, {"azure-dev-build-2", "dev-build-2"}, {"aws-dev-build-3", "azure-dev-build-3"}} {
-			c.mustRun("sandbox", "probe", "--from", p[0], "--to", p[1]+":8080", "--expect", "connected")
+			c.MustRun("sandbox", "probe", "--from", p[0], "--to", p[1]+":8080", "--expect", "connected")
 		}
 	})
 
 	agents := vmAgentPids(t, c, vms)
 	t.Run("every agent runs as the package's unit runs it", func(t *testing.T) {
-		testAgentsRunAsPackaged(t, c.in(t), vms, agents)
+		testAgentsRunAsPackaged(t, c.In(t), vms, agents)
 	})
 	t.Run("up restarts a dead agent and policy controller and keeps the others", func(t *testing.T) {
-		c := c.in(t)
+		c := c.In(t)
 		_ = syscall.Kill(agents["dev-build-3"], syscall.SIGKILL)
 		pc := serviceOf(t, c, "member-2", "policy-controller")
 		_ = syscall.Kill(pc.Pid, syscall.SIGKILL)
-		c.mustRun(up...)
+		c.MustRun(up...)
 		now := vmAgentPids(t, c, vms)
 		if now["dev-build-3"] == agents["dev-build-3"] || !sandbox.Alive(now["dev-build-3"]) {
 			t.Errorf("the killed agent of dev-build-3 was not restarted: pid %d, before %d", now["dev-build-3"], agents["dev-build-3"])
@@ -122,31 +124,31 @@ func TestSandboxVMAgents(t *testing.T) {
 	})
 
 	t.Run("VMs resolve a federated Service through their member's DNS server", func(t *testing.T) {
-		testVMsResolveFederatedNames(t, c.in(t), vms)
+		testVMsResolveFederatedNames(t, c.In(t), vms)
 	})
 
 	t.Run("a policy allows dev-build-1 and blocks dev-build-3", func(t *testing.T) {
-		c := c.in(t)
-		c.mustRun("sandbox", "probe", "--from", "dev-build-3", "--to", "dev-build-2:8080", "--expect", "connected")
+		c := c.In(t)
+		c.MustRun("sandbox", "probe", "--from", "dev-build-3", "--to", "dev-build-2:8080", "--expect", "connected")
 		policy, err := filepath.Abs(buildIngressPolicy)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.kubectl("--context", "member-1", "apply", "-f", policy)
+		c.Kubectl("--context", "member-1", "apply", "-f", policy)
 		waitProbe(t, c, "dev-build-3", "dev-build-2:8080", "blocked")
-		t.Logf("%s", c.mustRun("sandbox", "probe", "--from", "dev-build-1", "--to", "dev-build-2:8080", "--expect", "connected"))
+		t.Logf("%s", c.MustRun("sandbox", "probe", "--from", "dev-build-1", "--to", "dev-build-2:8080", "--expect", "connected"))
 	})
 
 	t.Run("member-2's policy lets only AWS's dev-build-1 reach azure-dev-build-2", func(t *testing.T) {
-		c := c.in(t)
+		c := c.In(t)
 		src, _ := agentVMByName(vms, "dev-build-1")
 		policy := filepath.Join(t.TempDir(), "policy.yaml")
 		if err := os.WriteFile(policy, []byte(strings.ReplaceAll(azureIngressPolicy, "SOURCE", src.IP)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c.kubectl("--context", "member-2", "apply", "-f", policy)
+		c.Kubectl("--context", "member-2", "apply", "-f", policy)
 		waitProbe(t, c, "azure-dev-build-1", "azure-dev-build-2:8080", "blocked")
-		c.mustRun("sandbox", "probe", "--from", "dev-build-1", "--to", "azure-dev-build-2:8080", "--expect", "connected")
+		c.MustRun("sandbox", "probe", "--from", "dev-build-1", "--to", "azure-dev-build-2:8080", "--expect", "connected")
 	})
 
 	// Everything that must be gone after down: processes, namespaces, links.
@@ -157,7 +159,7 @@ func TestSandboxVMAgents(t *testing.T) {
 		}
 	}
 	bridgeNS := strings.TrimSuffix(vms[0].NetNS, "-"+vms[0].Name)
-	c.mustRun("sandbox", "down")
+	c.MustRun("sandbox", "down")
 	for _, pid := range pids {
 		if sandbox.Alive(pid) {
 			t.Errorf("process %d of a VM survived down", pid)
@@ -176,7 +178,7 @@ func TestSandboxVMAgents(t *testing.T) {
 		}
 	}
 	checkVMResolvConfsGone(t, vms)
-	if out := c.mustRun("sandbox", "down"); !strings.Contains(out, "No sandbox") {
+	if out := c.MustRun("sandbox", "down"); !strings.Contains(out, "No sandbox") {
 		t.Errorf("a second down did not say there is nothing left:\n%s", out)
 	}
 }
@@ -201,11 +203,11 @@ spec:
 
 // waitProbe waits up to 60 s for a probe from a VM to have the expected
 // outcome (connected or blocked).
-func waitProbe(t *testing.T, c *cli, from, to, expect string) {
+func waitProbe(t *testing.T, c *e2ecli.CLI, from, to, expect string) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		out, err := c.run("sandbox", "probe", "--from", from, "--to", to, "--expect", expect, "--timeout", "1s")
+		out, err := c.Run("sandbox", "probe", "--from", from, "--to", to, "--expect", expect, "--timeout", "1s")
 		if err == nil {
 			t.Logf("%s", out)
 			return
@@ -218,12 +220,12 @@ func waitProbe(t *testing.T, c *cli, from, to, expect string) {
 }
 
 // sandboxCloud is the local cloud of 'sandbox status -o json'.
-func sandboxCloud(t *testing.T, c *cli) *sandbox.CloudState {
+func sandboxCloud(t *testing.T, c *e2ecli.CLI) *sandbox.CloudState {
 	t.Helper()
 	var st struct {
 		Cloud *sandbox.CloudState `json:"cloud"`
 	}
-	if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &st); err != nil {
+	if err := json.Unmarshal([]byte(c.MustRun("sandbox", "status", "-o", "json")), &st); err != nil {
 		t.Fatal(err)
 	}
 	if st.Cloud == nil {
@@ -233,7 +235,7 @@ func sandboxCloud(t *testing.T, c *cli) *sandbox.CloudState {
 }
 
 // serviceOf is the process of that kind in cluster, from status.
-func serviceOf(t *testing.T, c *cli, cluster, kind string) sandbox.ServiceStatus {
+func serviceOf(t *testing.T, c *e2ecli.CLI, cluster, kind string) sandbox.ServiceStatus {
 	t.Helper()
 	for _, s := range sandboxServices(t, c) {
 		if s.Cluster == cluster && s.Kind == kind {
@@ -245,12 +247,12 @@ func serviceOf(t *testing.T, c *cli, cluster, kind string) sandbox.ServiceStatus
 }
 
 // sandboxServices is what 'sandbox status -o json' lists besides clusters.
-func sandboxServices(t *testing.T, c *cli) []sandbox.ServiceStatus {
+func sandboxServices(t *testing.T, c *e2ecli.CLI) []sandbox.ServiceStatus {
 	t.Helper()
 	var st struct {
 		Services []sandbox.ServiceStatus `json:"services"`
 	}
-	if err := json.Unmarshal([]byte(c.mustRun("sandbox", "status", "-o", "json")), &st); err != nil {
+	if err := json.Unmarshal([]byte(c.MustRun("sandbox", "status", "-o", "json")), &st); err != nil {
 		t.Fatal(err)
 	}
 	return st.Services
@@ -258,7 +260,7 @@ func sandboxServices(t *testing.T, c *cli) []sandbox.ServiceStatus {
 
 // vmAgentPids maps each VM to the pid of its agent, from status, which
 // lists an agent by its VM's address.
-func vmAgentPids(t *testing.T, c *cli, vms []sandbox.AgentVM) map[string]int {
+func vmAgentPids(t *testing.T, c *e2ecli.CLI, vms []sandbox.AgentVM) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, s := range sandboxServices(t, c) {

@@ -1,4 +1,4 @@
-package e2e
+package vmsandbox
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
 
 	vmagentpkg "antreaplus.io/antreaplus/deploy/vm-agent"
 	"antreaplus.io/antreaplus/pkg/sandbox"
@@ -22,14 +24,14 @@ const agentCaps = "0000000000001400"
 // systemd unit runs it: the unit's ExecStart expanded with the VM's env
 // file (in the packaged format, <sandbox>/vms/<vm>.env), with only the
 // unit's capabilities and no new privileges.
-func testAgentsRunAsPackaged(t *testing.T, c *cli, vms []sandbox.AgentVM, agents map[string]int) { //nolint:thelper // the body of a subtest
+func testAgentsRunAsPackaged(t *testing.T, c *e2ecli.CLI, vms []sandbox.AgentVM, agents map[string]int) { //nolint:thelper // the body of a subtest
 	unit, err := vmagentpkg.PackagedUnit()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, vm := range vms {
 		pid := strconv.Itoa(agents[vm.Name])
-		env, err := os.ReadFile(filepath.Join(c.dir, "vms", vm.Name+".env"))
+		env, err := os.ReadFile(filepath.Join(c.Dir, "vms", vm.Name+".env"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package e2e
+package vmsandbox
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"antreaplus.io/antreaplus/test/e2e/e2ecli"
 
 	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/pkg/vmagent/dnsforward"
@@ -25,12 +27,12 @@ const vmFederationID = "e2e-vms"
 // (UDP, the resolver file's first nameserver). Neither is told a server:
 // each reads the VM's /etc/resolv.conf, which its agent pointed at its
 // forwarder, with nobody configuring the VM by hand.
-func testVMsResolveFederatedNames(t *testing.T, c *cli, vms []sandbox.AgentVM) { //nolint:thelper // the body of a subtest, not a helper: failures report their own lines
+func testVMsResolveFederatedNames(t *testing.T, c *e2ecli.CLI, vms []sandbox.AgentVM) { //nolint:thelper // the body of a subtest, not a helper: failures report their own lines
 	for _, m := range []string{"member-1", "member-2"} {
-		c.kubectl("--context", m, "create", "namespace", "shop")
+		c.Kubectl("--context", m, "create", "namespace", "shop")
 	}
-	c.kubectl("--context", "member-1", "-n", "shop", "create", "service", "nodeport", "web", "--tcp=80:8080", "--node-port=31080")
-	c.mustRun("service", "export", "web", "-n", "shop", "--context", "member-1", "--kubeconfig="+filepath.Join(c.dir, "kubeconfig"))
+	c.Kubectl("--context", "member-1", "-n", "shop", "create", "service", "nodeport", "web", "--tcp=80:8080", "--node-port=31080")
+	c.MustRun("service", "export", "web", "-n", "shop", "--context", "member-1", "--kubeconfig="+filepath.Join(c.Dir, "kubeconfig"))
 
 	for _, name := range []string{"dev-build-3", "azure-dev-build-1"} { // dev-build-3's agent was restarted
 		vm, ok := agentVMByName(vms, name)
@@ -45,7 +47,7 @@ func testVMsResolveFederatedNames(t *testing.T, c *cli, vms []sandbox.AgentVM) {
 			var ips []string
 			framework.Eventually(t, 90*time.Second, func() error {
 				ips = nil
-				want := c.kubectl("--context", vm.Cluster, "-n", "shop", "get", "serviceimports.multicluster.x-k8s.io", "web",
+				want := c.Kubectl("--context", vm.Cluster, "-n", "shop", "get", "serviceimports.multicluster.x-k8s.io", "web",
 					"--ignore-not-found", "-o", "jsonpath={.spec.ips[0]}")
 				if want == "" {
 					return fmt.Errorf("%s has no ServiceImport shop/web with an IP yet", vm.Cluster)

@@ -1,0 +1,10 @@
+package vmsandbox
+
+import (
+	"testing"
+
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// TestMain removes the programs the tests built (framework.Binary).
+func TestMain(m *testing.M) { framework.MainWithoutClusters(m) }
