@@ -21,15 +21,18 @@ func newTraceCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
 		port      int32
 		namespace string
 		timeout   time.Duration
+		live      bool
+		liveFor   int32
 	)
 	c := &cobra.Command{
-		Use:   "trace --from SOURCE --to DESTINATION [--port N] [--protocol TCP|UDP|SCTP] [-n NS] [--context CTX]...",
+		Use:   "trace --from SOURCE --to DESTINATION [--port N] [--protocol TCP|UDP|SCTP] [--live] [-n NS] [--context CTX]...",
 		Short: "Why is a connection allowed or dropped? The path of one flow across members, clouds and VMs, hop by hop",
 		Example: `  antreaplus trace --from member-1:vm/dev-build-1 --to member-2:vm/dev-build-2 --port 8080
   antreaplus trace --from vm/edge-web-1 --to vm/edge-db-1 --port 5432 -o json
   antreaplus trace --from member-2:vm/dev-build-1 --to web.shop.svc.clusterset.local --port 80
   antreaplus trace --from 198.51.100.7 --to member-1:service/prod-orders --port 5432
-  antreaplus trace --from member-1:pod/shop/web-0 --to member-2:vm/db-1 --port 5432`,
+  antreaplus trace --from member-1:pod/shop/web-0 --to member-2:vm/db-1 --port 5432
+  antreaplus trace --from member-1:vm/dev-build-3 --to member-2:vm/dev-build-2 --port 8080 --live`,
 		Long: `trace computes, from what the members' API servers hold, the path of one flow: how the
 destination's name resolves (a federated Service: its ServiceImport and exporters), the
 addresses the packet carries on its leg (private where the networks are flat, else public and
@@ -44,7 +47,14 @@ service), entity/NAMESPACE/NAME (an ExternalEntity), pod/NAMESPACE/NAME (a Pod: 
 policies are Antrea's, whose Traceflow traces them; that leg is "undecided" here),
 MEMBER:remote/NAME (a RemoteEntity: traced in the member it comes from), an IP address, or
 NAME.NAMESPACE.svc.clusterset.local (resolved in the source's member). A member that cannot
-be read is said so; the rest is traced.`,
+be read is said so; the rest is traced.
+
+With --live the flow is also sent for real: a Trace object in each member on the way asks its
+policy controller to have the destination VM's agent watch for the flow and then the source
+VM's agent send it; the kernel's nftables tracing names the rule that decided the real packet at
+each point, shown beside the computed verdict, and a difference (a rule not realised yet, an
+agent out of date) is flagged. It needs --port, and the right to create Traces in the points'
+Namespaces.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := p.validate(); err != nil {
@@ -61,6 +71,12 @@ be read is said so; the rest is traced.`,
 			}
 			if port < 0 || port > 65535 {
 				return fmt.Errorf("--port %d: want 1 to 65535 (0: any port)", port)
+			}
+			if live && port == 0 {
+				return fmt.Errorf("--live sends a real flow: give --port")
+			}
+			if liveFor < 1 || liveFor > 30 {
+				return fmt.Errorf("--live-timeout %d: want 1 to 30 seconds", liveFor)
 			}
 			src, err := gather.ParseSpec(from)
 			if err != nil {
@@ -101,6 +117,11 @@ be read is said so; the rest is traced.`,
 			res := trace.Compute(trace.Query{Source: source, Destination: dest, Protocol: proto, Port: port,
 				Resolved: resolved, Flat: w.Flat, Federated: w.Federated()})
 			report := traceReport{From: source.Name, To: dest.Name, Protocol: string(proto), Port: port, Result: res}
+			if live {
+				if report.Live, err = runLive(ctx, errOut, clusters, res, proto, port, liveFor); err != nil {
+					return fmt.Errorf("live trace: %w", err)
+				}
+			}
 			return p.print(out, report, func(out io.Writer) error { return printTrace(out, report) })
 		},
 	}
@@ -110,6 +131,8 @@ be read is said so; the rest is traced.`,
 	c.Flags().Int32Var(&port, "port", 0, "the destination port (0: any)")
 	c.Flags().StringVarP(&namespace, "namespace", "n", "", "look for the source and destination in this namespace only")
 	c.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "how long to wait for each member")
+	c.Flags().BoolVar(&live, "live", false, "also send the flow for real and show the rule each VM agent saw decide it (Trace objects in the members)")
+	c.Flags().Int32Var(&liveFor, "live-timeout", 10, "with --live, seconds the source's agent tries to connect and the destination's agent watches")
 	addPrintFlags(c, c.Flags(), &p, "")
 	return c
 }
@@ -121,6 +144,8 @@ type traceReport struct {
 	Protocol string       `json:"protocol"`
 	Port     int32        `json:"port,omitempty"`
 	Result   trace.Result `json:"trace"`
+	// Live is what the agents observed (--live).
+	Live []liveObservation `json:"live,omitempty"`
 }
 
 // printTrace writes a trace as a tree.
@@ -150,6 +175,9 @@ func printTrace(out io.Writer, r traceReport) error {
 			head = "name resolution in " + s.Member
 		}
 		fmt.Fprintf(out, "%s %s\n%s   %s\n", branch, head, cont, s.Note)
+		if o, ok := observedFor(r.Live, s); ok {
+			fmt.Fprintf(out, "%s   %s\n", cont, observedLine(o))
+		}
 	}
 	return nil
 }

@@ -57,10 +57,23 @@ func testIngress(t *testing.T) {
 	}
 
 	// The computed trace agrees with the connections: dev-build-3 dropped
-	// by the rule derived from the federated policy, dev-build-1 allowed.
+	// by the rule derived from the federated policy, dev-build-1 allowed;
+	// and live, the agents see the same: the source's agent sends the
+	// flow, the destination's sees the same rule decide the real packet.
 	for _, c := range []struct{ from, verdict, action string }{{"dev-build-3", "dropped", "Drop"}, {"dev-build-1", "allowed", "Allow"}} {
-		out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json", "--timeout", "60s")
+		out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json", "--timeout", "60s", "--live")
 		var got struct {
+			Live []struct {
+				Member string `json:"member"`
+				Point  struct {
+					Direction string `json:"direction"`
+					Observed  *struct {
+						Verdict string `json:"verdict"`
+						Rule    string `json:"rule"`
+					} `json:"observed"`
+					Agrees *bool `json:"agrees"`
+				} `json:"point"`
+			} `json:"live"`
 			Trace struct {
 				Verdict string `json:"verdict"`
 				Steps   []struct {
@@ -79,7 +92,29 @@ func testIngress(t *testing.T) {
 			t.Errorf("trace from %s: %s", c.from, out)
 			t.Errorf("want %s by a %s rule of the policy derived from %s/%s", c.verdict, c.action, ns, name)
 		}
+		seen := map[string]bool{}
+		for _, l := range got.Live {
+			p := l.Point
+			if p.Observed == nil || p.Agrees == nil || !*p.Agrees {
+				t.Errorf("live trace from %s: %s's %s point was not observed agreeing: %s", c.from, l.Member, p.Direction, out)
+				continue
+			}
+			seen[l.Member+" "+p.Direction] = true
+			if p.Direction == "Ingress" && (p.Observed.Verdict != strings.ToUpper(c.verdict[:1])+c.verdict[1:] || !strings.Contains(p.Observed.Rule, "fnp-"+name)) {
+				t.Errorf("live trace from %s: observed %+v at the destination, want %s by a rule of fnp-%s", c.from, *p.Observed, c.verdict, name)
+			}
+		}
+		if !seen["member-1 Egress"] || !seen["member-2 Ingress"] {
+			t.Errorf("live trace from %s observed %v, want member-1's egress and member-2's ingress: %s", c.from, seen, out)
+		}
 	}
+
+	// The human form, as docs/trace.md shows it.
+	out := antreaplus(t, "trace", "--from", "member-1:vm/dev-build-3", "--to", "member-2:vm/dev-build-2", "--port", "8080", "--timeout", "60s", "--live")
+	if !strings.Contains(out, "observed: Dropped by") || !strings.Contains(out, "(agrees)") {
+		t.Errorf("trace --live does not show the observed verdicts agreeing:\n%s", out)
+	}
+	t.Logf("antreaplus trace --from member-1:vm/dev-build-3 --to member-2:vm/dev-build-2 --port 8080 --live\n%s", out)
 
 	checkStats(t, name)
 	t.Run("address change", testAddressChange)
