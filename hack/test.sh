@@ -67,7 +67,7 @@ heavy=(./test/e2e/services ./test/e2e/vmsandbox ./test/e2e ./test/e2e/fedpolicy 
   ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/integration/tenancy ./test/e2e/dns
   ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
   ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager
-  ./pkg/federation/tenantoverlaps ./pkg/federation/dnsendpoints ./pkg/tenancy ./pkg/networks/networkstatus ./test/images ./hack/demo)
+  ./pkg/federation/tenantoverlaps ./pkg/federation/dnsendpoints ./pkg/tenancy ./pkg/networks/networkstatus ./pkg/policydistribution/livetrace ./test/images ./hack/demo)
 # The list above only orders the cluster packages (longest first); which
 # packages start clusters is decided by hack/packages.sh (their tests import
 # test/framework, or build the release artifacts: test/images), and a package missing from the list, or listed without

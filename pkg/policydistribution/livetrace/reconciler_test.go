@@ -1,0 +1,147 @@
+package livetrace_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr/testr"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/internal/scheme"
+	"antreaplus.io/antreaplus/pkg/policydistribution"
+	"antreaplus.io/antreaplus/pkg/policydistribution/livetrace"
+	"antreaplus.io/antreaplus/test/framework"
+	"antreaplus.io/antreaplus/test/infrastructure/distributiontest"
+)
+
+// The reconciler runs here in-process against one real API server, with
+// the hub of a real distribution server (no agent: live probes are the
+// e2e tests', test/e2e/fedpolicy).
+
+var clusters *framework.Clusters
+
+func TestMain(m *testing.M) {
+	log.SetLogger(klog.Background())
+	framework.Main(m, 1, &clusters)
+}
+
+const member = "member-1"
+
+// TestTracesDecideFromTheServedRules: a Trace is decided by the rules the
+// hub serves the point; one that names another Namespace's workload
+// fails and says why; an ended Trace is deleted after its TTL.
+func TestTracesDecideFromTheServedRules(t *testing.T) {
+	c := clusters.Client(t, member)
+	for _, ns := range []string{"shop", "other"} {
+		if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+	for _, e := range []struct{ ns, name, ip string }{{"shop", "nic-db", "10.0.1.10"}, {"other", "nic-secret", "10.0.2.20"}} {
+		ee := &antreav1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: e.name},
+			Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: "vm-" + e.name, Endpoints: []antreav1alpha2.Endpoint{{IP: e.ip}}}}
+		if err := c.Create(t.Context(), ee); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+	hub := policydistribution.NewHub()
+	hub.Publish([]policydistribution.Update{distributiontest.DropPorts("shop/nic-db", "vm-nic-db", "10.0.1.10", 5432)})
+	startReconciler(t, &livetrace.Reconciler{Rules: hub,
+		Prober: policydistribution.NewServer(hub, policydistribution.ServerOptions{}), AgentlessNode: "agentless"})
+
+	ttl := int32(3)
+	create := func(name, entity string) *policyv1alpha1.Trace {
+		t.Helper()
+		tr := &policyv1alpha1.Trace{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name},
+			Spec: policyv1alpha1.TraceSpec{Protocol: "TCP", Port: 5432, TTLSecondsAfterFinished: &ttl,
+				Source:      policyv1alpha1.TraceEnd{Address: "10.9.9.9"},
+				Destination: policyv1alpha1.TraceEnd{ExternalEntity: entity}}}
+		if err := c.Create(t.Context(), tr); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	ended := func(tr *policyv1alpha1.Trace) {
+		t.Helper()
+		framework.Eventually(t, 30*time.Second, func() error {
+			if err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKeyFromObject(tr), tr); err != nil {
+				return err
+			}
+			if tr.Status.Phase != policyv1alpha1.TraceCompleted && tr.Status.Phase != policyv1alpha1.TraceFailed {
+				return fmt.Errorf("phase %q", tr.Status.Phase)
+			}
+			return nil
+		})
+	}
+
+	db := create("to-db", "nic-db")
+	ended(db)
+	if db.Status.Phase != policyv1alpha1.TraceCompleted || db.Status.Verdict != "Dropped" || len(db.Status.Points) != 1 {
+		t.Fatalf("status %+v, want Completed, Dropped at one point", db.Status)
+	}
+	p := db.Status.Points[0]
+	if p.ExternalEntity != "shop/nic-db" || p.Direction != "Ingress" || p.Enforcer != "vm-nic-db" ||
+		p.Computed.Verdict != "Dropped" || !strings.Contains(p.Computed.Rule, "Ingress rule 5432") || p.Observed != nil {
+		t.Errorf("point %+v, want the ingress of shop/nic-db dropped by the served rule, not observed", p)
+	}
+
+	// Another Namespace's workload cannot be named: a Trace traces its own.
+	foreign := create("to-secret", "nic-secret")
+	ended(foreign)
+	if foreign.Status.Phase != policyv1alpha1.TraceFailed || !strings.Contains(foreign.Status.Message, `no ExternalEntity "nic-secret" in Namespace shop`) ||
+		len(foreign.Status.Points) != 0 {
+		t.Errorf("status %+v, want Failed: no ExternalEntity in Namespace shop", foreign.Status)
+	}
+
+	// Both are deleted once their TTL has passed.
+	framework.Eventually(t, 30*time.Second, func() error {
+		for _, tr := range []*policyv1alpha1.Trace{db, foreign} {
+			if err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKeyFromObject(tr), &policyv1alpha1.Trace{}); !apierrors.IsNotFound(err) {
+				return fmt.Errorf("trace %s still there (%v)", tr.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// startReconciler runs r in a manager of the member until the test ends.
+func startReconciler(t *testing.T, r *livetrace.Reconciler) {
+	t.Helper()
+	sch, err := scheme.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mgr, err := ctrl.NewManager(clusters.Config(t, member), ctrl.Options{Scheme: sch,
+		Metrics:    metricsserver.Options{BindAddress: "0"},
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Client, r.Log = mgr.GetClient(), testr.New(t)
+	if err := r.SetupWithManager(mgr); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+}
