@@ -111,7 +111,7 @@ func TestTracesDecideFromTheServedRules(t *testing.T) {
 	framework.Eventually(t, 30*time.Second, func() error {
 		for _, tr := range []*policyv1alpha1.Trace{db, foreign} {
 			if err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKeyFromObject(tr), &policyv1alpha1.Trace{}); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("trace %s still there (%v)", tr.Name, err)
+				return fmt.Errorf("trace %s still there (%w)", tr.Name, err)
 			}
 		}
 		return nil
