@@ -11,10 +11,12 @@ import (
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
 
 	"antreaplus.io/antreaplus/config/crd"
+	"antreaplus.io/antreaplus/internal/subset"
 )
 
 // InstallAll installs the project's CRDs and the Multi-Cluster Services CRDs.
@@ -42,6 +44,11 @@ func Install(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.Cust
 			}
 		case err != nil:
 			return fmt.Errorf("reading CRD %s: %w", want.Name, err)
+		case holds(have, want):
+			// Written from this manifest already: an API server validates a
+			// CRD's whole schema and compiles its CEL rules on every write,
+			// and under a loaded CI machine writing the project's CRDs again
+			// took a minute.
 		default:
 			update := want.DeepCopy()
 			update.ResourceVersion = have.ResourceVersion
@@ -63,6 +70,30 @@ func Install(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.Cust
 		}
 	}
 	return nil
+}
+
+// holds says whether the stored CRD has every field of the manifest's spec,
+// labels and annotations.
+func holds(have, want *apiextensionsv1.CustomResourceDefinition) bool {
+	h, err := runtime.DefaultUnstructuredConverter.ToUnstructured(have)
+	if err != nil {
+		return false
+	}
+	w, err := runtime.DefaultUnstructuredConverter.ToUnstructured(want)
+	if err != nil {
+		return false
+	}
+	meta := func(o map[string]any) map[string]any {
+		m, _ := o["metadata"].(map[string]any)
+		out := map[string]any{}
+		for _, k := range []string{"labels", "annotations"} {
+			if v, ok := m[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	return subset.Of(w["spec"], h["spec"]) && subset.Of(meta(w), meta(h))
 }
 
 func established(c *apiextensionsv1.CustomResourceDefinition) bool {

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+
+	"antreaplus.io/antreaplus/internal/subset"
 )
 
 // crdEstablishTimeout bounds the wait for the API server to serve a CRD
@@ -46,6 +48,15 @@ func (c *cluster) applyCRDs(ctx context.Context, crds []*unstructured.Unstructur
 			}
 			if antreasOwn(have) {
 				ready[i] = true
+				return
+			}
+			if have != nil && holdsManifest(have, crd) {
+				// An API server validates a CRD's whole schema and compiles
+				// its CEL rules on every write, unchanged or not: on a
+				// loaded machine applying the chart's CRDs again timed
+				// out. A CRD edited since is not held, and is applied.
+				outs[i] = unchanged
+				ready[i], _ = established(have)
 				return
 			}
 			ri, err := c.resource(crd.GroupVersionKind(), "")
@@ -94,6 +105,22 @@ func (c *cluster) applyCRDs(ctx context.Context, crds []*unstructured.Unstructur
 	// The new kinds are served now: discover them again.
 	c.mapper.Reset()
 	return nil
+}
+
+// holdsManifest says whether the stored CRD has every field of the
+// manifest's spec, labels and annotations.
+func holdsManifest(have, manifest *unstructured.Unstructured) bool {
+	meta := func(o *unstructured.Unstructured) map[string]any {
+		out := map[string]any{}
+		if l := o.GetLabels(); l != nil {
+			out["labels"] = o.Object["metadata"].(map[string]any)["labels"]
+		}
+		if a := o.GetAnnotations(); a != nil {
+			out["annotations"] = o.Object["metadata"].(map[string]any)["annotations"]
+		}
+		return out
+	}
+	return subset.Of(manifest.Object["spec"], have.Object["spec"]) && subset.Of(meta(manifest), meta(have))
 }
 
 // established says whether a CRD's Established condition is true, else

@@ -109,7 +109,15 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 		return fmt.Errorf("%s: installing CRDs: %w", p.Name, err)
 	}
 	if err := waitControllers(ctx, cfg, controllersTimeout); err != nil {
-		return fmt.Errorf("%s: %w\n  its logs are in %s", p.Name, err, s.LogDir(p.Name))
+		// The log's end says why (it goes with the sandbox's directory).
+		logTail := ""
+		if raw, rerr := os.ReadFile(filepath.Join(s.LogDir(p.Name), "kube-controller-manager.log")); rerr == nil {
+			logTail = "\n  the end of its kube-controller-manager.log:\n    " + strings.ReplaceAll(tail(string(raw), 12), "\n", "\n    ")
+		}
+		if dead := s.deadComponents(p.Name); len(dead) > 0 {
+			err = fmt.Errorf("%w (exited: %s)", err, strings.Join(dead, ", "))
+		}
+		return fmt.Errorf("%s: %w\n  its logs are in %s%s", p.Name, err, s.LogDir(p.Name), logTail)
 	}
 	s.logf("%s: ready (%d nodes, CRDs installed) in %s", p.Name, s.opts.NodesPerCluster, time.Since(started).Round(100*time.Millisecond))
 	return nil

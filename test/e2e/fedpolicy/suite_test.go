@@ -201,7 +201,13 @@ func (e *env) run(ctx context.Context, args ...string) (string, error) {
 func antreaplus(t testing.TB, args ...string) string {
 	t.Helper()
 	// (It also runs from cleanups, when t.Context() is already cancelled.)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Minute)
+	// `sandbox up` again re-checks every cluster, the federation, the cloud
+	// and the agents: on a loaded CI machine it took over 2 minutes.
+	limit := 2 * time.Minute
+	if args[0] == "sandbox" {
+		limit = 6 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), limit)
 	defer cancel()
 	start := time.Now()
 	out, err := sbx.run(ctx, args...)
