@@ -19,7 +19,7 @@ import (
 
 // buildIngressPolicy lets only dev-build-1 reach dev-build-2 on TCP 8080:
 // the file make demo applies too.
-var buildIngressPolicy = filepath.Join("testdata", "demo", "build-2-ingress.yaml")
+var buildIngressPolicy = filepath.Join("..", "testdata", "demo", "build-2-ingress.yaml")
 
 // TestSandboxVMAgents installs the chart in a federation of two clusters
 // and runs every component as its Pod (--as-installed), and plays the local cloud's agented VMs of both clouds,
