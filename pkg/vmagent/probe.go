@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/netip"
 	"strconv"
 	"syscall"
 	"time"
@@ -130,7 +129,7 @@ func (a *Agent) send(ctx context.Context, req wire.ProbeRequest, window time.Dur
 	}
 	ctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
-	addr := net.JoinHostPort(unmapped(req.Peer).String(), strconv.Itoa(int(req.Port)))
+	addr := net.JoinHostPort(req.Peer.Unmap().String(), strconv.Itoa(int(req.Port)))
 	conn, err := a.opts.Dial(ctx, network, addr)
 	if err != nil {
 		return false, errors.Is(err, syscall.ECONNREFUSED)
@@ -142,5 +141,3 @@ func (a *Agent) send(ctx context.Context, req wire.ProbeRequest, window time.Dur
 	}
 	return true, false
 }
-
-func unmapped(a netip.Addr) netip.Addr { return a.Unmap() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -270,15 +271,7 @@ func (r *Reconciler) live(ctx context.Context, tr *policyv1alpha1.Trace, protoco
 		})
 	}
 	wg.Wait()
-	return joinNotes(notes)
-}
-
-func joinNotes(notes []string) string {
-	out := ""
-	for _, n := range notes {
-		out = joinNote(out, n)
-	}
-	return out
+	return strings.Join(notes, "; ")
 }
 
 // end writes the Trace's last status.
