@@ -65,6 +65,17 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 	switch {
 	case len(dead) == 0 && s.answers(ctx, p.Name):
 		s.logf("%s: already running", p.Name)
+	case len(dead) > 0 && allRestartable(dead) && s.answers(ctx, p.Name):
+		// A controller manager or scheduler that lost its Lease exits:
+		// nothing else restarts it. Its API server is fine: it alone starts.
+		s.logf("%s: %s exited; starting it again ...", p.Name, strings.Join(dead, ", "))
+		_, cs, err := s.clientset(p.Name)
+		if err != nil {
+			return err
+		}
+		if _, err := s.restartExited(ctx, p.Name, cs); err != nil {
+			return err
+		}
 	case dirExists(s.ClusterDir(p.Name)):
 		if len(dead) > 0 {
 			// A controller manager or scheduler that lost its Lease exits:
@@ -108,7 +119,21 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 	if err := crdinstall.InstallAll(ctx, cfg); err != nil {
 		return fmt.Errorf("%s: installing CRDs: %w", p.Name, err)
 	}
-	if err := waitControllers(ctx, cfg, controllersTimeout); err != nil {
+	// (Three times at most: one that exits for another reason says why in
+	// its log, quoted below.)
+	restarts := 0
+	heal := func(ctx context.Context, cs kubernetes.Interface) error {
+		if restarts >= 3 {
+			return nil
+		}
+		started, err := s.restartExited(ctx, p.Name, cs)
+		restarts += len(started)
+		if len(started) > 0 {
+			s.logf("%s: %s exited before its API server was healthy; started it again", p.Name, strings.Join(started, ", "))
+		}
+		return err
+	}
+	if err := waitControllers(ctx, cfg, controllersTimeout, heal); err != nil {
 		// The log's end says why (it goes with the sandbox's directory).
 		logTail := ""
 		if raw, rerr := os.ReadFile(filepath.Join(s.LogDir(p.Name), "kube-controller-manager.log")); rerr == nil {

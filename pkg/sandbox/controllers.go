@@ -25,13 +25,18 @@ const controllersTimeout = 4 * time.Minute
 // account's token Secret when a member joins) before every other
 // controller, so joining right after this does not wait on a controller
 // manager that is still starting.
-func waitControllers(ctx context.Context, cfg *rest.Config, timeout time.Duration) error {
+//
+// heal runs before every look: it starts again what exited meanwhile.
+func waitControllers(ctx context.Context, cfg *rest.Config, timeout time.Duration, heal func(context.Context, kubernetes.Interface) error) error {
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
 	var last error
-	err = wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		if err := heal(ctx, cs); err != nil {
+			return false, err
+		}
 		_, last = cs.CoreV1().ServiceAccounts(metav1.NamespaceDefault).Get(ctx, "default", metav1.GetOptions{})
 		if apierrors.IsNotFound(last) {
 			last = nil
