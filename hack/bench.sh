@@ -58,6 +58,11 @@ echo "[bench] tenancy: 100 tenants shared by 3 replicas of the cloud controller 
 go run ./test/bench/tenancybench -tenants 100 -replicas 3 -json "$out/tenancy.json"
 
 echo
+echo "[bench] antreaplus trace: computed at 100k VMs and 10k policies in 3 members (real clusters) vs 300 VMs; live trace to verdict vs computed (the demo's federation); the rule counters' CPU under 10k new connections/s vs none (network namespaces; needs root)"
+make -s build-dev >/dev/null  # the live trace's sandbox runs the cloud emulator
+PATH="$repo/bin:$PATH" go run ./test/bench/tracebench -entities "${BENCH_TRACE_ENTITIES:-100000}" -policies "${BENCH_TRACE_POLICIES:-10000}" -live -counters -json "$out/trace.json"
+
+echo
 echo "[bench] Go benchmarks"
 # Only the packages with benchmarks: the others' TestMain may start clusters.
 pkgs=$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -n1 dirname | sort -u)

@@ -59,6 +59,7 @@ type flags struct {
 	heartbeatTimeout          time.Duration
 	uninstall, showVersion    bool
 	dns                       bool
+	ruleCounters              bool
 	dnsListen, resolvConf     string
 	dnsZones                  string
 	dnsTimeout                time.Duration
@@ -82,6 +83,7 @@ func parseFlags() *flags {
 	fs.StringVar(&f.dnsZones, "dns-zones", "clusterset.local,cluster.local", "comma-separated zones the forwarder sends to the member's DNS server")
 	fs.StringVar(&f.resolvConf, "resolv-conf", "/etc/resolv.conf", "resolver file pointed at the forwarder, rewritten in place (empty: leave the resolver alone, e.g. for a systemd-resolved drop-in)")
 	fs.DurationVar(&f.dnsTimeout, "dns-timeout", dnsforward.DefaultTimeout, "how long the forwarder waits for one server")
+	fs.BoolVar(&f.ruleCounters, "rule-counters", true, "count the packets each rule decides (nftables counters), reported for policy stats (false: no counters, no stats)")
 	fs.StringVar(&f.metricsAddress, "metrics-bind-address", "", "address of the Prometheus /metrics endpoint (empty: none)")
 	fs.BoolVar(&f.uninstall, "uninstall", false, "remove the agent's nftables table, put the resolver file back and remove the state file, then exit")
 	fs.BoolVar(&f.showVersion, "version", false, "print the version and exit")
@@ -108,7 +110,7 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	fw := &vmagent.NFTables{Table: f.table}
+	fw := &vmagent.NFTables{Table: f.table, NoCounters: !f.ruleCounters}
 	if f.uninstall {
 		if err := errors.Join(fw.Remove(), vmagent.UninstallDNS(f.statePath, f.resolvConf)); err != nil {
 			return err

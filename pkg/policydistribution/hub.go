@@ -122,6 +122,14 @@ func (h *Hub) SetReady() {
 	h.notifyAll()
 }
 
+// Ready reports whether SetReady was called: the hub holds every
+// endpoint's rules.
+func (h *Hub) Ready() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ready
+}
+
 // Publish records changes of endpoints as one new generation and wakes
 // the watchers of the nodes they touch. Updates that change nothing are
 // ignored; it returns the new generation, or 0 when nothing changed.

@@ -118,6 +118,30 @@ func reported(s *distributiontest.Server) uint64 {
 	return n
 }
 
+// TestNFTablesWithoutCounters: with the counters off (vm-agent
+// --rule-counters=false) the rules decide as before and count nothing.
+func TestNFTablesWithoutCounters(t *testing.T) {
+	l := newLab(t)
+	l.serveTCP(t, 8001, 8002)
+	view := viewOf("ns/server", serverAddresses,
+		rule(in, "application", 250, allow, tcp(8001, 8001)),
+		rule(in, "application", 250, drop, tcp(8002, 8002)))
+	fw := &NFTables{NetNSFd: l.server.Fd(), NoCounters: true}
+	if _, err := fw.Apply(view); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := netns.ProbeTCP(t.Context(), l.client1, "10.77.1.2:8001", time.Second); err != nil || got != netns.Connected {
+		t.Fatalf("probe of the allowed port: %q, %v", got, err)
+	}
+	if got, err := netns.ProbeTCP(t.Context(), l.client1, "10.77.1.2:8002", 300*time.Millisecond); err != nil || got != netns.Dropped {
+		t.Fatalf("probe of the dropped port: %q, %v", got, err)
+	}
+	counts, err := fw.Counters()
+	if err != nil || len(counts) != 0 {
+		t.Fatalf("counted %+v (%v), want nothing", counts, err)
+	}
+}
+
 func TestAgentCountersSurviveRestartsAndUpdates(t *testing.T) {
 	l := newLab(t)
 	l.serveTCP(t, 8002)

@@ -47,6 +47,11 @@ type NFTables struct {
 	// NetNSFd, when not zero, is a network namespace to program instead of
 	// the agent's own.
 	NetNSFd int
+	// NoCounters renders the rules without their counters: the kernel
+	// counts nothing, and reports carry no counts (policy stats stay at
+	// zero). The counters cost one increment per packet a rule decides
+	// (measured: docs/trace.md, Figures).
+	NoCounters bool
 }
 
 // batchBuffer is the socket buffer size the agent asks for: a batch of
@@ -60,7 +65,7 @@ func (n *NFTables) Apply(view *wire.View) (ApplyResult, error) {
 	if err != nil {
 		return ApplyResult{}, err
 	}
-	b := &builder{conn: conn, table: n.table(), sets: map[string]*nftables.Set{}}
+	b := &builder{conn: conn, table: n.table(), sets: map[string]*nftables.Set{}, noCounters: n.NoCounters}
 	// The counters of the table in force, read before it is replaced: what
 	// its rules count between this read and the flush is lost, never
 	// counted twice.

@@ -3,6 +3,7 @@ package vmagent
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 
 	"github.com/google/nftables"
 	"github.com/google/nftables/binaryutil"
@@ -26,7 +27,9 @@ type builder struct {
 	skipped []string
 	// sets are the peer sets queued, by family and prefixes.
 	sets map[string]*nftables.Set
-	err  error
+	// noCounters leaves the counters out of every rule.
+	noCounters bool
+	err        error
 }
 
 func (b *builder) fail(err error) {
@@ -222,6 +225,12 @@ func verdicts(r *wire.Rule, protocol policyrules.Protocol, baseline string) [][]
 
 // add queues one rule, with a comment that shows in `nft list ruleset`.
 func (b *builder) add(chain *nftables.Chain, comment string, exprs []expr.Any) {
+	if b.noCounters {
+		exprs = slices.DeleteFunc(slices.Clone(exprs), func(e expr.Any) bool {
+			_, counter := e.(*expr.Counter)
+			return counter
+		})
+	}
 	b.conn.AddRule(&nftables.Rule{Table: b.table, Chain: chain, Exprs: exprs,
 		UserData: userdata.AppendString(nil, userdata.TypeComment, comment)})
 	b.rules++

@@ -114,6 +114,9 @@ Namespaces.`,
 			if err != nil {
 				return fmt.Errorf("destination: %w", err)
 			}
+			if err := w.Compile(&source, &dest); err != nil {
+				return err
+			}
 			res := trace.Compute(trace.Query{Source: source, Destination: dest, Protocol: proto, Port: port,
 				Resolved: resolved, Flat: w.Flat, Federated: w.Federated()})
 			report := traceReport{From: source.Name, To: dest.Name, Protocol: string(proto), Port: port, Result: res}

@@ -33,12 +33,20 @@ import (
 // Rules is what the reconciler reads of the rules served: the hub.
 type Rules interface {
 	Endpoint(name string) (node string, ep wire.Endpoint, ok bool)
+	// Ready reports whether the rules are complete: compiled from every
+	// object once the informers synced. Before, a point without rules
+	// may only be one not compiled yet.
+	Ready() bool
 }
 
 // Prober asks VM agents for probes: the distribution server.
 type Prober interface {
 	Probe(ctx context.Context, vm types.NamespacedName, req wire.ProbeRequest, onTaken func()) (wire.ProbeResult, error)
 }
+
+// notReadyRetry is how soon a Trace is looked at again while the rules
+// are not compiled yet.
+const notReadyRetry = 500 * time.Millisecond
 
 // Reconciler fills in Traces.
 type Reconciler struct {
@@ -105,6 +113,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		return r.expire(ctx, tr)
 	}
 	log := r.Log.WithValues("trace", req.NamespacedName)
+	if !r.Rules.Ready() {
+		// A point the first compile has not reached would be computed as
+		// "no policy applies": wrong, not merely late.
+		log.V(1).Info("The policies are not compiled yet; waiting")
+		return reconcile.Result{RequeueAfter: notReadyRetry}, nil
+	}
 	points, err := r.points(ctx, tr)
 	if err != nil {
 		return r.end(ctx, tr, policyv1alpha1.TraceFailed, err.Error(), nil)

@@ -88,7 +88,14 @@ func TestTracesDecideFromTheServedRules(t *testing.T) {
 		})
 	}
 
+	// Before the hub's first complete compile nothing is decided: the
+	// point's missing rules would read as "no policy applies".
 	db := create("to-db", "nic-db")
+	time.Sleep(1500 * time.Millisecond)
+	if err := c.Get(t.Context(), client.ObjectKeyFromObject(db), db); err != nil || db.Status.Phase != "" {
+		t.Fatalf("before the rules are complete: status %+v (%v), want none yet", db.Status, err)
+	}
+	hub.SetReady()
 	ended(db)
 	if db.Status.Phase != policyv1alpha1.TraceCompleted || db.Status.Verdict != "Dropped" || len(db.Status.Points) != 1 {
 		t.Fatalf("status %+v, want Completed, Dropped at one point", db.Status)

@@ -31,6 +31,7 @@ import (
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/policycompiler"
 	"antreaplus.io/antreaplus/pkg/policyrules"
+	"antreaplus.io/antreaplus/pkg/trace"
 )
 
 // Member is what was read of one member.
@@ -42,8 +43,14 @@ type Member struct {
 	// Partial lists what could not be read (kinds whose CRDs are missing
 	// are not errors: they hold nothing).
 	Partial []string
+	// Listed is how long the member's lists took, Compiled how long
+	// compiling its policies took (Compile).
+	Listed, Compiled time.Duration
 
 	entities []antreav1alpha2.ExternalEntity
+	// policies are the compiler's other inputs: policies, groups, tiers
+	// and Namespaces (compiled by Compile for the trace's workloads).
+	policies []any
 	// cloudNames are the cloud names of the CloudNativeServices by
 	// "namespace/name".
 	cloudNames map[string]string
@@ -52,7 +59,6 @@ type Member struct {
 	networks   []federationv1alpha1.Network
 	imports    []mcsv1beta1.ServiceImport
 	slices     []discoveryv1.EndpointSlice
-	compiler   *policycompiler.Compiler
 	federated  map[policyrules.PolicyRef]string
 	// unrealized are the policies whose status is not Realized, and why.
 	unrealized map[policyrules.PolicyRef]string
@@ -128,6 +134,7 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		{"CloudNativeServices", &svcs, nil},
 	}
 	errs := make([]error, len(lists))
+	started := time.Now()
 	var wg sync.WaitGroup
 	for i, l := range lists {
 		wg.Go(func() {
@@ -137,6 +144,7 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		})
 	}
 	wg.Wait()
+	m.Listed = time.Since(started)
 	var first error
 	for i, err := range errs {
 		if err != nil {
@@ -149,20 +157,10 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		m.Err, m.Partial = first, nil
 		return
 	}
-	c := policycompiler.New()
-	objs := slices.Concat(pointers(ees.Items), pointers(nps.Items), pointers(acnps.Items), pointers(groups.Items),
-		pointers(cgs.Items), pointers(tiers.Items))
+	m.policies = slices.Concat(pointers(nps.Items), pointers(acnps.Items), pointers(groups.Items), pointers(cgs.Items), pointers(tiers.Items))
 	for i := range nss.Items {
-		objs = append(objs, policycompiler.Convert(&nss.Items[i]))
+		m.policies = append(m.policies, policycompiler.Convert(&nss.Items[i]))
 	}
-	for i := range pods.Items {
-		objs = append(objs, policycompiler.Convert(&pods.Items[i]))
-	}
-	if err := c.Upsert(objs...); err != nil {
-		m.Err = err
-		return
-	}
-	m.compiler = c
 	m.entities, m.pods, m.remote, m.networks, m.imports, m.slices = ees.Items, pods.Items, res.Items, nets.Items, sis.Items, eps.Items
 	m.federated, m.unrealized = map[policyrules.PolicyRef]string{}, map[policyrules.PolicyRef]string{}
 	m.cloudNames = map[string]string{}
@@ -183,6 +181,82 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 			m.unrealized[policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: p.Name}] = why
 		}
 	}
+}
+
+// Compile fills the rules of the workloads' enforcement points: each
+// member's policies compiled as its policy controller compiles them, over
+// the workloads' entities and every entity or Pod of the member that
+// carries one of the workloads' addresses (those are all a rule's peers
+// can hold of the flow: a peer set is decided by the addresses in it).
+// The other entities select nothing the flow is made of, so compiling
+// them, the most of a large member, would change no verdict.
+func (w *World) Compile(workloads ...*trace.Workload) error {
+	addrs := map[string]bool{}
+	for _, wl := range workloads {
+		for _, a := range wl.Addresses {
+			addrs[a.IP.String()] = true
+		}
+	}
+	for _, m := range w.Members {
+		var points []*trace.Point
+		for _, wl := range workloads {
+			if wl.Point != nil && wl.Point.Member == m.Context {
+				points = append(points, wl.Point)
+			}
+		}
+		if len(points) == 0 {
+			continue
+		}
+		if err := m.compile(addrs, points); err != nil {
+			return fmt.Errorf("compiling the policies of %s: %w", m.Context, err)
+		}
+	}
+	return nil
+}
+
+// compile compiles m's policies over the entities and Pods named by
+// points or carrying one of addrs, and fills the points' rules.
+func (m *Member) compile(addrs map[string]bool, points []*trace.Point) error {
+	started := time.Now()
+	defer func() { m.Compiled += time.Since(started) }()
+	objs := slices.Clone(m.policies)
+	named := map[string]bool{}
+	for _, p := range points {
+		named[p.Endpoint] = true
+	}
+	for i := range m.entities {
+		e := &m.entities[i]
+		if named[e.Namespace+"/"+e.Name] || slices.ContainsFunc(e.Spec.Endpoints, func(ep antreav1alpha2.Endpoint) bool { return addrs[ep.IP] }) {
+			objs = append(objs, e)
+		}
+	}
+	for i := range m.pods {
+		p := &m.pods[i]
+		if slices.ContainsFunc(p.Status.PodIPs, func(ip corev1.PodIP) bool { return addrs[ip.IP] }) {
+			objs = append(objs, policycompiler.Convert(p))
+		}
+	}
+	c := policycompiler.New()
+	if err := c.Upsert(objs...); err != nil {
+		return err
+	}
+	for _, p := range points {
+		p.Rules = nil
+		if rules, ok := c.Rules(p.Endpoint); ok {
+			p.Rules = rules.Rules
+		}
+		var pending []string
+		seen := map[policyrules.PolicyRef]bool{}
+		for _, r := range p.Rules {
+			if why, ok := m.unrealized[r.Policy]; ok && !seen[r.Policy] {
+				seen[r.Policy] = true
+				pending = append(pending, fmt.Sprintf("%s is not realised: %s", r.Policy, why))
+			}
+		}
+		slices.Sort(pending)
+		p.Pending = strings.Join(pending, "; ")
+	}
+	return nil
 }
 
 // pointers are the addresses of a list's items, as the compiler takes

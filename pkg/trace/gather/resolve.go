@@ -14,7 +14,6 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/policyrules"
 	"antreaplus.io/antreaplus/pkg/trace"
 )
 
@@ -109,21 +108,9 @@ func (m *Member) workload(e *antreav1alpha2.ExternalEntity) trace.Workload {
 		Name: fmt.Sprintf("%s %s (ExternalEntity %s/%s in %s)", entityKind(e),
 			cmp.Or(e.Labels["tag.cloud.antreaplus.io/Name"], m.cloudNames[e.Namespace+"/"+e.Labels[cloudv1alpha1.LabelEntityName]], e.Name), e.Namespace, e.Name, m.Context)}
 	w.Addresses = addressesOf(e.Annotations[federationv1alpha1.AnnotationAddresses], e.Spec.Endpoints)
-	p := &trace.Point{Member: m.Context, Endpoint: e.Namespace + "/" + e.Name, Enforcer: e.Spec.ExternalNode}
-	if rules, ok := m.compiler.Rules(p.Endpoint); ok {
-		p.Rules = rules.Rules
-	}
-	var pending []string
-	seen := map[policyrules.PolicyRef]bool{}
-	for _, r := range p.Rules {
-		if why, ok := m.unrealized[r.Policy]; ok && !seen[r.Policy] {
-			seen[r.Policy] = true
-			pending = append(pending, fmt.Sprintf("%s is not realised: %s", r.Policy, why))
-		}
-	}
-	slices.Sort(pending)
-	p.Pending = strings.Join(pending, "; ")
-	w.Point = p
+	// Its rules are compiled by World.Compile, once the flow's addresses
+	// are known.
+	w.Point = &trace.Point{Member: m.Context, Endpoint: e.Namespace + "/" + e.Name, Enforcer: e.Spec.ExternalNode}
 	return w
 }
 
