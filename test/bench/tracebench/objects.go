@@ -145,4 +145,3 @@ func tail(s string) string {
 	}
 	return s
 }
-
