@@ -35,7 +35,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"time"
 
@@ -186,7 +185,7 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	size := fmt.Sprintf("%.0fk VMs, %.0fk policies", float64(perMember*members)/1000, float64(policiesPerMember*members)/1000)
 	return []benchtable.Figure{
 		benchtable.Summarize(fmt.Sprintf("computed trace, %s in %d members", size, members), "ms", large.total),
-		{Name: "  p99", Unit: "ms", Median: percentile(large.total, 0.99), Min: percentile(large.total, 0.99), Max: percentile(large.total, 0.99)},
+		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(large.total, 0.99), Min: benchtable.Percentile(large.total, 0.99), Max: benchtable.Percentile(large.total, 0.99)},
 		benchtable.Summarize("  reading: the members' lists (concurrent)", "ms", large.list),
 		benchtable.Summarize("  compiling: the policies of the flow's members", "ms", large.compile),
 		benchtable.Summarize("  deciding: resolution and the path", "ms", large.decide),
@@ -194,7 +193,7 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 		benchtable.Summarize("  ratio", "x", benchtable.Ratios(large.total, small.total)),
 		{Name: fmt.Sprintf("  verdicts: %d allowed, %d dropped", large.allowed, large.dropped), Unit: "traces"},
 		benchtable.Summarize("Trace object in member-2, create to Completed", "ms", objects),
-		{Name: "  p99", Unit: "ms", Median: percentile(objects, 0.99), Min: percentile(objects, 0.99), Max: percentile(objects, 0.99)},
+		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(objects, 0.99), Min: benchtable.Percentile(objects, 0.99), Max: benchtable.Percentile(objects, 0.99)},
 	}, nil
 }
 
@@ -272,11 +271,3 @@ func measure(ctx context.Context, clusters []membership.Cluster, perMember, n in
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// percentile is the nearest-rank percentile of runs.
-func percentile(runs []float64, p float64) float64 {
-	s := slices.Clone(runs)
-	slices.Sort(s)
-	i := int(float64(len(s))*p+0.999999) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
