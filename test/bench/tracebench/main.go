@@ -180,7 +180,7 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	}
 	objects, err := traceObjects(ctx, sb, clusters, watcher, perMember, traces)
 	if err != nil {
-		return nil, fmt.Errorf("Trace objects: %w", err)
+		return nil, fmt.Errorf("the Trace objects: %w", err)
 	}
 	size := fmt.Sprintf("%.0fk VMs, %.0fk policies", float64(perMember*members)/1000, float64(policiesPerMember*members)/1000)
 	return []benchtable.Figure{

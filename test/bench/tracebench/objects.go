@@ -94,7 +94,7 @@ func traceObjects(ctx context.Context, sb *sandbox.Sandbox, clusters []membershi
 			break
 		}
 		if cmd.ProcessState != nil || time.Since(started) > 10*time.Minute {
-			return nil, fmt.Errorf("the policy controller answered no Trace within 10 min (last: %v %+v):\n%s", err, got, tail(log.String()))
+			return nil, fmt.Errorf("the policy controller answered no Trace within 10 min (last: %s %+v):\n%s", fmt.Sprint(err), got, tail(log.String()))
 		}
 	}
 	logf("member-2's policy controller answers Traces %s after its start", time.Since(started).Round(time.Second))
