@@ -60,6 +60,22 @@ type Point struct {
 	// Pending, when set, says why the enforcer may not enforce these rules
 	// yet (a policy not realised on the point).
 	Pending string
+	// Decided, when set, is the point's verdict as its member's policy
+	// controller decided it (a Trace object): Rules are not read then.
+	Decided *Decision
+}
+
+// Decision is a point's verdict decided by its member's policy controller
+// from the rules it serves the point's enforcer.
+type Decision struct {
+	Result Verdict
+	// Rule is the deciding rule; nil when none decided.
+	Rule *Rule
+	// Note says why no rule decided (default allow, passed to baseline).
+	Note string
+	// By names who decided: "the policy controller of member-2 (Trace
+	// ns/name)".
+	By string
 }
 
 // Query is one flow to trace and what is known of the networks.
@@ -275,6 +291,19 @@ func (q Query) decide(kind string, w *Workload, pkt policyrules.Packet) Step {
 			Note: fmt.Sprintf("%s: no enforcement point of this federation", w.Name)}
 	}
 	step := Step{Kind: kind, Member: p.Member, Point: p.Endpoint, Via: p.Enforcer}
+	if d := p.Decided; d != nil {
+		step.Result, step.Rule, step.Note = d.Result, d.Rule, d.Note
+		if d.Rule != nil {
+			step.Note = d.Rule.String()
+		}
+		if p.Pending != "" {
+			step.Note += "; " + p.Pending
+		}
+		if d.By != "" {
+			step.Note += " (decided by " + d.By + ")"
+		}
+		return step
+	}
 	d := policyrules.Evaluate(p.Rules, pkt)
 	switch d.Action {
 	case policyrules.ActionDrop:

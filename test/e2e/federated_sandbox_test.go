@@ -27,7 +27,7 @@ func testFederatedSandbox(t *testing.T, c *e2ecli.CLI, apiPortBase string) { //n
 	c.MustRun("sandbox", "up", "--clusters", "3", "--supervisors", "2", "--federation-id", "e2e-sandbox", apiPortBase)
 
 	var status sandboxStatus
-	if err := json.Unmarshal([]byte(c.MustRun("sandbox", "status", "-o", "json")), &status); err != nil {
+	if err := json.Unmarshal([]byte(c.MustOutput("sandbox", "status", "-o", "json")), &status); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -84,7 +84,7 @@ func TestSandboxLifecycle(t *testing.T) {
 		}
 		c.MustRun("sandbox", "up", "--clusters", "3", apiPortBase)
 		var status sandboxStatus
-		if err := json.Unmarshal([]byte(c.MustRun("sandbox", "status", "-o", "json")), &status); err != nil {
+		if err := json.Unmarshal([]byte(c.MustOutput("sandbox", "status", "-o", "json")), &status); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range status.Clusters {

@@ -177,6 +177,11 @@ type TracePoint struct {
 	// computed one (a rule not yet realised, an agent out of date).
 	// +optional
 	Agrees *bool `json:"agrees,omitempty"`
+
+	// pending, when set, says why the enforcer may not enforce the
+	// computed rules yet: a policy among them not realised on its points.
+	// +optional
+	Pending string `json:"pending,omitempty"`
 }
 
 // TraceVerdict is a verdict and the rule that decided it.
@@ -194,6 +199,44 @@ type TraceVerdict struct {
 	// note adds what the rule alone does not say.
 	// +optional
 	Note string `json:"note,omitempty"`
+
+	// decidedBy is the deciding rule by its parts (computed verdicts;
+	// absent when no rule decided).
+	// +optional
+	DecidedBy *TraceRule `json:"decidedBy,omitempty"`
+}
+
+// TraceRule is a rule by its parts, for tools.
+type TraceRule struct {
+	// policy is the Antrea policy, "Kind:namespace/name" ("Kind:name"
+	// cluster-scoped).
+	// +required
+	Policy string `json:"policy"`
+
+	// tier is the policy's tier.
+	// +optional
+	Tier string `json:"tier,omitempty"`
+
+	// direction is Ingress or Egress.
+	// +required
+	Direction string `json:"direction"`
+
+	// index is the rule's place among the policy's rules of its direction.
+	// +required
+	Index int32 `json:"index"`
+
+	// name is the rule's name, if it has one.
+	// +optional
+	Name string `json:"name,omitempty"`
+
+	// action is Allow, Drop, Reject or Pass.
+	// +required
+	Action string `json:"action"`
+
+	// federatedPolicy is the FederatedNetworkPolicy (namespace/name) the
+	// policy is derived from, if it is.
+	// +optional
+	FederatedPolicy string `json:"federatedPolicy,omitempty"`
 }
 
 // +kubebuilder:object:root=true

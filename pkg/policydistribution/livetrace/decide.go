@@ -53,6 +53,8 @@ func Compute(p Point, protocol policyrules.Protocol, port int32) Computed {
 		Direction: r.Direction, Index: r.Priority.RuleIndex, Name: r.RuleName, Action: r.Action}
 	out.Rule = &key
 	out.Verdict.Rule = RuleText(key)
+	out.Verdict.DecidedBy = &policyv1alpha1.TraceRule{Policy: r.Policy.String(), Tier: r.Tier, Direction: string(r.Direction),
+		Index: r.Priority.RuleIndex, Name: r.RuleName, Action: string(r.Action)}
 	out.Verdict.Note = "tier " + r.Tier
 	return out
 }

@@ -21,9 +21,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/policyrules"
+	"antreaplus.io/antreaplus/pkg/trace"
 )
 
 // +kubebuilder:rbac:groups=policy.antreaplus.io,resources=traces,verbs=get;list;watch;delete
@@ -138,6 +140,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		computed[i] = Compute(p.Point, protocol, tr.Spec.Port)
 		status[i] = policyv1alpha1.TracePoint{ExternalEntity: p.Endpoint, Direction: string(p.Direction),
 			Enforcer: p.Enforcer, Computed: computed[i].Verdict}
+		r.explain(ctx, p.Rules, &status[i])
 	}
 	msg := ""
 	if tr.Spec.Live {
@@ -145,6 +148,50 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	log.V(1).Info("Traced", "points", len(points), "verdict", FlowVerdict(status))
 	return r.end(ctx, tr, policyv1alpha1.TraceCompleted, msg, status)
+}
+
+// explain adds to a point's status what its rules' policies say: the
+// FederatedNetworkPolicy the deciding rule's policy is derived from, and
+// the policies not realised yet. It reads the informers' cache; a policy
+// it cannot read adds nothing.
+func (r *Reconciler) explain(ctx context.Context, rules []policyrules.CompiledRule, st *policyv1alpha1.TracePoint) {
+	type known struct {
+		federated, unrealized string
+	}
+	policies := map[policyrules.PolicyRef]known{}
+	read := func(ref policyrules.PolicyRef) known {
+		if k, ok := policies[ref]; ok {
+			return k
+		}
+		var k known
+		key := types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}
+		switch ref.Kind {
+		case policyrules.KindNetworkPolicy:
+			np := &antreav1beta1.NetworkPolicy{}
+			if err := r.Client.Get(ctx, key, np); err == nil {
+				if from := np.Labels[policyv1alpha1.LabelFederatedPolicy]; from != "" {
+					k.federated = np.Namespace + "/" + from
+				}
+				k.unrealized = trace.Unrealized(np.Generation, np.Status)
+			}
+		case policyrules.KindClusterNetworkPolicy:
+			acnp := &antreav1beta1.ClusterNetworkPolicy{}
+			if err := r.Client.Get(ctx, key, acnp); err == nil {
+				k.unrealized = trace.Unrealized(acnp.Generation, acnp.Status)
+			}
+		}
+		policies[ref] = k
+		return k
+	}
+	if d := st.Computed.DecidedBy; d != nil {
+		for _, rule := range rules {
+			if rule.Policy.String() == d.Policy {
+				d.FederatedPolicy = read(rule.Policy).federated
+				break
+			}
+		}
+	}
+	st.Pending = trace.Pending(rules, func(ref policyrules.PolicyRef) string { return read(ref).unrealized })
 }
 
 // localPoint is a Point and what probing it needs.

@@ -172,12 +172,12 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		if from := p.Labels[policyv1alpha1.LabelFederatedPolicy]; from != "" {
 			m.federated[ref] = p.Namespace + "/" + from
 		}
-		if why := unrealized(p.Generation, p.Status); why != "" {
+		if why := trace.Unrealized(p.Generation, p.Status); why != "" {
 			m.unrealized[ref] = why
 		}
 	}
 	for _, p := range acnps.Items {
-		if why := unrealized(p.Generation, p.Status); why != "" {
+		if why := trace.Unrealized(p.Generation, p.Status); why != "" {
 			m.unrealized[policyrules.PolicyRef{Kind: policyrules.KindClusterNetworkPolicy, Name: p.Name}] = why
 		}
 	}
@@ -245,16 +245,7 @@ func (m *Member) compile(addrs map[string]bool, points []*trace.Point) error {
 		if rules, ok := c.Rules(p.Endpoint); ok {
 			p.Rules = rules.Rules
 		}
-		var pending []string
-		seen := map[policyrules.PolicyRef]bool{}
-		for _, r := range p.Rules {
-			if why, ok := m.unrealized[r.Policy]; ok && !seen[r.Policy] {
-				seen[r.Policy] = true
-				pending = append(pending, fmt.Sprintf("%s is not realised: %s", r.Policy, why))
-			}
-		}
-		slices.Sort(pending)
-		p.Pending = strings.Join(pending, "; ")
+		p.Pending = trace.Pending(p.Rules, func(ref policyrules.PolicyRef) string { return m.unrealized[ref] })
 	}
 	return nil
 }
@@ -267,20 +258,6 @@ func pointers[T any](items []T) []any {
 		out[i] = &items[i]
 	}
 	return out
-}
-
-// unrealized says why a policy's status is not Realized at its
-// generation, "" when it is.
-func unrealized(gen int64, st antreav1beta1.NetworkPolicyStatus) string {
-	switch {
-	case st.Phase == antreav1beta1.NetworkPolicyRealized && st.ObservedGeneration == gen:
-		return ""
-	case st.Phase == "":
-		return "no status yet"
-	case st.ObservedGeneration != gen:
-		return fmt.Sprintf("its status is of generation %d, not %d", st.ObservedGeneration, gen)
-	}
-	return fmt.Sprintf("%s (%d of %d points)", st.Phase, st.CurrentNodesRealized, st.DesiredNodesRealized)
 }
 
 // Federated is every member's map of derived policies, for trace.Query.

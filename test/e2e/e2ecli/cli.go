@@ -73,11 +73,7 @@ func (c *CLI) In(t *testing.T) *CLI {
 
 // Run runs antreaplus (with --dir set for sandbox commands) and returns its combined output.
 func (c *CLI) Run(args ...string) (string, error) {
-	if args[0] == "sandbox" {
-		args = append(args, "--dir", c.Dir)
-	}
-	cmd := exec.Command(c.Bin, args...)
-	cmd.Env = append(os.Environ(), toolchain.DirEnv+"="+c.Tools.Dir)
+	cmd := c.command(args)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -93,6 +89,35 @@ func (c *CLI) MustRun(args ...string) string {
 	}
 	c.T.Logf("antreaplus %s (%s)", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
 	return out
+}
+
+// command is antreaplus with args (and --dir for sandbox commands).
+func (c *CLI) command(args []string) *exec.Cmd {
+	if args[0] == "sandbox" {
+		args = append(args, "--dir", c.Dir)
+	}
+	cmd := exec.Command(c.Bin, args...)
+	cmd.Env = append(os.Environ(), toolchain.DirEnv+"="+c.Tools.Dir)
+	return cmd
+}
+
+// MustOutput runs antreaplus like MustRun and returns its standard output
+// alone (what -o json prints): its standard error, where client-go may
+// warn, is logged.
+func (c *CLI) MustOutput(args ...string) string {
+	c.T.Helper()
+	start := time.Now()
+	cmd := c.command(args)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		c.T.Fatalf("antreaplus %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	c.T.Logf("antreaplus %s (%s)", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+	if stderr.Len() > 0 {
+		c.T.Logf("its standard error: %s", stderr.String())
+	}
+	return stdout.String()
 }
 
 // Kubectl runs the cached kubectl against the sandbox's kubeconfig.
