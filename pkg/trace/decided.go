@@ -65,6 +65,17 @@ func DecisionOf(p policyv1alpha1.TracePoint, by string) (Decision, string) {
 	return d, p.Pending
 }
 
+// LiveTrace is a Trace object to create in one member: the points of one
+// Namespace there on the flow's way.
+type LiveTrace struct {
+	Member    string
+	Namespace string
+	Spec      policyv1alpha1.TraceSpec
+}
+
+// ErrNoPoint: no enforcement point of this federation is on the flow's way.
+var ErrNoPoint = errors.New("no enforcement point of this federation is on the way: nothing to observe")
+
 // Traces returns the Trace objects that have the members' policy
 // controllers decide the computed trace's enforcement points: one per
 // member and Namespace, the one that holds the destination's point first
@@ -110,7 +121,7 @@ func Traces(res Result, protocol policyrules.Protocol, port int32, live bool, ti
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("no enforcement point of this federation is on the way: nothing to observe")
+		return nil, ErrNoPoint
 	}
 	// Watchers first.
 	for i := range out {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/google/nftables"
@@ -30,6 +31,9 @@ type TraceMatch struct {
 	// UntilDecided ends during (its context is cancelled) as soon as a
 	// traced packet is decided in the agent's table.
 	UntilDecided bool
+	// OnDecided, when set, is called once a traced packet is decided in
+	// the agent's table (the first time; during goes on).
+	OnDecided func()
 }
 
 // traceTableSuffix names the table that marks the traced packets: the
@@ -68,9 +72,16 @@ func (n *NFTables) Trace(ctx context.Context, m TraceMatch, during func(context.
 	runCtx, decided := context.WithCancel(ctx)
 	defer decided()
 	go func() {
-		onDecided := func() {}
-		if m.UntilDecided {
-			onDecided = decided
+		var once sync.Once
+		onDecided := func() {
+			once.Do(func() {
+				if m.OnDecided != nil {
+					m.OnDecided()
+				}
+				if m.UntilDecided {
+					decided()
+				}
+			})
 		}
 		collected <- readTraceEvents(events, n.table().Name, onDecided)
 	}()

@@ -73,8 +73,10 @@ func (a *Agent) Probe(ctx context.Context, req wire.ProbeRequest) wire.ProbeResu
 	switch req.Role {
 	case wire.ProbeSend:
 		m.Direction = policyrules.DirectionEgress
+		decided := make(chan struct{})
+		m.OnDecided = func() { close(decided) }
 		during = func(ctx context.Context) error {
-			res.Connected, res.Refused = a.send(ctx, req, window)
+			res.Connected, res.Refused = a.send(ctx, req, window, decided)
 			return nil
 		}
 	case wire.ProbeWatch:
@@ -114,10 +116,18 @@ func validProbe(req wire.ProbeRequest) error {
 	return nil
 }
 
+// answerGrace is how long a probe's TCP connection waits for its answer
+// once its first packet passed the agent's egress rules: two SYNs (the
+// kernel resends the first after 1 s) on any real path. A flow dropped
+// further on, at the destination's ingress, is then known in seconds, not
+// at the end of the window.
+const answerGrace = 3 * time.Second
+
 // send sends the probe's flow: a TCP connection (closed once answered), or
-// one UDP datagram. connected: the peer answered; refused: it (or a
-// Reject on the way) refused.
-func (a *Agent) send(ctx context.Context, req wire.ProbeRequest, window time.Duration) (connected, refused bool) {
+// one UDP datagram. connected: the peer answered (within the window, and
+// within answerGrace of decided: the first packet decided by the egress
+// rules); refused: it (or a Reject on the way) refused.
+func (a *Agent) send(ctx context.Context, req wire.ProbeRequest, window time.Duration, decided <-chan struct{}) (connected, refused bool) {
 	network := "tcp"
 	switch req.Protocol {
 	case policyrules.ProtocolUDP:
@@ -129,6 +139,18 @@ func (a *Agent) send(ctx context.Context, req wire.ProbeRequest, window time.Dur
 	}
 	ctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
+	go func() {
+		select {
+		case <-decided:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-time.After(answerGrace):
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	addr := net.JoinHostPort(req.Peer.Unmap().String(), strconv.Itoa(int(req.Port)))
 	conn, err := a.opts.Dial(ctx, network, addr)
 	if err != nil {

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/policyrules"
 	"antreaplus.io/antreaplus/pkg/trace"
 	"antreaplus.io/antreaplus/pkg/trace/gather"
@@ -23,6 +26,7 @@ func newTraceCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
 		timeout   time.Duration
 		live      bool
 		liveFor   int32
+		local     bool
 	)
 	c := &cobra.Command{
 		Use:   "trace --from SOURCE --to DESTINATION [--port N] [--protocol TCP|UDP|SCTP] [--live] [-n NS] [--context CTX]...",
@@ -33,14 +37,21 @@ func newTraceCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
   antreaplus trace --from 198.51.100.7 --to member-1:service/prod-orders --port 5432
   antreaplus trace --from member-1:pod/shop/web-0 --to member-2:vm/db-1 --port 5432
   antreaplus trace --from member-1:vm/dev-build-3 --to member-2:vm/dev-build-2 --port 8080 --live`,
-		Long: `trace computes, from what the members' API servers hold, the path of one flow: how the
-destination's name resolves (a federated Service: its ServiceImport and exporters), the
-addresses the packet carries on its leg (private where the networks are flat, else public and
-NAT egress addresses: docs/networks.md), then at the source's egress enforcement point and the
-destination's ingress one (a VM agent, the cloud controller's security groups) the verdict and
-the exact tier, policy and rule that decided it, with the FederatedNetworkPolicy a derived
-policy came from, or "no rule: default allow". The rules are the members' policies compiled as
-their policy controllers compile them (docs/trace.md).
+		Long: `trace shows the path of one flow: how the destination's name resolves (a federated
+Service: its ServiceImport and exporters), the addresses the packet carries on its leg
+(private where the networks are flat, else public and NAT egress addresses:
+docs/networks.md), then at the source's egress enforcement point and the destination's
+ingress one (a VM agent, the cloud controller's security groups) the verdict and the exact
+tier, policy and rule that decided it, with the FederatedNetworkPolicy a derived policy came
+from, or "no rule: default allow" (docs/trace.md).
+
+trace reads only what the flow's ends need (the entities it names, selected by the API
+servers; a member whole only to find an IP address's holder) and asks each point's member
+to decide it: a Trace object there, which its policy controller answers from the rules it
+serves the point's enforcer. A member that cannot answer (no Trace API, no policy controller
+within 5 s), or --port 0, or --local: the members are read whole and their policies
+compiled here, as their policy controllers compile them. Asking needs the right to create
+Traces in the points' Namespaces: a tenant admin traces its own Namespace's workloads only.
 
 A source or destination is [MEMBER:]vm/NAME (a VM by its Name tag), service/NAME (a cloud
 service), entity/NAMESPACE/NAME (an ExternalEntity), pod/NAMESPACE/NAME (a Pod: its own
@@ -49,12 +60,10 @@ MEMBER:remote/NAME (a RemoteEntity: traced in the member it comes from), an IP a
 NAME.NAMESPACE.svc.clusterset.local (resolved in the source's member). A member that cannot
 be read is said so; the rest is traced.
 
-With --live the flow is also sent for real: a Trace object in each member on the way asks its
-policy controller to have the destination VM's agent watch for the flow and then the source
-VM's agent send it; the kernel's nftables tracing names the rule that decided the real packet at
-each point, shown beside the computed verdict, and a difference (a rule not realised yet, an
-agent out of date) is flagged. It needs --port, and the right to create Traces in the points'
-Namespaces.`,
+With --live the flow is also sent for real: the destination VM's agent watches for it and
+then the source VM's agent sends it; the kernel's nftables tracing names the rule that
+decided the real packet at each point, shown beside the computed verdict, and a difference
+(a rule not realised yet, an agent out of date) is flagged. It needs --port.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := p.validate(); err != nil {
@@ -96,16 +105,7 @@ Namespaces.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(errOut, "reading %d member(s) of %s ...\n", len(clusters), strings.Join(kc.Paths, ":"))
-			w := gather.Read(ctx, clusters, timeout)
-			for _, m := range w.Members {
-				switch {
-				case m.Err != nil:
-					fmt.Fprintf(errOut, "%s: not read: %v\n", m.Context, m.Err)
-				case len(m.Partial) > 0:
-					fmt.Fprintf(errOut, "%s: partly read (%s not read)\n", m.Context, strings.Join(m.Partial, ", "))
-				}
-			}
+			w := readForTrace(ctx, errOut, kc.Paths, clusters, timeout, namespace, local, src, dst)
 			source, _, err := w.Workload(src, namespace, "")
 			if err != nil {
 				return fmt.Errorf("source: %w", err)
@@ -114,17 +114,47 @@ Namespaces.`,
 			if err != nil {
 				return fmt.Errorf("destination: %w", err)
 			}
-			if err := w.Compile(&source, &dest); err != nil {
-				return err
-			}
-			res := trace.Compute(trace.Query{Source: source, Destination: dest, Protocol: proto, Port: port,
-				Resolved: resolved, Flat: w.Flat, Federated: w.Federated()})
-			report := traceReport{From: source.Name, To: dest.Name, Protocol: string(proto), Port: port, Result: res}
-			if live {
-				if report.Live, err = runLive(ctx, errOut, clusters, res, proto, port, liveFor); err != nil {
-					return fmt.Errorf("live trace: %w", err)
+			q := trace.Query{Source: source, Destination: dest, Protocol: proto, Port: port, Resolved: resolved, Flat: w.Flat}
+			report := traceReport{From: source.Name, To: dest.Name, Protocol: string(proto), Port: port}
+			asked := false
+			if !local && port != 0 {
+				// The points' members decide them, from the rules their
+				// policy controllers serve the enforcers.
+				obs, err := askMembers(ctx, errOut, clusters, trace.Compute(q), proto, port, live, liveFor)
+				switch {
+				case err == nil:
+					decide(obs, &q.Source, &q.Destination)
+					asked = true
+					if live {
+						report.Live = obs
+					}
+				case errors.Is(err, errNotAnswered):
+					fmt.Fprintf(errOut, "%v: computing the trace here\n", err)
+				case errors.Is(err, trace.ErrNoPoint):
+					asked = true // nothing to decide
+				default:
+					return err
 				}
 			}
+			if !asked {
+				var members []string
+				for _, wl := range []trace.Workload{source, dest} {
+					if wl.Point != nil {
+						members = append(members, wl.Point.Member)
+					}
+				}
+				w.Complete(ctx, members...)
+				if err := w.Compile(&q.Source, &q.Destination); err != nil {
+					return err
+				}
+				q.Federated = w.Federated()
+				if live {
+					if report.Live, err = askMembers(ctx, errOut, clusters, trace.Compute(q), proto, port, true, liveFor); err != nil {
+						return fmt.Errorf("live trace: %w", err)
+					}
+				}
+			}
+			report.Result = trace.Compute(q)
 			return p.print(out, report, func(out io.Writer) error { return printTrace(out, report) })
 		},
 	}
@@ -135,9 +165,32 @@ Namespaces.`,
 	c.Flags().StringVarP(&namespace, "namespace", "n", "", "look for the source and destination in this namespace only")
 	c.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "how long to wait for each member")
 	c.Flags().BoolVar(&live, "live", false, "also send the flow for real and show the rule each VM agent saw decide it (Trace objects in the members)")
+	c.Flags().BoolVar(&local, "local", false, "read the members whole and compile their policies here, as their policy controllers do, instead of asking them (Trace objects)")
 	c.Flags().Int32Var(&liveFor, "live-timeout", 10, "with --live, seconds the source's agent tries to connect and the destination's agent watches")
 	addPrintFlags(c, c.Flags(), &p, "")
 	return c
+}
+
+// readForTrace reads the members: what the flow's ends need (ReadFor), or
+// everything (--local).
+func readForTrace(ctx context.Context, errOut io.Writer, paths []string, clusters []membership.Cluster, timeout time.Duration,
+	namespace string, local bool, src, dst gather.Spec) *gather.World {
+	var w *gather.World
+	if local {
+		fmt.Fprintf(errOut, "reading %d member(s) of %s whole ...\n", len(clusters), strings.Join(paths, ":"))
+		w = gather.Read(ctx, clusters, timeout)
+	} else {
+		w = gather.ReadFor(ctx, clusters, timeout, namespace, src, dst)
+	}
+	for _, m := range w.Members {
+		switch {
+		case m.Err != nil:
+			fmt.Fprintf(errOut, "%s: not read: %v\n", m.Context, m.Err)
+		case len(m.Partial) > 0:
+			fmt.Fprintf(errOut, "%s: partly read (%s not read)\n", m.Context, strings.Join(m.Partial, ", "))
+		}
+	}
+	return w
 }
 
 // traceReport is what trace prints.

@@ -31,6 +31,7 @@ import (
 // +kubebuilder:rbac:groups=policy.antreaplus.io,resources=traces,verbs=get;list;watch;delete
 // +kubebuilder:rbac:groups=policy.antreaplus.io,resources=traces/status,verbs=get;update
 // +kubebuilder:rbac:groups=crd.antrea.io,resources=externalentities,verbs=get;list;watch
+// +kubebuilder:rbac:groups=crd.antrea.io,resources=networkpolicies;clusternetworkpolicies,verbs=get;list;watch
 
 // Rules is what the reconciler reads of the rules served: the hub.
 type Rules interface {

@@ -3,6 +3,7 @@ package livetrace_test
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -20,10 +21,13 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
 	"antreaplus.io/antreaplus/pkg/policydistribution/livetrace"
+	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
+	"antreaplus.io/antreaplus/pkg/policyrules"
 	"antreaplus.io/antreaplus/test/framework"
 	"antreaplus.io/antreaplus/test/infrastructure/distributiontest"
 )
@@ -58,8 +62,24 @@ func TestTracesDecideFromTheServedRules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The served rule is of a policy derived from a federated one, not
+	// realised yet (no status).
+	guard := &antreav1beta1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "fnp-guard",
+		Labels: map[string]string{policyv1alpha1.LabelFederatedPolicy: "guard"}},
+		Spec: antreav1beta1.NetworkPolicySpec{Priority: 5,
+			AppliedTo: []antreav1beta1.AppliedTo{{ExternalEntitySelector: &metav1.LabelSelector{}}},
+			Ingress:   []antreav1beta1.Rule{{Action: ptr.To(antreav1beta1.RuleActionDrop)}}}}
+	if err := c.Create(t.Context(), guard); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	update := distributiontest.DropPorts("shop/nic-db", "vm-nic-db", "10.0.1.10", 5432)
+	served := update.Rules.CompiledRules()
+	served[0].Policy = policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: "shop", Name: "fnp-guard"}
+	ep := wire.NewEndpoint(policyrules.EndpointRules{Endpoint: "shop/nic-db", ExternalNode: "vm-nic-db", Hash: "guard", Rules: served},
+		[]netip.Addr{netip.MustParseAddr("10.0.1.10")})
+	update.Rules = &ep
 	hub := policydistribution.NewHub()
-	hub.Publish([]policydistribution.Update{distributiontest.DropPorts("shop/nic-db", "vm-nic-db", "10.0.1.10", 5432)})
+	hub.Publish([]policydistribution.Update{update})
 	startReconciler(t, &livetrace.Reconciler{Rules: hub,
 		Prober: policydistribution.NewServer(hub, policydistribution.ServerOptions{}), AgentlessNode: "agentless"})
 
@@ -104,6 +124,13 @@ func TestTracesDecideFromTheServedRules(t *testing.T) {
 	if p.ExternalEntity != "shop/nic-db" || p.Direction != "Ingress" || p.Enforcer != "vm-nic-db" ||
 		p.Computed.Verdict != "Dropped" || !strings.Contains(p.Computed.Rule, "Ingress rule 5432") || p.Observed != nil {
 		t.Errorf("point %+v, want the ingress of shop/nic-db dropped by the served rule, not observed", p)
+	}
+	if r := p.Computed.DecidedBy; r == nil || r.Policy != "AntreaNetworkPolicy:shop/fnp-guard" || r.Tier != "application" || r.Index != 5432 ||
+		r.Action != "Drop" || r.FederatedPolicy != "shop/guard" {
+		t.Errorf("decided by %+v, want rule 5432 of AntreaNetworkPolicy:shop/fnp-guard, derived from shop/guard", r)
+	}
+	if !strings.Contains(p.Pending, "AntreaNetworkPolicy:shop/fnp-guard is not realised: no status yet") {
+		t.Errorf("pending %q, want the policy not realised", p.Pending)
 	}
 
 	// Another Namespace's workload cannot be named: a Trace traces its own.

@@ -17,6 +17,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -47,6 +48,14 @@ type Member struct {
 	// compiling its policies took (Compile).
 	Listed, Compiled time.Duration
 
+	// cl reads the member; nil when it could not be made.
+	cl client.Client
+	// timeout bounds each of the member's reads.
+	timeout time.Duration
+	// complete: everything was read (Read, Complete), not only what the
+	// flow's ends need (ReadFor).
+	complete bool
+
 	entities []antreav1alpha2.ExternalEntity
 	// policies are the compiler's other inputs: policies, groups, tiers
 	// and Namespaces (compiled by Compile for the trace's workloads).
@@ -67,28 +76,48 @@ type Member struct {
 // World is every member read.
 type World struct{ Members []*Member }
 
-// Read reads every cluster, each within timeout, concurrently.
+// Read reads every cluster whole, each within timeout, concurrently.
 func Read(ctx context.Context, clusters []membership.Cluster, timeout time.Duration) *World {
+	w := connect(ctx, clusters, timeout)
+	w.each(func(m *Member) { m.read(ctx) })
+	return w
+}
+
+// connect makes a client of every cluster and reads its ClusterID.
+func connect(ctx context.Context, clusters []membership.Cluster, timeout time.Duration) *World {
 	w := &World{Members: make([]*Member, len(clusters))}
+	for i, c := range clusters {
+		w.Members[i] = &Member{Context: c.Name, ClusterID: c.Name, timeout: timeout}
+	}
 	var wg sync.WaitGroup
 	for i, c := range clusters {
-		w.Members[i] = &Member{Context: c.Name, ClusterID: c.Name}
-		wg.Go(func() { w.Members[i].read(ctx, c.Config, timeout) })
+		wg.Go(func() { w.Members[i].connect(ctx, c.Config) })
 	}
 	wg.Wait()
 	return w
 }
 
-func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Duration) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// each runs f for every member that could be reached, concurrently.
+func (w *World) each(f func(*Member)) {
+	var wg sync.WaitGroup
+	for _, m := range w.Members {
+		if m.Err == nil {
+			wg.Go(func() { f(m) })
+		}
+	}
+	wg.Wait()
+}
+
+func (m *Member) connect(ctx context.Context, cfg *rest.Config) {
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	if cfg == nil {
 		m.Err = fmt.Errorf("%s has no client configuration", m.Context)
 		return
 	}
 	cfg = rest.CopyConfig(cfg)
-	if cfg.Timeout == 0 || cfg.Timeout > timeout {
-		cfg.Timeout = timeout
+	if cfg.Timeout == 0 || cfg.Timeout > m.timeout {
+		cfg.Timeout = m.timeout
 	}
 	// A dozen lists at once: client-go's default of 5 per second would
 	// spend the timeout waiting on itself.
@@ -98,15 +127,26 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		m.Err = err
 		return
 	}
-	cl, err := client.New(cfg, client.Options{Scheme: sc})
-	if err != nil {
+	if m.cl, err = client.New(cfg, client.Options{Scheme: sc}); err != nil {
 		m.Err = fmt.Errorf("client of %s: %w", m.Context, err)
 		return
 	}
 	var mem federationv1alpha1.ClusterMembership
-	if err := cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, &mem); err == nil && mem.Spec.ClusterID != "" {
+	err = m.cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, &mem)
+	switch {
+	case err == nil && mem.Spec.ClusterID != "":
 		m.ClusterID = mem.Spec.ClusterID
+	case err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) && !apierrors.IsForbidden(err):
+		// Unreachable, most likely: the lists would wait for it too.
+		m.Err = fmt.Errorf("reading %s: %w", m.Context, err)
 	}
+}
+
+// read reads everything of the member a trace may need.
+func (m *Member) read(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	cl := m.cl
 	var (
 		ees    antreav1alpha2.ExternalEntityList
 		nps    antreav1beta1.NetworkPolicyList
@@ -157,6 +197,7 @@ func (m *Member) read(ctx context.Context, cfg *rest.Config, timeout time.Durati
 		m.Err, m.Partial = first, nil
 		return
 	}
+	m.complete = true
 	m.policies = slices.Concat(pointers(nps.Items), pointers(acnps.Items), pointers(groups.Items), pointers(cgs.Items), pointers(tiers.Items))
 	for i := range nss.Items {
 		m.policies = append(m.policies, policycompiler.Convert(&nss.Items[i]))

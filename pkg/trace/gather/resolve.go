@@ -75,7 +75,7 @@ type match struct {
 // Name tag, its object's name or (a service) its name in the cloud.
 func (sp Spec) matches(e *antreav1alpha2.ExternalEntity, cloudName string) bool {
 	kind := e.Labels[cloudv1alpha1.LabelEntityKind]
-	named := e.Labels["tag.cloud.antreaplus.io/Name"] == sp.Name || e.Labels[cloudv1alpha1.LabelEntityName] == sp.Name ||
+	named := e.Labels[labelVMName] == sp.Name || e.Labels[cloudv1alpha1.LabelEntityName] == sp.Name ||
 		(cloudName != "" && cloudName == sp.Name)
 	switch sp.Kind {
 	case KindVM:
@@ -106,7 +106,7 @@ func nsNote(ns string) string {
 func (m *Member) workload(e *antreav1alpha2.ExternalEntity) trace.Workload {
 	w := trace.Workload{Member: m.Context, Network: e.Labels[federationv1alpha1.LabelNetwork],
 		Name: fmt.Sprintf("%s %s (ExternalEntity %s/%s in %s)", entityKind(e),
-			cmp.Or(e.Labels["tag.cloud.antreaplus.io/Name"], m.cloudNames[e.Namespace+"/"+e.Labels[cloudv1alpha1.LabelEntityName]], e.Name), e.Namespace, e.Name, m.Context)}
+			cmp.Or(e.Labels[labelVMName], m.cloudNames[e.Namespace+"/"+e.Labels[cloudv1alpha1.LabelEntityName]], e.Name), e.Namespace, e.Name, m.Context)}
 	w.Addresses = addressesOf(e.Annotations[federationv1alpha1.AnnotationAddresses], e.Spec.Endpoints)
 	// Its rules are compiled by World.Compile, once the flow's addresses
 	// are known.
@@ -209,7 +209,7 @@ func (w *World) byRemote(sp Spec, namespace, member string) (trace.Workload, *tr
 		return trace.Workload{}, nil, err
 	}
 	for _, r := range m.remote {
-		if (namespace != "" && r.Namespace != namespace) || (r.Name != sp.Name && r.Labels["tag.cloud.antreaplus.io/Name"] != sp.Name) {
+		if (namespace != "" && r.Namespace != namespace) || (r.Name != sp.Name && r.Labels[labelVMName] != sp.Name) {
 			continue
 		}
 		src, err := w.member(r.Spec.SourceCluster)

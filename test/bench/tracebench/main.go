@@ -12,6 +12,13 @@
 //     baseline, measured in the same run before the population grows, is
 //     the same trace in the same clusters holding 300 VMs and 30 policies.
 //
+//   - The command as an operator runs it, at that scale, with member-1's
+//     and member-2's policy controllers running: `antreaplus trace -o json`
+//     (reads what the ends need, asks the members' controllers through
+//     Trace objects) against `antreaplus trace --local` for the same flows,
+//     interleaved (the baseline); both must agree on verdict and rule. And
+//     Trace objects alone, create to Completed.
+//
 //   - Live trace (-live, needs root): the demo's federation (two members,
 //     the local clouds, VM agents in network namespaces, member-2's
 //     federated policy on azure-dev-build-2); `antreaplus trace --live`
@@ -178,13 +185,33 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	if err != nil {
 		return nil, err
 	}
-	objects, err := traceObjects(ctx, sb, clusters, watcher, perMember, traces)
+	// The policy controllers of the members on the flows' way.
+	for m := 1; m <= 2; m++ {
+		c, err := client.NewWithWatch(rest.CopyConfig(clusters[m-1].Config), client.Options{Scheme: sch})
+		if err != nil {
+			return nil, err
+		}
+		stop, err := answering(ctx, sb, c, m)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+	}
+	objects, err := traceObjects(ctx, clusters, watcher, perMember, traces)
 	if err != nil {
 		return nil, fmt.Errorf("the Trace objects: %w", err)
 	}
+	asked, local, err := commandTraces(ctx, sb, perMember, traces)
+	if err != nil {
+		return nil, fmt.Errorf("the command: %w", err)
+	}
 	size := fmt.Sprintf("%.0fk VMs, %.0fk policies", float64(perMember*members)/1000, float64(policiesPerMember*members)/1000)
 	return []benchtable.Figure{
-		benchtable.Summarize(fmt.Sprintf("computed trace, %s in %d members", size, members), "ms", large.total),
+		benchtable.Summarize(fmt.Sprintf("antreaplus trace, %s in %d members: asks the members", size, members), "ms", asked),
+		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(asked, 0.99), Min: benchtable.Percentile(asked, 0.99), Max: benchtable.Percentile(asked, 0.99)},
+		benchtable.Summarize("  baseline: antreaplus trace --local, the same flows", "ms", local),
+		benchtable.Summarize("  ratio", "x", benchtable.Ratios(asked, local)),
+		benchtable.Summarize(fmt.Sprintf("computed here (--local, in process), %s", size), "ms", large.total),
 		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(large.total, 0.99), Min: benchtable.Percentile(large.total, 0.99), Max: benchtable.Percentile(large.total, 0.99)},
 		benchtable.Summarize("  reading: the members' lists (concurrent)", "ms", large.list),
 		benchtable.Summarize("  compiling: the policies of the flow's members", "ms", large.compile),

@@ -23,86 +23,115 @@ import (
 	"antreaplus.io/antreaplus/pkg/trace/gather"
 )
 
-// traceObjects runs member-2's policy controller (from $PATH or bin/),
-// waits until it answers a Trace, then times n Trace objects between VMs
-// of member-2 from creation to Completed: the computed verdict decided from
-// the rules the controller serves (compiled once, kept up to date), not
-// compiled again. Each verdict is checked against the command's own
-// computation of the same flow.
-func traceObjects(ctx context.Context, sb *sandbox.Sandbox, clusters []membership.Cluster, c client.WithWatch, perMember, n int) ([]float64, error) {
+// policyController runs a member's policy controller (from $PATH or bin/)
+// until ctx ends or stop is called.
+func policyController(ctx context.Context, sb *sandbox.Sandbox, member string) (stop func(), log *bytes.Buffer, exited func() bool, err error) {
 	bin, err := sb.FindBinary(ctx, "policy-controller")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	addr := l.Addr().String()
 	_ = l.Close()
 	dir, err := os.MkdirTemp("", "tracebench-controller-")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	var log bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, "--kubeconfig", sb.KubeconfigPath(), "--context", "member-2",
+	log = &bytes.Buffer{}
+	cmd := exec.CommandContext(ctx, bin, "--kubeconfig", sb.KubeconfigPath(), "--context", member,
 		"--listen-address", addr, "--cert-dir", filepath.Join(dir, "certs"), "--tls-san", "127.0.0.1")
-	cmd.Stdout, cmd.Stderr = &log, &log
-	started := time.Now()
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	exited = func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
+	stop = func() { _ = cmd.Process.Kill(); <-done; _ = os.RemoveAll(dir) }
+	return stop, log, exited, nil
+}
+
+// askTrace creates a Trace between VMs i and k of member m and waits for
+// its end.
+func askTrace(ctx context.Context, c client.WithWatch, m, i, k int, timeout time.Duration) (*policyv1alpha1.Trace, time.Duration, error) {
+	port := int32(8000 + k%ports)
+	t := &policyv1alpha1.Trace{ObjectMeta: metav1.ObjectMeta{GenerateName: "bench-", Namespace: namespace},
+		Spec: policyv1alpha1.TraceSpec{Source: policyv1alpha1.TraceEnd{ExternalEntity: vmName(m, i)},
+			Destination: policyv1alpha1.TraceEnd{ExternalEntity: vmName(m, k)}, Protocol: "TCP", Port: port}}
+	start := time.Now()
+	if err := c.Create(ctx, t); err != nil {
+		return nil, 0, err
+	}
+	defer func() { _ = c.Delete(context.Background(), t) }()
+	w, err := c.Watch(ctx, &policyv1alpha1.TraceList{}, client.InNamespace(namespace), client.MatchingFields{"metadata.name": t.Name})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer w.Stop()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return nil, 0, fmt.Errorf("the watch of Trace %s ended", t.Name)
+			}
+			if got, isTrace := ev.Object.(*policyv1alpha1.Trace); isTrace && got.Status.Phase != "" && got.Status.Phase != policyv1alpha1.TraceRunning {
+				return got, time.Since(start), nil
+			}
+		case <-deadline:
+			return nil, 0, fmt.Errorf("trace %s not finished within %s", t.Name, timeout)
+		case <-ctx.Done():
+			return nil, 0, ctx.Err()
+		}
+	}
+}
+
+// answering runs member m's policy controller and waits until it answers a
+// Trace: it starts by compiling the whole member.
+func answering(ctx context.Context, sb *sandbox.Sandbox, c client.WithWatch, m int) (func(), error) {
+	member := fmt.Sprintf("member-%d", m)
+	started := time.Now()
+	stop, log, exited, err := policyController(ctx, sb, member)
+	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	rng := rand.New(rand.NewPCG(3, uint64(perMember)))
-	ask := func(i, k int, timeout time.Duration) (*policyv1alpha1.Trace, time.Duration, error) {
-		port := int32(8000 + k%ports)
-		t := &policyv1alpha1.Trace{ObjectMeta: metav1.ObjectMeta{GenerateName: "bench-", Namespace: namespace},
-			Spec: policyv1alpha1.TraceSpec{Source: policyv1alpha1.TraceEnd{ExternalEntity: vmName(2, i)},
-				Destination: policyv1alpha1.TraceEnd{ExternalEntity: vmName(2, k)}, Protocol: "TCP", Port: port}}
-		start := time.Now()
-		if err := c.Create(ctx, t); err != nil {
-			return nil, 0, err
-		}
-		defer func() { _ = c.Delete(context.Background(), t) }()
-		w, err := c.Watch(ctx, &policyv1alpha1.TraceList{}, client.InNamespace(namespace), client.MatchingFields{"metadata.name": t.Name})
-		if err != nil {
-			return nil, 0, err
-		}
-		defer w.Stop()
-		deadline := time.After(timeout)
-		for {
-			select {
-			case ev, ok := <-w.ResultChan():
-				if !ok {
-					return nil, 0, fmt.Errorf("the watch of Trace %s ended", t.Name)
-				}
-				if got, isTrace := ev.Object.(*policyv1alpha1.Trace); isTrace && got.Status.Phase != "" && got.Status.Phase != policyv1alpha1.TraceRunning {
-					return got, time.Since(start), nil
-				}
-			case <-deadline:
-				return nil, 0, fmt.Errorf("trace %s not finished within %s", t.Name, timeout)
-			case <-ctx.Done():
-				return nil, 0, ctx.Err()
-			}
-		}
-	}
-	// The controller starts by compiling the whole member.
 	for {
-		got, _, err := ask(0, 1, 30*time.Second)
+		got, _, err := askTrace(ctx, c, m, 0, 1, 30*time.Second)
 		if err == nil && got.Status.Phase == policyv1alpha1.TraceCompleted {
 			break
 		}
-		if cmd.ProcessState != nil || time.Since(started) > 10*time.Minute {
-			return nil, fmt.Errorf("the policy controller answered no Trace within 10 min (last: %s %+v):\n%s", fmt.Sprint(err), got, tail(log.String()))
+		if exited() || time.Since(started) > 10*time.Minute || ctx.Err() != nil {
+			stop()
+			return nil, fmt.Errorf("%s's policy controller answered no Trace within 10 min (last: %s %+v):\n%s", member, fmt.Sprint(err), got, tail(log.String()))
 		}
 	}
-	logf("member-2's policy controller answers Traces %s after its start", time.Since(started).Round(time.Second))
+	logf("%s's policy controller answers Traces %s after its start", member, time.Since(started).Round(time.Second))
+	return stop, nil
+}
+
+// traceObjects times n Trace objects between VMs of member-2, whose
+// policy controller answers, from creation to Completed: the computed
+// verdict decided from the rules the controller serves (compiled once,
+// kept up to date), not compiled again. Each verdict is checked against
+// the command's own computation of the same flow.
+func traceObjects(ctx context.Context, clusters []membership.Cluster, c client.WithWatch, perMember, n int) ([]float64, error) {
+	rng := rand.New(rand.NewPCG(3, uint64(perMember)))
 	world := gather.Read(ctx, clusters, time.Minute)
 	var times []float64
 	for range n {
 		i, k := rng.IntN(perMember), rng.IntN(perMember)
-		got, took, err := ask(i, k, 30*time.Second)
+		got, took, err := askTrace(ctx, c, 2, i, k, 30*time.Second)
 		if err != nil {
 			return nil, err
 		}

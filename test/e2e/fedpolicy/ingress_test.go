@@ -61,6 +61,33 @@ func testIngress(t *testing.T) {
 	// and live, the agents see the same: the source's agent sends the
 	// flow, the destination's sees the same rule decide the real packet.
 	for _, c := range []struct{ from, verdict, action string }{{"dev-build-3", "dropped", "Drop"}, {"dev-build-1", "allowed", "Allow"}} {
+		// Computed by the members' policy controllers (Trace objects), and
+		// here from everything the members hold (--local): the same.
+		var decided [2]struct {
+			Trace struct {
+				Verdict string `json:"verdict"`
+				Steps   []struct {
+					Rule *struct {
+						Policy string `json:"policy"`
+						Index  int32  `json:"index"`
+					} `json:"rule"`
+					Note string `json:"note"`
+				} `json:"steps"`
+			} `json:"trace"`
+		}
+		for i, extra := range []string{"--timeout=60s", "--local"} {
+			out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json", extra)
+			if err := json.Unmarshal([]byte(out), &decided[i]); err != nil || len(decided[i].Trace.Steps) == 0 {
+				t.Fatalf("trace -o json %s: %v\n%s", extra, err, out)
+			}
+		}
+		asked, local := decided[0].Trace, decided[1].Trace
+		lastAsked, lastLocal := asked.Steps[len(asked.Steps)-1], local.Steps[len(local.Steps)-1]
+		if asked.Verdict != c.verdict || asked.Verdict != local.Verdict || lastAsked.Rule == nil || lastLocal.Rule == nil ||
+			*lastAsked.Rule != *lastLocal.Rule || !strings.Contains(lastAsked.Note, "decided by the policy controller of member-2") {
+			t.Errorf("trace from %s: asked the members %+v, computed here %+v; want both %s by the same rule, the first decided by member-2",
+				c.from, asked, local, c.verdict)
+		}
 		out := antreaplus(t, "trace", "--from", "member-1:vm/"+c.from, "--to", "member-2:vm/dev-build-2", "--port", "8080", "-o", "json", "--timeout", "60s", "--live")
 		var got struct {
 			Live []struct {

@@ -61,6 +61,24 @@ func withDeadContext(t *testing.T) string {
 	return path
 }
 
+// asUser writes the clusters' kubeconfig with every context impersonating
+// user (an authenticated user with no rights but those the test grants).
+func asUser(t *testing.T, user string) string {
+	t.Helper()
+	cfg, err := clientcmd.LoadFromFile(clusters.Sandbox.KubeconfigPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range cfg.AuthInfos {
+		a.Impersonate, a.ImpersonateGroups = user, []string{"system:authenticated"}
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // removeCRD deletes a CRD from a cluster and waits until it is no longer served.
 func removeCRD(t *testing.T, cluster, name string) {
 	t.Helper()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -54,6 +55,8 @@ func TestTrace(t *testing.T) {
 		return antreaplus(t, kubeconfig, append([]string{"trace", "--timeout", "20s"}, args...)...)
 	}
 
+	// No policy controller runs here: a trace asks the members (a Trace
+	// object), gets no answer and computes here; --local goes there at once.
 	t.Run("allowed", func(t *testing.T) {
 		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-db", "--port", "5432")
 		if err != nil {
@@ -70,7 +73,7 @@ func TestTrace(t *testing.T) {
 		}
 	})
 	t.Run("dropped, as JSON", func(t *testing.T) {
-		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-db", "--port", "22", "-o", "json")
+		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-db", "--port", "22", "-o", "json", "--local")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +103,7 @@ func TestTrace(t *testing.T) {
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web"}}}}
 		mustCreate(t, m1, pod)
 		framework.UpdateStatus(t, m1, pod, func() { pod.Status.PodIPs = []corev1.PodIP{{IP: "10.1.0.7"}} })
-		out, err := trace(t, "--from", "member-1:pod/"+ns1+"/web-0", "--to", "member-2:vm/trace-db", "--port", "5432")
+		out, err := trace(t, "--from", "member-1:pod/"+ns1+"/web-0", "--to", "member-2:vm/trace-db", "--port", "5432", "--local")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +114,37 @@ func TestTrace(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a tenant admin tracing another tenant's VM is refused", func(t *testing.T) {
+		// The admin of member-1's Namespace ns1 may read every
+		// ExternalEntity (a viewer's right) but create Traces in ns1 only:
+		// tracing member-2's VM asks member-2 for a Trace in ns2.
+		user := "tenant-admin-" + ns1
+		for _, m := range []string{"member-1", "member-2"} {
+			cl := clusters.Client(t, m)
+			mustCreate(t, cl, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: user},
+				Rules: []rbacv1.PolicyRule{{APIGroups: []string{"crd.antrea.io"}, Resources: []string{"externalentities"}, Verbs: []string{"get", "list"}},
+					{APIGroups: []string{"multicluster.x-k8s.io", "discovery.k8s.io", "cloud.antreaplus.io", "federation.antreaplus.io"},
+						Resources: []string{"*"}, Verbs: []string{"get", "list"}}}})
+			mustCreate(t, cl, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: user},
+				RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: user},
+				Subjects: []rbacv1.Subject{{Kind: rbacv1.UserKind, Name: user}}})
+		}
+		m1 := clusters.Client(t, "member-1")
+		mustCreate(t, m1, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Namespace: ns1, Name: "tracer"},
+			Rules: []rbacv1.PolicyRule{{APIGroups: []string{policyv1alpha1.GroupVersion.Group}, Resources: []string{"traces"}, Verbs: []string{"create", "get", "delete"}}}})
+		mustCreate(t, m1, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: ns1, Name: "tracer"},
+			RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "tracer"},
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.UserKind, Name: user}}})
+		_, err := antreaplus(t, asUser(t, user), "trace", "--timeout", "20s", "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-db", "--port", "5432")
+		if err == nil || !strings.Contains(err.Error(), "member-2: you may not create Traces in Namespace "+ns2) ||
+			!strings.Contains(err.Error(), "a tenant admin traces its own Namespace's workloads only") {
+			t.Errorf("error %v; want the Trace in member-2's %s refused", err, ns2)
+		}
+	})
 	t.Run("bad input", func(t *testing.T) {
 		for _, tc := range []struct{ from, to, want string }{
 			{"member-1:vm/nope", "member-2:vm/trace-db", "no ExternalEntity of vm/nope in member member-1"},
-			{"member-1:vm/trace-app", "dead:vm/trace-db", "member dead could not be read: listing"},
+			{"member-1:vm/trace-app", "dead:vm/trace-db", "member dead could not be read: reading dead"},
 			{"vm:trace-app", "member-2:vm/trace-db", "want [MEMBER:]vm/NAME"},
 			{"member-1:vm/trace-app", "db.shop.svc.clusterset.local", "NXDOMAIN in member-1"},
 		} {
