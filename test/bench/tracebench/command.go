@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // controllers answer Traces: by default the command reads only what the
 // flow's ends need and asks the members to decide their points; each flow
 // is then traced again with --local (every member read whole, the policies
-// compiled in the command), interleaved, the baseline. Both must agree on
+// compiled in the command), after all of them, the baseline. Both must agree on
 // the verdict and the deciding rule, and the default must have been
 // decided by the controllers.
 func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (asked, local []float64, err error) {
@@ -29,6 +30,7 @@ func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (
 		return nil, nil, err
 	}
 	rng := rand.New(rand.NewPCG(5, uint64(perMember)))
+	flows := make([][]string, n)
 	for run := range n {
 		from := 2
 		if run%2 == 1 {
@@ -41,32 +43,46 @@ func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (
 				i -= tiers
 			}
 		}
-		args := []string{"trace", "--kubeconfig", sb.KubeconfigPath(), "-o", "json", "--timeout", "60s",
+		flows[run] = []string{"trace", "--kubeconfig", sb.KubeconfigPath(), "-o", "json", "--timeout", "60s",
 			"--from", fmt.Sprintf("member-%d:vm/%s", from, vmName(from, i)), "--to", "member-2:vm/" + vmName(2, k),
 			"--port", fmt.Sprint(8000 + k%ports)}
-		var got [2]commandResult
-		for j, extra := range [][]string{nil, {"--local"}} {
-			start := time.Now()
-			cmd := exec.CommandContext(ctx, bin, append(args, extra...)...)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil {
-				return nil, nil, fmt.Errorf("antreaplus %s: %w\n%s", strings.Join(append(args, extra...), " "), err, stderr.String())
-			}
-			took := ms(time.Since(start))
-			if err := json.Unmarshal(stdout.Bytes(), &got[j]); err != nil || len(got[j].Trace.Steps) == 0 {
-				return nil, nil, fmt.Errorf("antreaplus %s: not a trace (%s): %s", strings.Join(args, " "), fmt.Sprint(err), stdout.String())
-			}
-			if j == 0 {
-				asked = append(asked, took)
-			} else {
-				local = append(local, took)
-			}
+	}
+	// All the asked runs first, then the --local ones: a --local run pulls
+	// every member's lists through the API servers, whose aftermath (their
+	// garbage collection) would land on the next asked run.
+	run := func(args []string) (commandResult, float64, error) {
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, bin, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return commandResult{}, 0, fmt.Errorf("antreaplus %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
 		}
-		a, l := got[0].last(), got[1].last()
-		if got[0].Trace.Verdict != got[1].Trace.Verdict || a.rule() != l.rule() {
+		took := ms(time.Since(start))
+		var got commandResult
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || len(got.Trace.Steps) == 0 {
+			return got, 0, fmt.Errorf("antreaplus %s: not a trace (%s): %s", strings.Join(args, " "), fmt.Sprint(err), stdout.String())
+		}
+		return got, took, nil
+	}
+	answers := make([]commandResult, n)
+	for j, args := range flows {
+		got, took, err := run(args)
+		if err != nil {
+			return nil, nil, err
+		}
+		answers[j], asked = got, append(asked, took)
+	}
+	for j, args := range flows {
+		got, took, err := run(append(slices.Clone(args), "--local"))
+		if err != nil {
+			return nil, nil, err
+		}
+		local = append(local, took)
+		a, l := answers[j].last(), got.last()
+		if answers[j].Trace.Verdict != got.Trace.Verdict || a.rule() != l.rule() {
 			return nil, nil, fmt.Errorf("%v: the members decided %s by %s, the command computes %s by %s", args,
-				got[0].Trace.Verdict, a.rule(), got[1].Trace.Verdict, l.rule())
+				answers[j].Trace.Verdict, a.rule(), got.Trace.Verdict, l.rule())
 		}
 		if !strings.Contains(a.Note, "decided by the policy controller of member-2") {
 			return nil, nil, fmt.Errorf("%v: the destination's point was not decided by member-2's policy controller: %q", args, a.Note)

@@ -16,7 +16,7 @@
 //     and member-2's policy controllers running: `antreaplus trace -o json`
 //     (reads what the ends need, asks the members' controllers through
 //     Trace objects) against `antreaplus trace --local` for the same flows,
-//     interleaved (the baseline); both must agree on verdict and rule. And
+//     run after them (the baseline); both must agree on verdict and rule. And
 //     Trace objects alone, create to Completed.
 //
 //   - Live trace (-live, needs root): the demo's federation (two members,
@@ -209,7 +209,7 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	return []benchtable.Figure{
 		benchtable.Summarize(fmt.Sprintf("antreaplus trace, %s in %d members: asks the members", size, members), "ms", asked),
 		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(asked, 0.99), Min: benchtable.Percentile(asked, 0.99), Max: benchtable.Percentile(asked, 0.99)},
-		benchtable.Summarize("  baseline: antreaplus trace --local, the same flows", "ms", local),
+		benchtable.Summarize("  baseline: antreaplus trace --local, the same flows after", "ms", local),
 		benchtable.Summarize("  ratio", "x", benchtable.Ratios(asked, local)),
 		benchtable.Summarize(fmt.Sprintf("computed here (--local, in process), %s", size), "ms", large.total),
 		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(large.total, 0.99), Min: benchtable.Percentile(large.total, 0.99), Max: benchtable.Percentile(large.total, 0.99)},
