@@ -99,6 +99,21 @@ func MergeAgentless(reports []AgentlessStatus) (AgentlessStatus, bool) {
 // endpoints must not be modified.
 func (s *Server) Agentless() (AgentlessStatus, bool) { return s.agentless.get(time.Now()) }
 
+// Findings returns what the agentless consumers last reported of one
+// endpoint ("namespace/name"): the parts of its rules not enforced as
+// written; nil when nothing (or nobody) reported it. They must not be
+// modified.
+func (s *Server) Findings(endpoint string) []wire.Finding {
+	st, ok := s.Agentless()
+	if !ok {
+		return nil
+	}
+	if i := slices.IndexFunc(st.Report.Endpoints, func(e wire.EndpointRealization) bool { return e.Name == endpoint }); i >= 0 {
+		return st.Report.Endpoints[i].Findings
+	}
+	return nil
+}
+
 func (s *Server) serveAgentlessReport(w http.ResponseWriter, r *http.Request) {
 	id, _, ok := s.authenticate(w, r)
 	if !ok {

@@ -62,7 +62,26 @@ func DecisionOf(p policyv1alpha1.TracePoint, by string) (Decision, string) {
 		d.Rule = &Rule{Tier: r.Tier, Policy: r.Policy, Action: policyrules.Action(r.Action), Name: r.Name, Index: r.Index,
 			Dir: policyrules.Direction(r.Direction), Federated: r.FederatedPolicy}
 	}
+	for _, f := range p.Findings {
+		d.Findings = append(d.Findings, FindingText(f))
+	}
 	return d, p.Pending
+}
+
+// FindingText says a point's finding in one line: "Severity Reason
+// (policy, rule): message".
+func FindingText(f policyv1alpha1.TraceFinding) string {
+	s := f.Severity + " " + f.Reason
+	switch {
+	case f.Policy != "" && f.Rule != "":
+		s += " (" + f.Policy + ", " + f.Rule + ")"
+	case f.Policy != "":
+		s += " (" + f.Policy + ")"
+	}
+	if f.Message != "" {
+		s += ": " + f.Message
+	}
+	return s
 }
 
 // LiveTrace is a Trace object to create in one member: the points of one

@@ -90,6 +90,15 @@ func TestDecidedByTheMember(t *testing.T) {
 		{name: "no rule: default allow",
 			point:       policyv1alpha1.TracePoint{ExternalEntity: "shop/db", Direction: "Ingress", Computed: policyv1alpha1.TraceVerdict{Verdict: "Allowed", Note: "no rule: default allow"}},
 			wantVerdict: Allowed, wantNote: []string{"no rule: default allow", "decided by the policy controller of member-2"}},
+		{name: "rejected by a rule its security group enforces as a drop",
+			point: policyv1alpha1.TracePoint{ExternalEntity: "shop/db", Direction: "Ingress",
+				Computed: policyv1alpha1.TraceVerdict{Verdict: "Rejected",
+					DecidedBy: &policyv1alpha1.TraceRule{Policy: "NetworkPolicy:shop/db", Tier: "application", Direction: "Ingress", Index: 0, Action: "Reject"}},
+				Findings: []policyv1alpha1.TraceFinding{{Severity: "Approximated", Reason: "RejectEnforcedAsDrop", Policy: "NetworkPolicy:shop/db",
+					Rule: "Ingress rule 0", Message: "security groups drop denied traffic silently"}}},
+			wantVerdict: Rejected,
+			wantNote: []string{"NetworkPolicy:shop/db, Ingress rule 0: Reject", "does not enforce all of it as written: " +
+				"Approximated RejectEnforcedAsDrop (NetworkPolicy:shop/db, Ingress rule 0): security groups drop denied traffic silently"}},
 		{name: "a verdict this CLI does not know is not taken for an allow",
 			point:       policyv1alpha1.TracePoint{ExternalEntity: "shop/db", Direction: "Ingress", Computed: policyv1alpha1.TraceVerdict{Verdict: "Sideways"}},
 			wantVerdict: Undecided, wantNote: []string{`answered "Sideways"`}},
@@ -108,6 +117,9 @@ func TestDecidedByTheMember(t *testing.T) {
 				if !strings.Contains(last.Note, w) {
 					t.Errorf("note %q lacks %q", last.Note, w)
 				}
+			}
+			if len(last.Findings) != len(tc.point.Findings) {
+				t.Errorf("findings %q, want the point's %d", last.Findings, len(tc.point.Findings))
 			}
 			if r := tc.point.Computed.DecidedBy; r != nil && (last.Rule == nil || last.Rule.Federated != r.FederatedPolicy || last.Rule.Index != r.Index) {
 				t.Errorf("rule %+v, want %+v", last.Rule, r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 
 	"antreaplus.io/antreaplus/pkg/policyrules"
 )
@@ -76,6 +77,9 @@ type Decision struct {
 	// By names who decided: "the policy controller of member-2 (Trace
 	// ns/name)".
 	By string
+	// Findings are the enforcer's findings on the point's policies
+	// (FindingText of each).
+	Findings []string
 }
 
 // Query is one flow to trace and what is known of the networks.
@@ -135,6 +139,10 @@ type Step struct {
 	Result Verdict `json:"verdict,omitempty"`
 	Rule   *Rule   `json:"rule,omitempty"`
 	Note   string  `json:"note"`
+	// Findings are what the point's enforcer reported it does not enforce
+	// as written of the point's policies (the agentless enforcer: a
+	// security group), as its member's policy controller answered them.
+	Findings []string `json:"findings,omitempty"`
 }
 
 // Rule names the rule that decided.
@@ -298,6 +306,10 @@ func (q Query) decide(kind string, w *Workload, pkt policyrules.Packet) Step {
 		}
 		if p.Pending != "" {
 			step.Note += "; " + p.Pending
+		}
+		if len(d.Findings) > 0 {
+			step.Findings = d.Findings
+			step.Note += "; the enforcer does not enforce all of it as written: " + strings.Join(d.Findings, "; ")
 		}
 		if d.By != "" {
 			step.Note += " (decided by " + d.By + ")"

@@ -182,6 +182,42 @@ type TracePoint struct {
 	// computed rules yet: a policy among them not realised on its points.
 	// +optional
 	Pending string `json:"pending,omitempty"`
+
+	// findings are what the agentless enforcer (the cloud's security
+	// groups) reported it cannot enforce as written, of this point's
+	// policies: a Drop it cannot express, a Reject enforced as a silent
+	// drop, rules enforced on a load balancer's backend pool. The computed
+	// verdict is the rules'; these say where the cloud's differs.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	Findings []TraceFinding `json:"findings,omitempty"`
+}
+
+// TraceFinding is one part of a point's rules its enforcer does not
+// enforce as written.
+type TraceFinding struct {
+	// severity is Unrealized (not enforced as written) or Approximated
+	// (enforced, slightly differently).
+	// +required
+	Severity string `json:"severity"`
+
+	// reason is a CamelCase word, e.g. DenyNotExpressible.
+	// +required
+	Reason string `json:"reason"`
+
+	// policy is the policy concerned, "Kind:namespace/name"; empty when
+	// the finding concerns every policy of the point.
+	// +optional
+	Policy string `json:"policy,omitempty"`
+
+	// rule names the rule concerned, when one is.
+	// +optional
+	Rule string `json:"rule,omitempty"`
+
+	// message says it for people.
+	// +optional
+	Message string `json:"message,omitempty"`
 }
 
 // TraceVerdict is a verdict and the rule that decided it.

@@ -105,7 +105,9 @@ decided the real packet at each point, shown beside the computed verdict, and a 
 			if err != nil {
 				return err
 			}
+			started := time.Now()
 			w := readForTrace(ctx, errOut, kc.Paths, clusters, timeout, namespace, local, src, dst)
+			read := time.Since(started)
 			source, _, err := w.Workload(src, namespace, "")
 			if err != nil {
 				return fmt.Errorf("source: %w", err)
@@ -155,6 +157,11 @@ decided the real packet at each point, shown beside the computed verdict, and a 
 				}
 			}
 			report.Result = trace.Compute(q)
+			report.Took = traceTimings{Read: read.Round(time.Millisecond).String(),
+				Decide: (time.Since(started) - read).Round(time.Millisecond).String(), By: "here"}
+			if asked {
+				report.Took.By = "members"
+			}
 			return p.print(out, report, func(out io.Writer) error { return printTrace(out, report) })
 		},
 	}
@@ -202,6 +209,17 @@ type traceReport struct {
 	Result   trace.Result `json:"trace"`
 	// Live is what the agents observed (--live).
 	Live []liveObservation `json:"live,omitempty"`
+	// Took is where the command's time went: reading the members, and
+	// deciding (the members' Traces, or compiling here).
+	Took traceTimings `json:"took"`
+}
+
+// traceTimings are the command's stages, as durations ("120ms").
+type traceTimings struct {
+	Read   string `json:"read"`
+	Decide string `json:"decide"`
+	// By says who decided: "members" (Trace objects) or "here".
+	By string `json:"by"`
 }
 
 // printTrace writes a trace as a tree.

@@ -107,7 +107,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (*ControlPlane, 
 	}
 	stats := policystats.NewMetrics()
 	traces := livetrace.NewMetrics()
-	if err := (&livetrace.Reconciler{Client: mgr.GetClient(), Rules: hub, Prober: server, AgentlessNode: opts.AgentlessNode,
+	if err := (&livetrace.Reconciler{Client: mgr.GetClient(), Rules: hub, Prober: server, Cloud: server, AgentlessNode: opts.AgentlessNode,
 		Metrics: traces, Log: log.WithName("trace")}).SetupWithManager(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the trace reconciler: %w", err)
 	}

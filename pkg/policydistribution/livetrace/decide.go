@@ -128,3 +128,26 @@ func FlowVerdict(points []policyv1alpha1.TracePoint) string {
 	}
 	return string(wire.ObservedAllowed)
 }
+
+// Findings returns, of what the agentless enforcer reported of a point's
+// endpoint, the findings that concern the point's rules: those of their
+// policies, and those of no policy (every policy of the endpoint), in the
+// order reported.
+func Findings(reported []wire.Finding, rules []policyrules.CompiledRule) []policyv1alpha1.TraceFinding {
+	policies := map[wire.PolicyRef]bool{}
+	for _, r := range rules {
+		policies[wire.PolicyRef{Kind: string(r.Policy.Kind), Namespace: r.Policy.Namespace, Name: r.Policy.Name}] = true
+	}
+	var out []policyv1alpha1.TraceFinding
+	for _, f := range reported {
+		if f.Policy != (wire.PolicyRef{}) && !policies[f.Policy] {
+			continue
+		}
+		tf := policyv1alpha1.TraceFinding{Severity: f.Severity, Reason: f.Reason, Rule: f.Rule, Message: f.Message}
+		if f.Policy != (wire.PolicyRef{}) {
+			tf.Policy = policyrules.PolicyRef{Kind: policyrules.PolicyKind(f.Policy.Kind), Namespace: f.Policy.Namespace, Name: f.Policy.Name}.String()
+		}
+		out = append(out, tf)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package livetrace
 
 import (
+	"fmt"
 	"net/netip"
 	"strconv"
 	"testing"
@@ -97,5 +98,34 @@ func TestFlowVerdict(t *testing.T) {
 		if got := FlowVerdict(tc.points); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestFindings(t *testing.T) {
+	web := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "shop", Name: "web"}
+	other := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "shop", Name: "other"}
+	rules := []policyrules.CompiledRule{{Policy: policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: "shop", Name: "web"}}}
+	reported := []wire.Finding{
+		{Policy: other, Severity: wire.SeverityUnrealized, Reason: "DenyNotExpressible", Message: "not this point's policy"},
+		{Policy: web, Rule: "Ingress rule 0", Severity: wire.SeverityApproximated, Reason: "RejectEnforcedAsDrop", Message: "silently"},
+		{Severity: wire.SeverityUnrealized, Reason: "SyncFailed", Message: "the VPC's sync failed"},
+	}
+	for _, tc := range []struct {
+		name     string
+		reported []wire.Finding
+		rules    []policyrules.CompiledRule
+		want     string
+	}{
+		{name: "none reported", rules: rules, want: "[]"},
+		{name: "the point's policy and the endpoint's, not another policy's", reported: reported, rules: rules,
+			want: "[{Approximated RejectEnforcedAsDrop AntreaNetworkPolicy:shop/web Ingress rule 0 silently} {Unrealized SyncFailed   the VPC's sync failed}]"},
+		{name: "no rules: only what concerns every policy", reported: reported,
+			want: "[{Unrealized SyncFailed   the VPC's sync failed}]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(Findings(tc.reported, tc.rules)); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

@@ -42,6 +42,16 @@ type Rules interface {
 	Ready() bool
 }
 
+// Cloud is what the agentless enforcer last reported of its endpoints:
+// the distribution server.
+type Cloud interface {
+	Findings(endpoint string) []wire.Finding
+}
+
+// maxFindings is as many findings as a point's status holds (the CRD's
+// limit).
+const maxFindings = 64
+
 // Prober asks VM agents for probes: the distribution server.
 type Prober interface {
 	Probe(ctx context.Context, vm types.NamespacedName, req wire.ProbeRequest, onTaken func()) (wire.ProbeResult, error)
@@ -56,6 +66,9 @@ type Reconciler struct {
 	Client ctrl.Client
 	Rules  Rules
 	Prober Prober
+	// Cloud, when set, adds the agentless enforcer's findings to its
+	// points.
+	Cloud Cloud
 	// AgentlessNode is the externalNode of agentless points: no agent
 	// probes them (their security groups are computed only).
 	AgentlessNode string
@@ -142,6 +155,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		status[i] = policyv1alpha1.TracePoint{ExternalEntity: p.Endpoint, Direction: string(p.Direction),
 			Enforcer: p.Enforcer, Computed: computed[i].Verdict}
 		r.explain(ctx, p.Rules, &status[i])
+		if r.Cloud != nil && p.Served {
+			f := Findings(r.Cloud.Findings(p.Endpoint), p.Rules)
+			status[i].Findings = f[:min(len(f), maxFindings)]
+		}
 	}
 	msg := ""
 	if tr.Spec.Live {

@@ -25,6 +25,7 @@ import (
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/policydistribution"
+	"antreaplus.io/antreaplus/pkg/policydistribution/consumer"
 	"antreaplus.io/antreaplus/pkg/policydistribution/livetrace"
 	"antreaplus.io/antreaplus/pkg/policydistribution/wire"
 	"antreaplus.io/antreaplus/pkg/policyrules"
@@ -178,4 +179,69 @@ func startReconciler(t *testing.T, r *livetrace.Reconciler) {
 			t.Error(err)
 		}
 	})
+}
+
+// TestAgentlessFindingsOnThePoint: a point enforced by security groups
+// carries what the agentless consumer reported (over the distribution
+// protocol) of the point's policies, and not another policy's.
+func TestAgentlessFindingsOnThePoint(t *testing.T) {
+	c := clusters.Client(t, member)
+	if err := c.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "cloud"}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	ee := &antreav1alpha2.ExternalEntity{ObjectMeta: metav1.ObjectMeta{Namespace: "cloud", Name: "nic-web"},
+		Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: distributiontest.AgentlessNode, Endpoints: []antreav1alpha2.Endpoint{{IP: "10.0.3.30"}}}}
+	if err := c.Create(t.Context(), ee); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	srv := distributiontest.New(t)
+	update := distributiontest.DropPorts("cloud/nic-web", distributiontest.AgentlessNode, "10.0.3.30", 443)
+	rules := update.Rules.CompiledRules()
+	rules[0].Action = policyrules.ActionReject
+	rules[0].Policy = policyrules.PolicyRef{Kind: policyrules.KindNetworkPolicy, Namespace: "cloud", Name: "web"}
+	ep := wire.NewEndpoint(policyrules.EndpointRules{Endpoint: "cloud/nic-web", ExternalNode: distributiontest.AgentlessNode, Hash: "web", Rules: rules},
+		[]netip.Addr{netip.MustParseAddr("10.0.3.30")})
+	update.Rules = &ep
+	srv.Publish(update)
+	cl, err := consumer.New(srv.ClientOptions(srv.AgentlessToken()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "cloud", Name: "web"}
+	other := wire.PolicyRef{Kind: string(policyrules.KindNetworkPolicy), Namespace: "cloud", Name: "other"}
+	if err := cl.ReportAgentless(t.Context(), wire.AgentlessReport{Reporter: "cloud-controller-0", Endpoints: []wire.EndpointRealization{{
+		Name: "cloud/nic-web", Findings: []wire.Finding{
+			{Policy: web, Rule: "Ingress rule 443", Severity: wire.SeverityApproximated, Reason: "RejectEnforcedAsDrop",
+				Message: "security groups drop denied traffic silently"},
+			{Policy: other, Severity: wire.SeverityUnrealized, Reason: "DenyNotExpressible", Message: "another policy's"},
+		}}}}); err != nil {
+		t.Fatal(err)
+	}
+	startReconciler(t, &livetrace.Reconciler{Rules: srv.Hub, Prober: srv.Server, Cloud: srv.Server, AgentlessNode: distributiontest.AgentlessNode})
+
+	tr := &policyv1alpha1.Trace{ObjectMeta: metav1.ObjectMeta{Namespace: "cloud", Name: "to-web"},
+		Spec: policyv1alpha1.TraceSpec{Protocol: "TCP", Port: 443,
+			Source:      policyv1alpha1.TraceEnd{Address: "10.9.9.9"},
+			Destination: policyv1alpha1.TraceEnd{ExternalEntity: "nic-web"}}}
+	if err := c.Create(t.Context(), tr); err != nil {
+		t.Fatal(err)
+	}
+	framework.Eventually(t, 30*time.Second, func() error {
+		if err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKeyFromObject(tr), tr); err != nil {
+			return err
+		}
+		if tr.Status.Phase != policyv1alpha1.TraceCompleted {
+			return fmt.Errorf("phase %q (%s)", tr.Status.Phase, tr.Status.Message)
+		}
+		return nil
+	})
+	if len(tr.Status.Points) != 1 {
+		t.Fatalf("points %+v, want the ingress of cloud/nic-web", tr.Status.Points)
+	}
+	p := tr.Status.Points[0]
+	want := []policyv1alpha1.TraceFinding{{Severity: "Approximated", Reason: "RejectEnforcedAsDrop", Policy: "AntreaNetworkPolicy:cloud/web",
+		Rule: "Ingress rule 443", Message: "security groups drop denied traffic silently"}}
+	if p.Computed.Verdict != "Rejected" || fmt.Sprint(p.Findings) != fmt.Sprint(want) {
+		t.Errorf("point %+v, want Rejected with the findings %+v", p, want)
+	}
 }

@@ -24,10 +24,10 @@ import (
 // compiled in the command), after all of them, the baseline. Both must agree on
 // the verdict and the deciding rule, and the default must have been
 // decided by the controllers.
-func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (asked, local []float64, err error) {
+func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (asked, local []float64, stages commandStages, err error) {
 	bin, err := sb.FindBinary(ctx, "antreaplus")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, stages, err
 	}
 	rng := rand.New(rand.NewPCG(5, uint64(perMember)))
 	flows := make([][]string, n)
@@ -69,28 +69,59 @@ func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (
 	for j, args := range flows {
 		got, took, err := run(args)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, stages, err
 		}
 		answers[j], asked = got, append(asked, took)
+		read, decide := duration(got.Took.Read), duration(got.Took.Decide)
+		stages.read = append(stages.read, read)
+		stages.decide = append(stages.decide, decide)
+		stages.rest = append(stages.rest, took-read-decide)
+		if got.Took.By != "members" {
+			return nil, nil, stages, fmt.Errorf("antreaplus %s: decided %s, want by the members", strings.Join(args, " "), got.Took.By)
+		}
 	}
+	slowest := 0
+	for j := range asked {
+		if asked[j] > asked[slowest] {
+			slowest = j
+		}
+	}
+	logf("the slowest asked run took %.0f ms: reading %.0f, deciding %.0f, the rest %.0f (%s)", asked[slowest],
+		stages.read[slowest], stages.decide[slowest], stages.rest[slowest], strings.Join(flows[slowest][7:], " "))
 	for j, args := range flows {
 		got, took, err := run(append(slices.Clone(args), "--local"))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, stages, err
 		}
 		local = append(local, took)
 		a, l := answers[j].last(), got.last()
 		if answers[j].Trace.Verdict != got.Trace.Verdict || a.rule() != l.rule() {
-			return nil, nil, fmt.Errorf("%v: the members decided %s by %s, the command computes %s by %s", args,
+			return nil, nil, stages, fmt.Errorf("%v: the members decided %s by %s, the command computes %s by %s", args,
 				answers[j].Trace.Verdict, a.rule(), got.Trace.Verdict, l.rule())
 		}
 		if !strings.Contains(a.Note, "decided by the policy controller of member-2") {
-			return nil, nil, fmt.Errorf("%v: the destination's point was not decided by member-2's policy controller: %q", args, a.Note)
+			return nil, nil, stages, fmt.Errorf("%v: the destination's point was not decided by member-2's policy controller: %q", args, a.Note)
 		}
 	}
 	logf("%d commands over %d VMs per member: median %.0f ms asking the members, %.0f ms with --local", n, perMember,
 		benchtable.Summarize("", "", asked).Median, benchtable.Summarize("", "", local).Median)
-	return asked, local, nil
+	return asked, local, stages, nil
+}
+
+// commandStages are the asked runs' stages as the command reports them
+// (took), in ms: reading the members, deciding (the Trace objects), and
+// the rest of the process's time (start, kubeconfig, printing).
+type commandStages struct {
+	read, decide, rest []float64
+}
+
+// duration reads a Go duration as ms; 0 when it is not one.
+func duration(s string) float64 {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0
+	}
+	return ms(d)
 }
 
 // commandResult is what the benchmark reads of trace -o json.
@@ -99,6 +130,11 @@ type commandResult struct {
 		Verdict string        `json:"verdict"`
 		Steps   []commandStep `json:"steps"`
 	} `json:"trace"`
+	Took struct {
+		Read   string `json:"read"`
+		Decide string `json:"decide"`
+		By     string `json:"by"`
+	} `json:"took"`
 }
 
 type commandStep struct {

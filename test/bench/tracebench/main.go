@@ -201,7 +201,7 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	if err != nil {
 		return nil, fmt.Errorf("the Trace objects: %w", err)
 	}
-	asked, local, err := commandTraces(ctx, sb, perMember, traces)
+	asked, local, stages, err := commandTraces(ctx, sb, perMember, traces)
 	if err != nil {
 		return nil, fmt.Errorf("the command: %w", err)
 	}
@@ -209,6 +209,9 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	return []benchtable.Figure{
 		benchtable.Summarize(fmt.Sprintf("antreaplus trace, %s in %d members: asks the members", size, members), "ms", asked),
 		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(asked, 0.99), Min: benchtable.Percentile(asked, 0.99), Max: benchtable.Percentile(asked, 0.99)},
+		benchtable.Summarize("  of it: reading what the flow's ends need", "ms", stages.read),
+		benchtable.Summarize("  of it: the members deciding (Trace objects)", "ms", stages.decide),
+		benchtable.Summarize("  of it: the rest (process start, kubeconfig, output)", "ms", stages.rest),
 		benchtable.Summarize("  baseline: antreaplus trace --local, the same flows after", "ms", local),
 		benchtable.Summarize("  ratio", "x", benchtable.Ratios(asked, local)),
 		benchtable.Summarize(fmt.Sprintf("computed here (--local, in process), %s", size), "ms", large.total),
