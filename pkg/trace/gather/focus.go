@@ -38,7 +38,15 @@ const labelVMName = "tag.cloud.antreaplus.io/Name"
 // compiled here.
 func ReadFor(ctx context.Context, clusters []membership.Cluster, timeout time.Duration, namespace string, ends ...Spec) *World {
 	w := connect(ctx, clusters, timeout)
-	w.each(func(m *Member) { m.readShared(ctx) })
+	// The ends' names are looked up beside the small kinds, in one round
+	// trip; what needs those (an entity named by its cloud name, the
+	// exporters of a federated Service) comes after.
+	w.each(func(m *Member) {
+		var wg sync.WaitGroup
+		wg.Go(func() { m.readShared(ctx) })
+		wg.Go(func() { m.lookup(ctx, namespace, ends, nil) })
+		wg.Wait()
+	})
 	whole := map[*Member]bool{}
 	for _, sp := range ends {
 		if sp.Kind == KindIP {
@@ -68,7 +76,7 @@ func ReadFor(ctx context.Context, clusters []membership.Cluster, timeout time.Du
 			m.read(ctx)
 			return
 		}
-		m.lookup(ctx, namespace, ends)
+		m.lookup(ctx, namespace, ends, m.cloudNames)
 	})
 	// A RemoteEntity is traced in the member it comes from: its entity.
 	for _, m := range w.Members {
@@ -140,6 +148,8 @@ func (m *Member) list(ctx context.Context, lists []listing) {
 }
 
 func (m *Member) note(lists []listing, errs []error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for i, err := range errs {
 		if err != nil && !slices.Contains(m.Partial, lists[i].what) {
 			m.Partial = append(m.Partial, lists[i].what)
@@ -147,8 +157,10 @@ func (m *Member) note(lists []listing, errs []error) {
 	}
 }
 
-// lookup reads the entities, Pods and RemoteEntities the ends name.
-func (m *Member) lookup(ctx context.Context, namespace string, ends []Spec) {
+// lookup reads the entities, Pods and RemoteEntities the ends name; given
+// the member's cloud services' names (namespace/name to cloud name), only
+// the entities of the services the ends name by their cloud name.
+func (m *Member) lookup(ctx context.Context, namespace string, ends []Spec, cloudNames map[string]string) {
 	ctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	var (
@@ -183,16 +195,21 @@ func (m *Member) lookup(ctx context.Context, namespace string, ends []Spec) {
 		if sp.Member != "" && sp.Member != m.Context && sp.Member != m.ClusterID {
 			continue
 		}
+		if cloudNames != nil {
+			if sp.Kind == KindVM || sp.Kind == KindService {
+				for key, cloudName := range cloudNames {
+					if cloudName == sp.Name {
+						_, name, _ := cutKey(key)
+						byLabel("ExternalEntities", &antreav1alpha2.ExternalEntityList{}, cloudv1alpha1.LabelEntityName, name)
+					}
+				}
+			}
+			continue
+		}
 		switch sp.Kind {
 		case KindVM, KindService:
 			byLabel("ExternalEntities", &antreav1alpha2.ExternalEntityList{}, labelVMName, sp.Name)
 			byLabel("ExternalEntities", &antreav1alpha2.ExternalEntityList{}, cloudv1alpha1.LabelEntityName, sp.Name)
-			for key, cloudName := range m.cloudNames {
-				if cloudName == sp.Name {
-					_, name, _ := cutKey(key)
-					byLabel("ExternalEntities", &antreav1alpha2.ExternalEntityList{}, cloudv1alpha1.LabelEntityName, name)
-				}
-			}
 		case KindEntity:
 			byName("ExternalEntities", &antreav1alpha2.ExternalEntityList{}, sp.Name)
 		case KindPod:

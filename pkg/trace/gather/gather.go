@@ -52,6 +52,8 @@ type Member struct {
 	cl client.Client
 	// timeout bounds each of the member's reads.
 	timeout time.Duration
+	// mu guards Partial while reads run side by side.
+	mu sync.Mutex
 	// complete: everything was read (Read, Complete), not only what the
 	// flow's ends need (ReadFor).
 	complete bool

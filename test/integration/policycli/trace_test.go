@@ -97,6 +97,47 @@ func TestTrace(t *testing.T) {
 			t.Errorf("trace %+v; want dropped at the ingress by deny-rest", got.Trace)
 		}
 	})
+	t.Run("a database by its cloud name", func(t *testing.T) {
+		// The cloud controller imports an RDS database as a
+		// CloudNativeService and its ExternalEntity, labelled with the
+		// service's object name; the operator knows the cloud's name.
+		mustCreate(t, m2, &cloudv1alpha1.CloudNativeService{ObjectMeta: metav1.ObjectMeta{Namespace: ns2, Name: "rds-orders"},
+			Spec: cloudv1alpha1.CloudNativeServiceSpec{Provider: cloudv1alpha1.ProviderAWS, AccountRef: cloudv1alpha1.CloudProviderAccountReference{Name: "aws"},
+				Kind: cloudv1alpha1.ServiceKindAWSRDS, CloudID: "arn:aws:rds:us-east-1:111122223333:db:orders-db", CloudName: "orders-db", Region: "us-east-1"}})
+		mustCreate(t, m2, &antreav1alpha2.ExternalEntity{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns2, Name: "svc-rds-orders", Labels: map[string]string{
+				cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindCloudNativeService, cloudv1alpha1.LabelEntityName: "rds-orders"}},
+			Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: "agentless", Endpoints: []antreav1alpha2.Endpoint{{IP: "10.2.0.20"}}},
+		})
+		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:service/orders-db", "--port", "5432", "-o", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Trace struct {
+				Destination string `json:"destination"`
+				Steps       []struct {
+					Kind  string `json:"kind"`
+					Point string `json:"point"`
+				} `json:"steps"`
+			} `json:"trace"`
+			Took struct {
+				Read string `json:"read"`
+				By   string `json:"by"`
+			} `json:"took"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		last := got.Trace.Steps[len(got.Trace.Steps)-1]
+		if got.Trace.Destination != "10.2.0.20" || last.Kind != "ingress" || last.Point != ns2+"/svc-rds-orders" {
+			t.Errorf("trace %+v; want to 10.2.0.20, the ingress at %s/svc-rds-orders", got.Trace, ns2)
+		}
+		// No policy controller answers here: decided by the command.
+		if got.Took.By != "here" || got.Took.Read == "" {
+			t.Errorf("took %+v; want the read's time and decided here", got.Took)
+		}
+	})
 	t.Run("a Pod's leg is Antrea's", func(t *testing.T) {
 		m1 := clusters.Client(t, "member-1")
 		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns1, Name: "web-0"},
