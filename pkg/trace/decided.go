@@ -95,6 +95,10 @@ type LiveTrace struct {
 // ErrNoPoint: no enforcement point of this federation is on the flow's way.
 var ErrNoPoint = errors.New("no enforcement point of this federation is on the way: nothing to observe")
 
+// ErrNoAddresses: the flow has no addresses to send between (the packet's
+// step says why): there is nothing for a member to decide.
+var ErrNoAddresses = errors.New("the flow has no addresses to send between")
+
 // Traces returns the Trace objects that have the members' policy
 // controllers decide the computed trace's enforcement points: one per
 // member and Namespace, the one that holds the destination's point first
@@ -106,7 +110,7 @@ func Traces(res Result, protocol policyrules.Protocol, port int32, live bool, ti
 		return nil, errors.New("a Trace object traces one port: give --port")
 	}
 	if !res.Source.IsValid() || !res.Destination.IsValid() {
-		return nil, errors.New("the flow has no addresses to send between (see the packet's step)")
+		return nil, ErrNoAddresses
 	}
 	var out []LiveTrace
 	find := func(member, ns string) *LiveTrace {

@@ -132,8 +132,10 @@ decided the real packet at each point, shown beside the computed verdict, and a 
 					}
 				case errors.Is(err, errNotAnswered):
 					fmt.Fprintf(errOut, "%v: computing the trace here\n", err)
-				case errors.Is(err, trace.ErrNoPoint):
+				case errors.Is(err, trace.ErrNoPoint), errors.Is(err, trace.ErrNoAddresses) && !live:
 					asked = true // nothing to decide
+				case errors.Is(err, trace.ErrNoAddresses):
+					return fmt.Errorf("--live: nothing can be sent: %w; without --live the trace says why", err)
 				default:
 					return err
 				}

@@ -138,6 +138,23 @@ func TestTrace(t *testing.T) {
 			t.Errorf("took %+v; want the read's time and decided here", got.Took)
 		}
 	})
+	t.Run("a destination without an address", func(t *testing.T) {
+		mustCreate(t, m2, &antreav1alpha2.ExternalEntity{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns2, Name: "nic-none", Labels: map[string]string{
+				cloudv1alpha1.LabelEntityKind: cloudv1alpha1.EntityKindVirtualMachine, "tag.cloud.antreaplus.io/Name": "trace-none"}},
+			Spec: antreav1alpha2.ExternalEntitySpec{ExternalNode: "trace-none"},
+		})
+		// Nothing to ask the members: the trace says why, and succeeds.
+		out, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-none", "--port", "5432")
+		if err != nil || !strings.Contains(out, "TCP/5432: UNREACHABLE") || !strings.Contains(out, "it has no address") {
+			t.Errorf("trace: %v\n%s\nwant the trace unreachable: the destination has no address", err, out)
+		}
+		// Nothing can be sent live.
+		if _, err := trace(t, "--from", "member-1:vm/trace-app", "--to", "member-2:vm/trace-none", "--port", "5432", "--live"); err == nil ||
+			!strings.Contains(err.Error(), "--live: nothing can be sent: the flow has no addresses to send between; without --live the trace says why") {
+			t.Errorf("trace --live: error %v; want nothing can be sent", err)
+		}
+	})
 	t.Run("a Pod's leg is Antrea's", func(t *testing.T) {
 		m1 := clusters.Client(t, "member-1")
 		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns1, Name: "web-0"},
