@@ -146,7 +146,11 @@ func (s *Sandbox) deadComponents(name string) []string {
 	return dead
 }
 
-// killAll ends the given processes: SIGTERM, then SIGKILL after 5 s.
+// killWait is how long killed processes may take to be gone.
+const killWait = 10 * time.Second
+
+// killAll ends the given processes: SIGTERM, then SIGKILL after 5 s, and
+// waits for them to be gone.
 func killAll(pids []int) error {
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
@@ -160,11 +164,18 @@ func killAll(pids []int) error {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
+	// A killed process still has to be scheduled to exit and free its
+	// memory: on a loaded machine that takes more than a moment.
 	var left []string
-	for _, pid := range pids {
-		if Alive(pid) {
-			left = append(left, strconv.Itoa(pid))
+	for deadline := time.Now().Add(killWait); ; time.Sleep(50 * time.Millisecond) {
+		left = left[:0]
+		for _, pid := range pids {
+			if Alive(pid) {
+				left = append(left, strconv.Itoa(pid))
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
 		}
 	}
 	if len(left) > 0 {

@@ -97,16 +97,34 @@ func (s *session) lead(ctx context.Context, term int32) {
 	}
 }
 
+// runLeaderControllers runs every leader controller until ctx ends. One that
+// fails is run again after a back-off (1 s, doubling up to 30 s): a member
+// whose API server has just come back may not serve every API yet (its
+// CRDs' discovery), and a controller left stopped would leave the member
+// without its imports for as long as this manager leads it.
 func (s *session) runLeaderControllers(ctx context.Context, m Member) {
 	var wg sync.WaitGroup
 	for _, c := range s.m.opts.LeaderControllers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := c.Run(ctx, m); err != nil && ctx.Err() == nil {
-				log.FromContext(ctx).Error(err, "Leader controller stopped", "controller", c.Name())
+		wg.Go(func() {
+			for backoff := leaderRestartMin; ; backoff = min(2*backoff, leaderRestartMax) {
+				err := c.Run(ctx, m)
+				if err == nil || ctx.Err() != nil {
+					return
+				}
+				log.FromContext(ctx).Error(err, "Leader controller stopped; running it again", "controller", c.Name(), "after", backoff)
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(backoff):
+				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }
+
+// The back-off of a failed leader controller.
+const (
+	leaderRestartMin = time.Second
+	leaderRestartMax = 30 * time.Second
+)

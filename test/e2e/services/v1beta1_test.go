@@ -207,7 +207,7 @@ func TestIPv6HeadlessOverFlatNetwork(t *testing.T) {
 	waitImported(t, importLimit, ns, "db", clusters.Names, func(_ string, i imported) error {
 		if i.imp == nil || i.imp.Spec.Type != "Headless" || len(i.imp.Spec.IPs) != 0 || i.derived != nil ||
 			!slices.Equal(i.imp.Spec.IPFamilies, []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}) || i.ready() != "True/Ready" {
-			return fmt.Errorf("import %+v, Ready %s: want Headless, no IP, families IPv4,IPv6", i.imp.GetName(), i.ready())
+			return fmt.Errorf("import %s, Ready %s: want Headless, no IP, families IPv4,IPv6", describeImport(i), i.ready())
 		}
 		if got := i.addressTypes(); got != "member-1=IPv6,member-2=IPv4" {
 			return fmt.Errorf("slices %s", got)
@@ -217,4 +217,13 @@ func TestIPv6HeadlessOverFlatNetwork(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// describeImport says what a member imports of a name: "none" when it holds
+// no ServiceImport.
+func describeImport(i imported) string {
+	if i.imp == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%s (type %s, IPs %v, families %v)", i.imp.Name, i.imp.Spec.Type, i.imp.Spec.IPs, i.imp.Spec.IPFamilies)
 }
