@@ -134,18 +134,18 @@ func FlowVerdict(points []policyv1alpha1.TracePoint) string {
 // policies, and those of no policy (every policy of the endpoint), in the
 // order reported.
 func Findings(reported []wire.Finding, rules []policyrules.CompiledRule) []policyv1alpha1.TraceFinding {
-	policies := map[wire.PolicyRef]bool{}
+	policies := map[string]bool{}
 	for _, r := range rules {
-		policies[wire.PolicyRef{Kind: string(r.Policy.Kind), Namespace: r.Policy.Namespace, Name: r.Policy.Name}] = true
+		policies[r.Policy.String()] = true
 	}
 	var out []policyv1alpha1.TraceFinding
 	for _, f := range reported {
-		if f.Policy != (wire.PolicyRef{}) && !policies[f.Policy] {
-			continue
-		}
 		tf := policyv1alpha1.TraceFinding{Severity: f.Severity, Reason: f.Reason, Rule: f.Rule, Message: f.Message}
 		if f.Policy != (wire.PolicyRef{}) {
 			tf.Policy = policyrules.PolicyRef{Kind: policyrules.PolicyKind(f.Policy.Kind), Namespace: f.Policy.Namespace, Name: f.Policy.Name}.String()
+			if !policies[tf.Policy] {
+				continue
+			}
 		}
 		out = append(out, tf)
 	}

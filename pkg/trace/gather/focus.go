@@ -44,7 +44,7 @@ func ReadFor(ctx context.Context, clusters []membership.Cluster, timeout time.Du
 	w.each(func(m *Member) {
 		var wg sync.WaitGroup
 		wg.Go(func() { m.readShared(ctx) })
-		wg.Go(func() { m.lookup(ctx, namespace, ends, nil) })
+		wg.Go(func() { m.lookup(ctx, namespace, ends) })
 		wg.Wait()
 	})
 	whole := map[*Member]bool{}
@@ -76,7 +76,9 @@ func ReadFor(ctx context.Context, clusters []membership.Cluster, timeout time.Du
 			m.read(ctx)
 			return
 		}
-		m.lookup(ctx, namespace, ends, m.cloudNames)
+		if named := m.byCloudName(ends); len(named) > 0 {
+			m.lookup(ctx, namespace, named)
+		}
 	})
 	// A RemoteEntity is traced in the member it comes from: its entity.
 	for _, m := range w.Members {
@@ -157,10 +159,27 @@ func (m *Member) note(lists []listing, errs []error) {
 	}
 }
 
-// lookup reads the entities, Pods and RemoteEntities the ends name; given
-// the member's cloud services' names (namespace/name to cloud name), only
-// the entities of the services the ends name by their cloud name.
-func (m *Member) lookup(ctx context.Context, namespace string, ends []Spec, cloudNames map[string]string) {
+// byCloudName returns, for each end that names one of the member's cloud
+// services by its name in the cloud, the end naming the service's object
+// (its ExternalEntity carries the object's name). readShared must have run.
+func (m *Member) byCloudName(ends []Spec) []Spec {
+	var out []Spec
+	for _, sp := range ends {
+		if sp.Kind != KindVM && sp.Kind != KindService {
+			continue
+		}
+		for key, cloudName := range m.cloudNames {
+			if cloudName == sp.Name {
+				_, name, _ := cutKey(key)
+				out = append(out, Spec{Kind: KindService, Member: sp.Member, Name: name})
+			}
+		}
+	}
+	return out
+}
+
+// lookup reads the entities, Pods and RemoteEntities the ends name.
+func (m *Member) lookup(ctx context.Context, namespace string, ends []Spec) {
 	ctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	var (
@@ -193,17 +212,6 @@ func (m *Member) lookup(ctx context.Context, namespace string, ends []Spec, clou
 	}
 	for _, sp := range ends {
 		if sp.Member != "" && sp.Member != m.Context && sp.Member != m.ClusterID {
-			continue
-		}
-		if cloudNames != nil {
-			if sp.Kind == KindVM || sp.Kind == KindService {
-				for key, cloudName := range cloudNames {
-					if cloudName == sp.Name {
-						_, name, _ := cutKey(key)
-						byLabel("ExternalEntities", &antreav1alpha2.ExternalEntityList{}, cloudv1alpha1.LabelEntityName, name)
-					}
-				}
-			}
 			continue
 		}
 		switch sp.Kind {
