@@ -69,6 +69,52 @@ func TestPublishesThroughCoreDNS(t *testing.T) {
 		}
 	})
 
+	t.Run("dual-stack names rewritten on every sync", func(t *testing.T) {
+		// Known gap of ExternalDNS v0.22.0 and v0.23.0's coredns provider:
+		// Records() reads the etcd entries of one name back as one
+		// endpoint (findEp matches the name alone), so a name with A and
+		// AAAA records comes back as one endpoint of the first entry's
+		// type holding both families' addresses. It never equals the two
+		// endpoints wanted, so every sync deletes entries and writes them
+		// again under new random prefixes: a query in between gets part of
+		// the answer. A name of one family is left alone.
+		both, one := "both."+zone, "one."+zone
+		s.create(t, "dual",
+			record(both, "A", "192.0.2.10"),
+			record(both, "AAAA", "2001:db8::10"),
+			record(one, "A", "192.0.2.11"))
+		s.expect(t, both, dns.TypeA, dns.RcodeSuccess, "192.0.2.10")
+		s.expect(t, both, dns.TypeAAAA, dns.RcodeSuccess, "2001:db8::10")
+		s.expect(t, one, dns.TypeA, dns.RcodeSuccess, "192.0.2.11")
+		keys := func(name string) []string {
+			t.Helper()
+			got, err := s.etcd.Get(ctx, "/skydns/test/antreaplus/ext/"+name+"/", clientv3.WithPrefix(), clientv3.WithKeysOnly())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ks []string
+			for _, kv := range got.Kvs {
+				ks = append(ks, string(kv.Key))
+			}
+			return ks
+		}
+		// Let the first syncs settle, then watch four intervals with no change.
+		time.Sleep(2 * interval)
+		before1, before2 := keys("one"), keys("both")
+		time.Sleep(4 * interval)
+		if after := keys("one"); !slices.Equal(before1, after) {
+			t.Errorf("the entries of a single-family name changed with nothing changed: %q then %q", before1, after)
+		}
+		if after := keys("both"); slices.Equal(before2, after) {
+			t.Errorf("the entries of a dual-stack name stayed the same over four syncs: the gap of docs/external-dns.md is fixed, update it (and watch web's global name again in TestFederationPublished)")
+		} else {
+			t.Logf("dual-stack name's entries rewritten with nothing changed (known gap): %q then %q", before2, after)
+		}
+		s.remove(t, "dual")
+		s.expect(t, both, dns.TypeA, dns.RcodeNameError)
+		s.expect(t, one, dns.TypeA, dns.RcodeNameError)
+	})
+
 	t.Run("foreign entry left alone", func(t *testing.T) {
 		// Several syncs ran since it was written (every change above took one).
 		s.expect(t, foreign, dns.TypeA, dns.RcodeSuccess, "192.0.2.99")

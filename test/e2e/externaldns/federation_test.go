@@ -2,6 +2,7 @@ package externaldns
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/dnsendpoints"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
@@ -106,13 +108,24 @@ func TestFederationPublished(t *testing.T) {
 	s.expect(t, web(domain), dns.TypeA, dns.RcodeSuccess, all4...)
 	t.Logf("member-2 answered again %s after it was readable again", time.Since(back).Round(10*time.Millisecond))
 
-	// A new leader takes over: the answers never change meanwhile.
-	watch := s.watchAnswers(t, web(domain), dns.TypeA, all4)
+	// A new leader takes over: it rewrites no DNSEndpoint, and the answers
+	// never change meanwhile. The names watched hold one address family:
+	// ExternalDNS's coredns provider rewrites a dual-stack name's entries on
+	// every sync whoever leads (TestPublishesThroughCoreDNS, the known gap),
+	// so web's global name may answer part of its addresses at any moment.
+	written := e.dnsEndpointVersions(t)
+	watch := s.watchAnswers(t, map[string][]string{
+		web(member2 + "." + regionAll + "." + domain): nodeIPs,
+		"api." + shopNS + ".fed.svc." + domain:        {lbHost + "."},
+	})
 	stop()
 	stop = e.lead()
 	time.Sleep(3 * interval)
 	if bad := watch(); len(bad) > 0 {
 		t.Errorf("answers changed while the leader changed: %v", bad)
+	}
+	if now := e.dnsEndpointVersions(t); !maps.Equal(written, now) {
+		t.Errorf("the new leader rewrote DNSEndpoints (name: resourceVersion): before %v, after %v", written, now)
 	}
 
 	// A domain change: the names move.
@@ -138,9 +151,10 @@ func TestFederationPublished(t *testing.T) {
 	s.expect(t, "theirs."+zone, dns.TypeA, dns.RcodeSuccess, "192.0.2.50")
 }
 
-// watchAnswers asks CoreDNS for name every 100 ms until the returned
-// function is called, which returns every answer that differed from want.
-func (s *stack) watchAnswers(t *testing.T, name string, qtype uint16, want []string) func() []string {
+// watchAnswers asks CoreDNS for each name's A records every 100 ms until
+// the returned function is called, which returns every answer that
+// differed from the name's want.
+func (s *stack) watchAnswers(t *testing.T, want map[string][]string) func() []string {
 	t.Helper()
 	var mu sync.Mutex
 	var bad []string
@@ -153,11 +167,13 @@ func (s *stack) watchAnswers(t *testing.T, name string, qtype uint16, want []str
 				return
 			case <-time.After(100 * time.Millisecond):
 			}
-			rcode, data, err := s.query(name, qtype)
-			if err != nil || rcode != dns.RcodeSuccess || !slices.Equal(data, want) {
-				mu.Lock()
-				bad = append(bad, fmt.Sprintf("%s %v %v", dns.RcodeToString[rcode], data, err))
-				mu.Unlock()
+			for name, addrs := range want {
+				rcode, data, err := s.query(name, dns.TypeA)
+				if err != nil || rcode != dns.RcodeSuccess || !slices.Equal(data, addrs) {
+					mu.Lock()
+					bad = append(bad, fmt.Sprintf("%s: %s %v %v", name, dns.RcodeToString[rcode], data, err))
+					mu.Unlock()
+				}
 			}
 		}
 	})
@@ -168,4 +184,22 @@ func (s *stack) watchAnswers(t *testing.T, name string, qtype uint16, want []str
 		defer mu.Unlock()
 		return slices.Clone(bad)
 	}
+}
+
+// dnsEndpointVersions returns the resourceVersion of every DNSEndpoint in
+// member-1's antreaplus-system, by name.
+func (e *fedEnv) dnsEndpointVersions(t *testing.T) map[string]string {
+	t.Helper()
+	var list externaldnsv1alpha1.DNSEndpointList
+	if err := e.a.List(t.Context(), &list, client.InNamespace(federationv1alpha1.SystemNamespace)); err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]string, len(list.Items))
+	for _, ep := range list.Items {
+		out[ep.Name] = ep.ResourceVersion
+	}
+	if len(out) == 0 {
+		t.Fatal("no DNSEndpoint in member-1's antreaplus-system")
+	}
+	return out
 }
