@@ -200,7 +200,7 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 // cluster's has it: Pods of the as-installed sandbox dial it
 // (KUBERNETES_SERVICE_HOST).
 //
-// It also carries the leader election of the controller manager and the
+// It carries the API server's Priority and Fairness too, and the leader election of the controller manager and the
 // scheduler (kwokctl 0.7's --extra-args panics when a component other than
 // the first given takes two). Each is alone, yet keeps its election: losing
 // the Lease when its API server goes away makes it exit, and `up` restarts
@@ -217,12 +217,28 @@ options:
   kubeApiserverCertSANs:
   - %s
 componentsPatches:
+- name: kube-apiserver
+  extraArgs:%[4]s
 - name: kube-controller-manager
   extraArgs:%[3]s
 - name: kube-scheduler
   extraArgs:%[3]s
-`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next(), leaderElectionArgs))
+`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next(), leaderElectionArgs, priorityAndFairnessArgs))
 }
+
+// priorityAndFairnessArgs turn API Priority and Fairness on, with the API
+// server's default concurrency, as in a real cluster: kwokctl's
+// --disable-qps-limits (which lifts the controllers' client-side limits)
+// also turns it off, and the federation's FlowSchema (its election at the
+// leader-election priority level) would then be stored but never applied.
+// Appended after kwokctl's own arguments: the last value of a flag wins.
+const priorityAndFairnessArgs = `
+  - key: enable-priority-and-fairness
+    value: "true"
+  - key: max-requests-inflight
+    value: "400"
+  - key: max-mutating-requests-inflight
+    value: "200"`
 
 // leaderElectionArgs hold a lone controller manager's or scheduler's Lease
 // through an API server that stalls for up to 45 s.

@@ -117,6 +117,17 @@ type MemberClusterStatus struct {
 	// +optional
 	LeaseRenewTime *metav1.MicroTime `json:"leaseRenewTime,omitempty"`
 
+	// leaderTerm is the leader Lease's leaseTransitions: one more each time
+	// the member changed leader. A term that keeps growing while every
+	// supervisor runs means spurious changes of leader (see the
+	// antreaplus_federation_stepdowns_total metric for why).
+	// +optional
+	LeaderTerm int32 `json:"leaderTerm,omitempty"`
+
+	// leaderSince is when the leader took the member (the Lease's acquireTime).
+	// +optional
+	LeaderSince *metav1.MicroTime `json:"leaderSince,omitempty"`
+
 	// observedGeneration is the generation of the spec the status describes.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`

@@ -30,6 +30,14 @@ const (
 	// read access to the registry, so that supervisors see each other's
 	// view of members.
 	SupervisorRole = "antreaplus-federation-supervisor"
+	// FederationFlowSchema puts FederationServiceAccount's requests on the
+	// Leases of SystemNamespace (the election, the managers' heartbeats) at
+	// the API server's leader-election priority level (API Priority and
+	// Fairness), so that renewals are not queued behind list traffic.
+	FederationFlowSchema = "antreaplus-federation-leases"
+	// LeaderElectionPriorityLevel is the API server's priority level for
+	// leader election (one of its suggested configurations).
+	LeaderElectionPriorityLevel = "leader-election"
 
 	// LeaderLease is the Lease, in each member's SystemNamespace, whose
 	// holder is the supervisor leading that member.

@@ -370,6 +370,10 @@ func (in *MemberClusterStatus) DeepCopyInto(out *MemberClusterStatus) {
 		in, out := &in.LeaseRenewTime, &out.LeaseRenewTime
 		*out = (*in).DeepCopy()
 	}
+	if in.LeaderSince != nil {
+		in, out := &in.LeaderSince, &out.LeaderSince
+		*out = (*in).DeepCopy()
+	}
 	if in.Conditions != nil {
 		in, out := &in.Conditions, &out.Conditions
 		*out = make([]v1.Condition, len(*in))

@@ -63,10 +63,10 @@ the contexts --context names (repeatable), else among every context of the kubec
 func printStatus(out io.Writer, st *membership.FederationStatus, now time.Time) error {
 	fmt.Fprintf(out, "Federation %s\n\n", st.FederationID)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "CLUSTER ID\tSUPERVISOR\tLEADER\tREADY\tREACHABLE\tLEASE RENEWED\tPROBLEM")
+	fmt.Fprintln(w, "CLUSTER ID\tSUPERVISOR\tLEADER\tTERM\tLEADING FOR\tREADY\tREACHABLE\tLEASE RENEWED\tPROBLEM")
 	for _, m := range st.Members {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ClusterID, yesNo(m.Supervisor), orDash(m.Leader),
-			yesNo(m.Ready), reachable(m), renewed(m, now), firstProblem(m.Problems))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ClusterID, yesNo(m.Supervisor), orDash(m.Leader),
+			term(m), leadingFor(m, now), yesNo(m.Ready), reachable(m), renewed(m, now), firstProblem(m.Problems))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "SUPERVISOR\tCONTEXT\tSERVER\tANSWERED\tREGISTRY")
@@ -114,6 +114,24 @@ func renewed(m membership.MemberStatus, now time.Time) string {
 		return "-"
 	}
 	return now.Sub(m.LeaseRenewTime.Time).Round(time.Second).String() + " ago"
+}
+
+// term is the leader Lease's leaseTransitions: the number of leaders the
+// member has had; a term that grows while every supervisor runs shows
+// spurious changes of leader.
+func term(m membership.MemberStatus) string {
+	if m.LeaderTerm == 0 {
+		return "-"
+	}
+	return fmt.Sprint(m.LeaderTerm)
+}
+
+// leadingFor is how long the current leader has led the member.
+func leadingFor(m membership.MemberStatus, now time.Time) string {
+	if m.Leader == "" || m.LeaderSince == nil {
+		return "-"
+	}
+	return now.Sub(m.LeaderSince.Time).Round(time.Second).String()
 }
 
 // firstProblem is the member's first problem, short enough for a table cell.

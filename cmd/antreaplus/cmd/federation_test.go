@@ -79,11 +79,13 @@ func TestParseSupervisors(t *testing.T) {
 func TestPrintStatus(t *testing.T) {
 	now := time.Date(2025, 1, 1, 0, 0, 10, 0, time.UTC)
 	renew := metav1.NewMicroTime(now.Add(-3 * time.Second))
+	since := metav1.NewMicroTime(now.Add(-62 * time.Minute))
 	probe := metav1.NewTime(now)
 	st := &membership.FederationStatus{
 		FederationID: "acme",
 		Members: []membership.MemberStatus{
-			{ClusterID: "m1", Supervisor: true, Leader: "m1", Ready: true, Reachable: true, LastProbeTime: &probe, LeaseRenewTime: &renew},
+			{ClusterID: "m1", Supervisor: true, Leader: "m1", Ready: true, Reachable: true, LastProbeTime: &probe, LeaseRenewTime: &renew,
+				LeaderTerm: 7, LeaderSince: &since},
 			{ClusterID: "m2", Problems: []string{"no federation manager has reported on it yet: check", "no supervisor leads it"}},
 		},
 		Supervisors: []membership.SupervisorStatus{{Context: "ctx-1", ClusterID: "m1", Server: "https://x", Reachable: true, Members: 2}},
@@ -95,7 +97,7 @@ func TestPrintStatus(t *testing.T) {
 	}
 	lines := strings.Split(out.String(), "\n")
 	want := map[string][]string{
-		"m1 ":  {"yes", "m1", "3s ago"},
+		"m1 ":  {"yes", "m1", " 7 ", "1h2m0s", "3s ago"},
 		"m2 ":  {"no", "-", "no federation manager has reported on it yet (+1 more)"},
 		"m1  ": {"ctx-1", "https://x", "2 members"},
 	}
@@ -110,7 +112,7 @@ func TestPrintStatus(t *testing.T) {
 			t.Errorf("no line starting %q with %v in:\n%s", prefix, fields, out.String())
 		}
 	}
-	if !strings.Contains(out.String(), "CLUSTER ID  SUPERVISOR  LEADER  READY  REACHABLE  LEASE RENEWED  PROBLEM") ||
+	if !strings.Contains(out.String(), "CLUSTER ID  SUPERVISOR  LEADER  TERM  LEADING FOR  READY  REACHABLE  LEASE RENEWED  PROBLEM") ||
 		!strings.Contains(out.String(), "  - m2: no federation manager") {
 		t.Errorf("table:\n%s", out.String())
 	}

@@ -21,6 +21,54 @@ func DefaultConfig() Config {
 	return Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
 }
 
+// RoundTimeout is how long one round's requests may take. A leader gets
+// the time left before its RenewDeadline (counted from the send time of its
+// last renewal that succeeded), and at least two retry periods; any other
+// manager gets RenewDeadline for its read and its write together. On a
+// slow API server (a starved machine) a renewal is then late instead of
+// cancelled, and a take-over completes instead of being cut off between its
+// read and its write: the leader steps down only once it really could not
+// renew within RenewDeadline, and its Fence closes at that moment whatever
+// the round is doing. (A fixed two retry periods for the read and the write
+// together cancelled every round once one request took a retry period.)
+func RoundTimeout(cfg Config, leading bool, lastRenew, now time.Time) time.Duration {
+	timeout := 2 * cfg.RetryPeriod
+	limit := cfg.RenewDeadline
+	if leading {
+		limit = lastRenew.Add(cfg.RenewDeadline).Sub(now)
+	}
+	return max(timeout, limit)
+}
+
+// Reasons a manager stopped leading a member: the values of the reason
+// label of antreaplus_federation_stepdowns_total.
+const (
+	// StepDownNotRenewed: no renewal succeeded within RenewDeadline (the
+	// member's API server slow or unreachable from this manager). On a
+	// member whose API server answers, one is the sign of a starved
+	// machine: a spurious change of leader.
+	StepDownNotRenewed = "NotRenewed"
+	// StepDownTaken: another supervisor holds the Lease.
+	StepDownTaken = "Taken"
+	// StepDownHandedOver: handed over to the supervisor the plan prefers.
+	StepDownHandedOver = "HandedOver"
+	// StepDownReleased: the manager stopped (or left the member) and
+	// released the Lease.
+	StepDownReleased = "Released"
+)
+
+// StepDownReason says why a round that decided StepDown did: one of the
+// StepDown reasons and a sentence for the log.
+func StepDownReason(cfg Config, o Observation) (reason, why string) {
+	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.RenewDeadline {
+		return StepDownNotRenewed, "no renewal for " + o.Now.Sub(o.LastRenew).Round(time.Millisecond).String()
+	}
+	if o.Lease != nil {
+		return StepDownTaken, "the lease is held by " + o.Lease.Holder
+	}
+	return StepDownTaken, "the lease is gone"
+}
+
 // Lease is the part of a coordination Lease the election reads.
 type Lease struct {
 	Holder      string

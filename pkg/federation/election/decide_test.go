@@ -96,3 +96,45 @@ func TestNoTwoLeaders(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundTimeout(t *testing.T) {
+	cfg := DefaultConfig() // RetryPeriod 1 s, RenewDeadline 4 s
+	now := time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)
+	for _, c := range []struct {
+		name      string
+		leading   bool
+		lastRenew time.Duration // before now
+		want      time.Duration
+	}{
+		{"a leader just renewed: the time left to its renew deadline", true, 500 * time.Millisecond, 3500 * time.Millisecond},
+		{"a leader late: at least two retry periods", true, 3 * time.Second, 2 * time.Second},
+		{"a leader past its deadline: two retry periods (its fence is closed)", true, 10 * time.Second, 2 * time.Second},
+		{"not leading: the renew deadline for the read and the write", false, 0, 4 * time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := RoundTimeout(cfg, c.leading, now.Add(-c.lastRenew), now); got != c.want {
+				t.Errorf("RoundTimeout = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestStepDownReason(t *testing.T) {
+	cfg := DefaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)
+	for _, c := range []struct {
+		name      string
+		o         Observation
+		want, why string
+	}{
+		{"no renewal within the deadline", Observation{Now: now, Leading: true, LastRenew: now.Add(-4500 * time.Millisecond), Lease: &Lease{Holder: "s1"}}, StepDownNotRenewed, "no renewal for 4.5s"},
+		{"someone else holds it", Observation{Now: now, Leading: true, LastRenew: now.Add(-time.Second), Lease: &Lease{Holder: "s2"}}, StepDownTaken, "the lease is held by s2"},
+		{"deleted", Observation{Now: now, Leading: true, LastRenew: now.Add(-time.Second)}, StepDownTaken, "the lease is gone"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got, why := StepDownReason(cfg, c.o); got != c.want || why != c.why {
+				t.Errorf("StepDownReason = %q, %q; want %q, %q", got, why, c.want, c.why)
+			}
+		})
+	}
+}

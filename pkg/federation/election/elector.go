@@ -48,8 +48,14 @@ type Elector struct {
 	leading   bool
 	term      int32
 	lastRenew time.Time
-	holder    string
-	renewTime time.Time
+	// own is the Lease as this manager last wrote it as holder, while it
+	// leads: the next renewal updates it without reading it first.
+	own *coordinationv1.Lease
+	// What this manager last knew of the Lease, for Status.
+	holder      string
+	renewTime   time.Time
+	acquireTime time.Time
+	transitions int32
 
 	lastVersion string
 	changedAt   time.Time
@@ -87,14 +93,22 @@ func (e *Elector) Run(ctx context.Context) {
 // round observes, decides and acts once.
 func (e *Elector) round(ctx context.Context) {
 	log := klog.FromContext(ctx).WithValues("member", e.member)
-	rctx, cancel := context.WithTimeout(ctx, e.cfg.RetryPeriod*2)
+	e.mu.Lock()
+	timeout := RoundTimeout(e.cfg, e.leading, e.lastRenew, time.Now())
+	own := e.own
+	e.mu.Unlock()
+	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if own != nil && e.renewOwn(rctx, log, own) {
+		return
+	}
 	lease, obs := e.observe(rctx)
 	d := Decide(e.cfg, e.me, obs)
 	e.note(log, obs, d, lease)
-	if d.StepDown {
-		log.Info("Stepping down", "reason", stepDownReason(obs, e.cfg))
-		e.stepDown()
+	if d.StepDown && d.Action != HandOver { // a hand-over steps down itself
+		reason, why := StepDownReason(e.cfg, obs)
+		log.Info("Stepping down", "reason", why)
+		e.stepDown(reason)
 	}
 	var err error
 	switch d.Action {
@@ -123,6 +137,37 @@ func (e *Elector) round(ctx context.Context) {
 		electionErrors.WithLabelValues(e.member, string(d.Action)).Inc()
 		log.V(2).Info("Election round failed", "action", d.Action, "err", err)
 	}
+}
+
+// renewOwn renews the Lease as this leader last wrote it, without reading
+// it first: one request a round instead of two, so that a slow API server
+// has the whole round for it. It returns false when the round must read
+// the Lease and decide: someone else wrote it meanwhile (a hand-over asked
+// for, or another holder: the update conflicts) or it is gone. A renewal
+// that fails otherwise ends the round; the leader steps down once no
+// renewal succeeded for RenewDeadline.
+func (e *Elector) renewOwn(ctx context.Context, log klog.Logger, own *coordinationv1.Lease) bool {
+	err := e.write(ctx, func(ctx context.Context) (*coordinationv1.Lease, error) { return e.renew(ctx, own) })
+	switch {
+	case err == nil:
+		return true
+	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+		e.mu.Lock()
+		e.own = nil
+		e.mu.Unlock()
+		return false
+	}
+	electionErrors.WithLabelValues(e.member, string(Renew)).Inc()
+	log.V(2).Info("Renewal failed", "err", err)
+	e.mu.Lock()
+	obs := Observation{Now: time.Now(), Leading: e.leading, LastRenew: e.lastRenew}
+	e.mu.Unlock()
+	if Decide(e.cfg, e.me, obs).StepDown {
+		reason, why := StepDownReason(e.cfg, obs)
+		log.Info("Stepping down", "reason", why, "err", err)
+		e.stepDown(reason)
+	}
+	return true
 }
 
 // note logs when the supervisor the plan prefers for the member changes,
@@ -164,13 +209,23 @@ func (e *Elector) observe(ctx context.Context) (*coordinationv1.Lease, Observati
 		e.noteVersion(lease.ResourceVersion, now)
 		obs.Lease = &Lease{Holder: holderOf(lease), Transitions: ptr.Deref(lease.Spec.LeaseTransitions, 0), HandoverTo: lease.Annotations[federationv1alpha1.AnnotationHandoverTo]}
 		obs.HolderAlive = obs.Lease.Holder == e.me || e.peers.Alive(obs.Lease.Holder)
-		e.holder = obs.Lease.Holder
-		if lease.Spec.RenewTime != nil {
-			e.renewTime = lease.Spec.RenewTime.Time
-		}
+		e.noteLease(lease)
 	}
 	obs.ChangedAt = e.changedAt
 	return lease, obs
+}
+
+// noteLease records what Status reports of the Lease. Must hold e.mu.
+func (e *Elector) noteLease(l *coordinationv1.Lease) {
+	e.holder = holderOf(l)
+	e.transitions = ptr.Deref(l.Spec.LeaseTransitions, 0)
+	e.renewTime, e.acquireTime = time.Time{}, time.Time{}
+	if l.Spec.RenewTime != nil {
+		e.renewTime = l.Spec.RenewTime.Time
+	}
+	if l.Spec.AcquireTime != nil {
+		e.acquireTime = l.Spec.AcquireTime.Time
+	}
 }
 
 // noteVersion records when the Lease was last seen to change. Must hold e.mu.
@@ -217,7 +272,7 @@ func (e *Elector) renew(ctx context.Context, old *coordinationv1.Lease) (*coordi
 // handOver stops leading first, then writes the new holder: the target
 // starts leading only after this update, so the two never act together.
 func (e *Elector) handOver(ctx context.Context, old *coordinationv1.Lease, target string) error {
-	e.stepDown()
+	e.stepDown(StepDownHandedOver)
 	l := old.DeepCopy()
 	now := metav1.NowMicro()
 	l.Spec.HolderIdentity = ptr.To(target)
@@ -243,10 +298,8 @@ func (e *Elector) write(ctx context.Context, do func(context.Context) (*coordina
 	// written at any time after that.
 	e.lastRenew = sent
 	e.noteVersion(l.ResourceVersion, time.Now())
-	e.holder = e.me
-	if l.Spec.RenewTime != nil {
-		e.renewTime = l.Spec.RenewTime.Time
-	}
+	e.noteLease(l)
+	e.own = l
 	start := !e.leading
 	term := ptr.Deref(l.Spec.LeaseTransitions, 0)
 	if start {
@@ -280,7 +333,7 @@ func (e *Elector) release(parent context.Context) {
 	e.mu.Lock()
 	wasLeading := e.leading
 	e.mu.Unlock()
-	e.stepDown()
+	e.stepDown(StepDownReleased)
 	if !wasLeading {
 		return
 	}
@@ -297,27 +350,41 @@ func (e *Elector) release(parent context.Context) {
 	}
 }
 
-// stepDown stops acting as leader and waits for the controllers to return.
-func (e *Elector) stepDown() {
+// stepDown stops acting as leader and waits for the controllers to
+// return; reason is counted when it was leading.
+func (e *Elector) stepDown(reason string) {
 	e.mu.Lock()
 	stop, done := e.stopLead, e.leadDone
-	e.leading, e.stopLead, e.leadDone = false, nil, nil
+	e.leading, e.stopLead, e.leadDone, e.own = false, nil, nil, nil
 	e.mu.Unlock()
 	if stop != nil {
 		stop()
 		<-done
 		leading.WithLabelValues(e.member).Set(0)
+		stepDowns.WithLabelValues(e.member, reason).Inc()
 	}
 }
 
 // Fence guards the writes of the member's controllers.
 func (e *Elector) Fence() Fence { return Fence{e: e} }
 
+// LeaseStatus is what an elector last knew of the member's Lease.
+type LeaseStatus struct {
+	// Holder is the supervisor holding the Lease, "" when none.
+	Holder string
+	// RenewTime and AcquireTime are the Lease's (zero when unset).
+	RenewTime, AcquireTime time.Time
+	// Term is the Lease's leaseTransitions: one more at each change of holder.
+	Term int32
+	// Leading is whether this manager acts as leader now.
+	Leading bool
+}
+
 // Status is what the elector last knew of the member's Lease.
-func (e *Elector) Status() (holder string, renewTime time.Time, leadingNow bool) {
+func (e *Elector) Status() LeaseStatus {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.holder, e.renewTime, e.leading
+	return LeaseStatus{Holder: e.holder, RenewTime: e.renewTime, AcquireTime: e.acquireTime, Term: e.transitions, Leading: e.leading}
 }
 
 // Fence tells a controller whether it may still write as leader.
@@ -341,14 +408,4 @@ func holderOf(l *coordinationv1.Lease) string {
 		return ""
 	}
 	return ptr.Deref(l.Spec.HolderIdentity, "")
-}
-
-func stepDownReason(o Observation, cfg Config) string {
-	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.RenewDeadline {
-		return fmt.Sprintf("no renewal for %s", o.Now.Sub(o.LastRenew).Round(time.Millisecond))
-	}
-	if o.Lease != nil {
-		return "the lease is held by " + o.Lease.Holder
-	}
-	return "lost"
 }

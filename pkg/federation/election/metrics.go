@@ -19,6 +19,10 @@ var (
 	handoverRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "antreaplus_federation_handover_requests_total", Help: "Hand-overs this manager asked for as preferred supervisor.",
 	}, []string{"member"})
+	stepDowns = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_stepdowns_total",
+		Help: "Times this manager stopped leading the member, by reason: NotRenewed (no renewal within the renew deadline), Taken (another supervisor holds the Lease), HandedOver, Released.",
+	}, []string{"member", "reason"})
 	electionErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "antreaplus_federation_election_errors_total", Help: "Failed Lease writes, by action.",
 	}, []string{"member", "action"})
@@ -27,5 +31,5 @@ var (
 // RegisterMetrics registers the election's metrics on reg; registering them
 // again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
-	return metricsreg.Register(reg, leading, leaderTransitions, handovers, handoverRequests, electionErrors)
+	return metricsreg.Register(reg, leading, leaderTransitions, handovers, handoverRequests, stepDowns, electionErrors)
 }

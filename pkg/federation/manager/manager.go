@@ -127,7 +127,7 @@ func (m *Manager) Leading() []string {
 	var out []string
 	for _, s := range m.snapshot() {
 		if s.elector != nil {
-			if _, _, leading := s.elector.Status(); leading {
+			if s.elector.Status().Leading {
 				out = append(out, s.clusterID)
 			}
 		}

@@ -246,7 +246,9 @@ func (p *probe) result(context.Context) error {
 	return err
 }
 
-// probingLeases is the member's Lease API; every read doubles as a probe of the member.
+// probingLeases is the member's Lease API; every read, and every update
+// (a leader renews without reading first), doubles as a probe of the
+// member.
 type probingLeases struct {
 	c interface {
 		Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error)
@@ -272,5 +274,11 @@ func (p *probingLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*c
 }
 
 func (p *probingLeases) Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
-	return p.c.Update(ctx, l, metav1.UpdateOptions{})
+	out, err := p.c.Update(ctx, l, metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+		p.probe.record(nil) // answered: someone else wrote it meanwhile
+	} else {
+		p.probe.record(err)
+	}
+	return out, err
 }

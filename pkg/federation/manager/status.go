@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/federation/health"
 )
 
@@ -75,8 +77,7 @@ type statusInput struct {
 	reachable     bool
 	lastOK        time.Time
 	lastErr       error
-	holder        string
-	renewTime     time.Time
+	lease         election.LeaseStatus
 	views         []health.View
 	registered    time.Time
 }
@@ -98,7 +99,7 @@ func (m *Manager) statusInput(s *session, now time.Time) statusInput {
 		if lastTime.IsZero() {
 			in.lastErr = errors.New("not probed yet")
 		}
-		in.holder, in.renewTime, _ = s.elector.Status()
+		in.lease = s.elector.Status()
 	}
 	in.views = []health.View{{Supervisor: m.me, Reachable: in.reachable, LastReachable: in.lastOK, ReportedAt: now}}
 	for _, p := range m.snapshot() {
@@ -134,10 +135,13 @@ func desiredStatus(in statusInput, old federationv1alpha1.MemberClusterStatus, g
 	if verdict.Unreachable {
 		st.UnreachableSince = &metav1.Time{Time: verdict.LastSeen.Truncate(time.Second)}
 	}
-	led := in.holder != "" && in.reachable && in.now.Sub(in.renewTime) < in.leaseDuration+2*time.Second
+	led := in.lease.Holder != "" && in.reachable && in.now.Sub(in.lease.RenewTime) < in.leaseDuration+2*time.Second
 	if led {
-		st.Leader = in.holder
-		st.LeaseRenewTime = &metav1.MicroTime{Time: in.renewTime}
+		st.Leader, st.LeaderTerm = in.lease.Holder, in.lease.Term
+		st.LeaseRenewTime = &metav1.MicroTime{Time: in.lease.RenewTime}
+		if !in.lease.AcquireTime.IsZero() {
+			st.LeaderSince = &metav1.MicroTime{Time: in.lease.AcquireTime}
+		}
 	}
 
 	set := func(t string, ok bool, reason, msg string) {
@@ -159,7 +163,7 @@ func desiredStatus(in statusInput, old federationv1alpha1.MemberClusterStatus, g
 	credOK, credReason, credMsg := credentialsVerdict(in)
 	set(federationv1alpha1.MemberCredentialsValid, credOK, credReason, credMsg)
 	if led {
-		set(federationv1alpha1.MemberLed, true, "LeaseHeld", "led by "+in.holder)
+		set(federationv1alpha1.MemberLed, true, "LeaseHeld", fmt.Sprintf("led by %s (term %d)", in.lease.Holder, in.lease.Term))
 	} else {
 		set(federationv1alpha1.MemberLed, false, federationv1alpha1.ReasonNoLeader, "no supervisor renews the member's leader Lease")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -103,9 +104,12 @@ func ensureAccount(ctx context.Context, cl client.Client, supervisor bool) error
 	if err := ensure(ctx, cl, clusterRole(), func(have, want *rbacv1.ClusterRole) { have.Rules = want.Rules }); err != nil {
 		return err
 	}
-	return ensure(ctx, cl, clusterRoleBinding(), func(have, want *rbacv1.ClusterRoleBinding) {
+	if err := ensure(ctx, cl, clusterRoleBinding(), func(have, want *rbacv1.ClusterRoleBinding) {
 		have.RoleRef, have.Subjects = want.RoleRef, want.Subjects
-	})
+	}); err != nil {
+		return err
+	}
+	return ensure(ctx, cl, flowSchema(), func(have, want *flowcontrolv1.FlowSchema) { have.Spec = want.Spec })
 }
 
 func copyRoleBinding(have, want *rbacv1.RoleBinding) {

@@ -45,7 +45,7 @@ func cleanMember(ctx context.Context, r reporter, member Cluster, cl client.Clie
 // accountObjects are the objects of the federation account, in deletion order.
 func accountObjects() []client.Object {
 	roles, bindings := accessObjects(true)
-	objs := []client.Object{clusterRoleBinding(), clusterRole()}
+	objs := []client.Object{flowSchema(), clusterRoleBinding(), clusterRole()}
 	for _, b := range bindings {
 		objs = append(objs, b)
 	}

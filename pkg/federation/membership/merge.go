@@ -25,6 +25,9 @@ type leaseView struct {
 	holder    string
 	renewTime *metav1.MicroTime
 	duration  time.Duration
+	// term is the Lease's leaseTransitions; since its acquireTime.
+	term  int32
+	since *metav1.MicroTime
 }
 
 // report is one supervisor's registry entry for a member.
@@ -88,6 +91,7 @@ func mergeMember(reports []report, reachable []string, leases map[string]leaseVi
 		Ready:      meta.IsStatusConditionTrue(e.Status.Conditions, federationv1alpha1.MemberReady),
 		ReportedBy: e.Status.ReportedBy, LastProbeTime: e.Status.LastProbeTime, LastError: e.Status.LastError,
 		UnreachableSince: e.Status.UnreachableSince, LeaseRenewTime: e.Status.LeaseRenewTime,
+		LeaderTerm: e.Status.LeaderTerm, LeaderSince: e.Status.LeaderSince,
 		Conditions: e.Status.Conditions, LeaseSource: LeaseFromRegistry, RegisteredIn: []string{},
 	}
 	if m.ReportedBy == "" && m.LastProbeTime != nil {
@@ -147,6 +151,7 @@ func applyLease(m *MemberStatus, l leaseView, now time.Time) []string {
 		return []string{fmt.Sprintf("its leader Lease could not be read (%v); the leader shown is the registry's", l.err)}
 	}
 	m.LeaseSource, m.LeaseHolder, m.LeaseRenewTime, m.Leader = LeaseFromMember, l.holder, l.renewTime, ""
+	m.LeaderTerm, m.LeaderSince = l.term, l.since
 	if l.holder == "" {
 		return nil
 	}

@@ -141,11 +141,12 @@ func TestMergeStatus(t *testing.T) {
 	}, {
 		name:   "a live Lease read in the member names the leader",
 		views:  []registryView{view("ctx-1", "s1", s1URL, s1, entry("m3", m3URL, led("old")))},
-		leases: map[string]leaseView{"m3": {read: true, holder: "s1", renewTime: &renewed, duration: 10 * time.Second}},
+		leases: map[string]leaseView{"m3": {read: true, holder: "s1", renewTime: &renewed, duration: 10 * time.Second, term: 4, since: &renewed}},
 		check: func(t *testing.T, st *FederationStatus) {
 			t.Helper()
 			m := member(st, "m3")
-			if m.Leader != "s1" || m.LeaseHolder != "s1" || m.LeaseSource != LeaseFromMember || !m.LeaseRenewTime.Equal(&renewed) {
+			if m.Leader != "s1" || m.LeaseHolder != "s1" || m.LeaseSource != LeaseFromMember || !m.LeaseRenewTime.Equal(&renewed) ||
+				m.LeaderTerm != 4 || !m.LeaderSince.Equal(&renewed) {
 				t.Errorf("m3 = %+v", m)
 			}
 			if hasProblem(st, "m3: no supervisor leads it") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -69,4 +70,33 @@ func rbacFile(t *testing.T, objs []any) []byte {
 		b.Write(raw)
 	}
 	return []byte(strings.ReplaceAll(b.String(), "  creationTimestamp: null\n", ""))
+}
+
+// chartFlowSchema is where the chart reads the federation account's
+// FlowSchema from.
+const chartFlowSchema = "../../../deploy/charts/antreaplus/files/flowschema/federation-leases.yaml"
+
+// TestChartFlowSchema: the chart installs the FlowSchema join writes, from
+// a file written from flowschema.go (-rewrite writes it).
+func TestChartFlowSchema(t *testing.T) {
+	fs := flowSchema()
+	fs.TypeMeta = metav1.TypeMeta{APIVersion: flowcontrolv1.SchemeGroupVersion.String(), Kind: "FlowSchema"}
+	fs.Labels = nil // the chart sets its own
+	want := rbacFile(t, []any{fs})
+	if datadriven.Rewriting() {
+		if err := os.MkdirAll(filepath.Dir(chartFlowSchema), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(chartFlowSchema, want, 0o644); err != nil { //nolint:gosec // a file of the repository
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(chartFlowSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from flowschema.go: run 'go test ./pkg/federation/membership -run TestChartFlowSchema -rewrite'\ngot:\n%s\nwant:\n%s", chartFlowSchema, got, want)
+	}
 }

@@ -39,14 +39,19 @@ type MemberStatus struct {
 	Server    string            `json:"server"`
 	Labels    map[string]string `json:"labels,omitempty"`
 	// ReportedBy is the supervisor whose report is the freshest.
-	ReportedBy       string             `json:"reportedBy,omitempty"`
-	LastProbeTime    *metav1.Time       `json:"lastProbeTime,omitempty"`
-	LastError        string             `json:"lastError,omitempty"`
-	UnreachableSince *metav1.Time       `json:"unreachableSince,omitempty"`
-	LeaseRenewTime   *metav1.MicroTime  `json:"leaseRenewTime,omitempty"`
-	LeaseHolder      string             `json:"leaseHolder,omitempty"`
-	LeaseSource      string             `json:"leaseSource,omitempty"`
-	Conditions       []metav1.Condition `json:"conditions,omitempty"`
+	ReportedBy       string            `json:"reportedBy,omitempty"`
+	LastProbeTime    *metav1.Time      `json:"lastProbeTime,omitempty"`
+	LastError        string            `json:"lastError,omitempty"`
+	UnreachableSince *metav1.Time      `json:"unreachableSince,omitempty"`
+	LeaseRenewTime   *metav1.MicroTime `json:"leaseRenewTime,omitempty"`
+	// LeaderTerm is the leader Lease's leaseTransitions: one more at each
+	// change of leader since the member joined.
+	LeaderTerm int32 `json:"leaderTerm,omitempty"`
+	// LeaderSince is when the current leader took the member.
+	LeaderSince *metav1.MicroTime  `json:"leaderSince,omitempty"`
+	LeaseHolder string             `json:"leaseHolder,omitempty"`
+	LeaseSource string             `json:"leaseSource,omitempty"`
+	Conditions  []metav1.Condition `json:"conditions,omitempty"`
 	// RegisteredIn are the contexts of the supervisors whose registry lists the member.
 	RegisteredIn []string `json:"registeredIn"`
 	Problems     []string `json:"problems,omitempty"`
@@ -128,7 +133,10 @@ func readLease(ctx context.Context, m Cluster) leaseView {
 	case err != nil:
 		return leaseView{err: err}
 	}
-	l := leaseView{read: true, renewTime: lease.Spec.RenewTime}
+	l := leaseView{read: true, renewTime: lease.Spec.RenewTime, since: lease.Spec.AcquireTime}
+	if lease.Spec.LeaseTransitions != nil {
+		l.term = *lease.Spec.LeaseTransitions
+	}
 	if lease.Spec.HolderIdentity != nil {
 		l.holder = *lease.Spec.HolderIdentity
 	}

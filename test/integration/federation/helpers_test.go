@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -163,6 +164,7 @@ func managedObjects(t *testing.T, name string) []string {
 	lists := []client.ObjectList{
 		&corev1.NamespaceList{}, &corev1.ServiceAccountList{}, &corev1.SecretList{},
 		&rbacv1.RoleList{}, &rbacv1.RoleBindingList{}, &rbacv1.ClusterRoleList{}, &rbacv1.ClusterRoleBindingList{},
+		&flowcontrolv1.FlowSchemaList{},
 		&federationv1alpha1.ClusterMembershipList{}, &federationv1alpha1.MemberClusterList{},
 	}
 	var out []string

@@ -1,12 +1,14 @@
 package federation
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +39,49 @@ func TestFederationAccountIsLeastPrivilege(t *testing.T) {
 		lease.Spec.RenewTime = &metav1.MicroTime{Time: time.Now()}
 		if err := member.Update(ctx, lease); err != nil {
 			t.Fatalf("update Lease: %v", err)
+		}
+	})
+	t.Run("Lease requests at the leader-election priority level", func(t *testing.T) {
+		// The API server says which FlowSchema and priority level served a
+		// request in its response headers (API Priority and Fairness).
+		fs := &flowcontrolv1.FlowSchema{}
+		if err := clusters.Client(t, "member-2").Get(ctx, client.ObjectKey{Name: federationv1alpha1.FederationFlowSchema}, fs); err != nil {
+			t.Fatalf("the FlowSchema join writes: %v", err)
+		}
+		pl := &flowcontrolv1.PriorityLevelConfiguration{}
+		if err := clusters.Client(t, "member-2").Get(ctx, client.ObjectKey{Name: federationv1alpha1.LeaderElectionPriorityLevel}, pl); err != nil {
+			t.Fatalf("the API server's leader-election priority level: %v", err)
+		}
+		headers := func(do func(c client.Client) error) http.Header {
+			t.Helper()
+			cfg := memberCredentials(t, "member-1", "member-2")
+			var got http.Header
+			cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+				return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					resp, err := rt.RoundTrip(r)
+					if err == nil {
+						got = resp.Header.Clone()
+					}
+					return resp, err
+				})
+			}
+			if err := do(clientFor(t, cfg)); err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		lease := headers(func(c client.Client) error {
+			return c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease}, &coordinationv1.Lease{})
+		})
+		if got := lease.Get(flowcontrolv1.ResponseHeaderMatchedFlowSchemaUID); got != string(fs.UID) {
+			t.Errorf("a Lease GET was served by FlowSchema %q, want %s (%s)", got, fs.Name, fs.UID)
+		}
+		if got := lease.Get(flowcontrolv1.ResponseHeaderMatchedPriorityLevelConfigurationUID); got != string(pl.UID) {
+			t.Errorf("a Lease GET was served at priority level %q, want %s (%s)", got, pl.Name, pl.UID)
+		}
+		other := headers(func(c client.Client) error { return c.List(ctx, &mcsv1beta1.ServiceExportList{}) })
+		if got := other.Get(flowcontrolv1.ResponseHeaderMatchedFlowSchemaUID); got == "" || got == string(fs.UID) {
+			t.Errorf("a list of ServiceExports was served by FlowSchema %q; want another than %s", got, fs.UID)
 		}
 	})
 	t.Run("reads exports", func(t *testing.T) {
@@ -120,3 +165,7 @@ func named(a authorizationv1.ResourceAttributes, name string) authorizationv1.Re
 	a.Name = name
 	return a
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,147 @@
+package manager
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/election"
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// slowLeases answers every request late, as a starved API server does:
+// half the delay before the request reaches the API server, half after it
+// answered (so a write may be applied although the client gave up on it).
+type slowLeases struct {
+	next  election.Leases
+	delay time.Duration
+	sent  atomic.Int32
+}
+
+func (s *slowLeases) wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(s.delay / 2):
+		return nil
+	}
+}
+
+func slow[T any](ctx context.Context, s *slowLeases, do func(context.Context) (T, error)) (T, error) {
+	var zero T
+	if err := s.wait(ctx); err != nil {
+		return zero, err
+	}
+	s.sent.Add(1)
+	out, err := do(ctx)
+	if werr := s.wait(ctx); werr != nil {
+		return zero, werr
+	}
+	return out, err
+}
+
+func (s *slowLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	return slow(ctx, s, s.next.Get)
+}
+
+func (s *slowLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return slow(ctx, s, func(ctx context.Context) (*coordinationv1.Lease, error) { return s.next.Create(ctx, l) })
+}
+
+func (s *slowLeases) Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return slow(ctx, s, func(ctx context.Context) (*coordinationv1.Lease, error) { return s.next.Update(ctx, l) })
+}
+
+// alone is a federation of one live supervisor.
+type alone struct{ me string }
+
+func (a alone) Rank(string) (int, string) { return 0, a.me }
+func (a alone) Alive(s string) bool       { return s == a.me }
+
+// TestLeaderHoldsThroughSlowRenewals: every Lease request to the member
+// takes 1.5 s (a starved API server), so a round's read and write together
+// take longer than two retry periods. The supervisor still takes the member
+// and then leads it without a single step-down for 15 s, renewing with one
+// request a round; its Fence stays open. (With a fixed round timeout of two
+// retry periods, every round was cancelled: the member was never led.)
+func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
+	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
+	if err != nil {
+		t.Fatal(err)
+	}
+	framework.EnsureNamespaces(t, clusters.Client(t, member), federationv1alpha1.SystemNamespace)
+	api := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace)
+	if err := api.Delete(t.Context(), federationv1alpha1.LeaderLease, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	leases := &slowLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, delay: 1500 * time.Millisecond}
+	const me = "supervisor-slow"
+	var started, stopped atomic.Int32
+	var e *election.Elector
+	fenceClosed := atomic.Bool{}
+	e = election.New(election.DefaultConfig(), me, member, leases, alone{me: me}, func(ctx context.Context, _ int32) {
+		started.Add(1)
+		defer stopped.Add(1)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, ok := e.Fence().Check(); !ok && ctx.Err() == nil {
+				fenceClosed.Store(true)
+			}
+		}
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	framework.Eventually(t, 20*time.Second, func() error {
+		if started.Load() == 0 {
+			return fmt.Errorf("not leading yet (%d Lease requests sent)", leases.sent.Load())
+		}
+		return nil
+	})
+	led := time.Now()
+	sentBefore := leases.sent.Load()
+	first, err := api.Get(t.Context(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(15 * time.Second)
+	if started.Load() != 1 || stopped.Load() != 0 || fenceClosed.Load() {
+		t.Errorf("over 15 s of slow renewals: led %d times, stepped down %d times, fence closed while leading: %t; want once, never, false",
+			started.Load(), stopped.Load(), fenceClosed.Load())
+	}
+	last, err := api.Get(t.Context(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renewals := leases.sent.Load() - sentBefore
+	gap := last.Spec.RenewTime.Sub(first.Spec.RenewTime.Time)
+	if holderOf := *last.Spec.HolderIdentity; holderOf != me || gap < 10*time.Second {
+		t.Errorf("the Lease: holder %q, renewed %s later; want %s, more than 10 s later", holderOf, gap, me)
+	}
+	if per := time.Since(led) / time.Duration(max(renewals, 1)); per < time.Second {
+		t.Errorf("%d Lease requests in %s while leading: more than one a round (reads before renewals?)", renewals, time.Since(led).Round(time.Second))
+	}
+	t.Logf("led through 15 s of Lease requests answered 1.5 s late: %d renewals, one request each, the Lease renewed %s later", renewals, gap.Round(time.Millisecond))
+	if st := e.Status(); !st.Leading || st.Holder != me || st.Term < 1 {
+		t.Errorf("Status() = %+v; want leading, holder %s, a term", st, me)
+	}
+}
