@@ -55,6 +55,9 @@ type settings struct {
 	interval    time.Duration
 	base        int
 	logs        string
+	// steady is how long the federation is left idle, its changes of
+	// leader counted, before the exports.
+	steady time.Duration
 }
 
 func main() {
@@ -64,6 +67,7 @@ func main() {
 	flag.IntVar(&s.services, "services", 100, "Services exported per mode")
 	flag.DurationVar(&s.interval, "interval", 100*time.Millisecond, "time between exports of the steady mode")
 	flag.IntVar(&s.base, "api-port-base", 12443, "API server port of member-1")
+	flag.DurationVar(&s.steady, "steady", time.Minute, "idle time, before the exports, over which changes of leader are counted (0 skips)")
 	flag.StringVar(&s.logs, "logs", "", "copy the managers', member controllers' and DNS servers' logs into this directory")
 	out := flag.String("json", "", "write the figures as JSON to this file")
 	flag.Parse()
@@ -169,23 +173,47 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 			return nil, fmt.Errorf("namespace in %s: %w", m.name, err)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "servicesbench: %d members federated, every member led; exporting\n", n)
-
 	var figures []benchtable.Figure
+	if s.steady > 0 {
+		// Hand-overs to the preferred supervisors (after its 10 s
+		// hold-down) are changes of leader too, but wanted: let them end.
+		time.Sleep(15 * time.Second)
+		fmt.Fprintf(os.Stderr, "servicesbench: %d members federated, every member led; idle for %s\n", n, s.steady)
+		before, err := terms(ctx, members)
+		if err != nil {
+			return nil, err
+		}
+		time.Sleep(s.steady)
+		changes, err := termChanges(ctx, members, before)
+		if err != nil {
+			return nil, err
+		}
+		figures = append(figures, benchtable.Figure{Name: fmt.Sprintf("%d members: changes of leader, idle %s", n, s.steady), Unit: "changes", Median: changes, Min: changes, Max: changes})
+	}
+	fmt.Fprintf(os.Stderr, "servicesbench: %d members federated, every member led; exporting\n", n)
 	for _, mode := range []struct {
 		name     string
 		prefix   string
 		interval time.Duration
 	}{{fmt.Sprintf("1 per %s", s.interval), "steady", s.interval}, {"all at once", "burst", 0}} {
+		before, err := terms(ctx, members)
+		if err != nil {
+			return nil, err
+		}
 		conv, base, err := measure(ctx, members, mode.prefix, s.services, mode.interval)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", mode.name, err)
+		}
+		changes, err := termChanges(ctx, members, before)
+		if err != nil {
+			return nil, err
 		}
 		label := fmt.Sprintf("%d members, %s", n, mode.name)
 		figures = append(figures, benchtable.WithPercentiles(label+": converged everywhere", "ms", conv)...)
 		figures = append(figures, benchtable.WithPercentiles("  baseline: export seen by exporter's watch", "ms", base)...)
 		r := benchtable.Ratio(benchtable.Percentile(conv, 0.5), benchtable.Percentile(base, 0.5))
-		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x", Median: r, Min: r, Max: r})
+		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x", Median: r, Min: r, Max: r},
+			benchtable.Figure{Name: "  changes of leader meanwhile", Unit: "changes", Median: changes, Min: changes, Max: changes})
 	}
 	var rss []float64
 	for _, p := range st.Clusters {
@@ -208,6 +236,38 @@ func servicePid(sb *sandbox.Sandbox, cluster string) int {
 		}
 	}
 	return 0
+}
+
+// terms reads every member's leader Lease term (its leaseTransitions).
+func terms(ctx context.Context, members []member) (map[string]int32, error) {
+	out := map[string]int32{}
+	for _, m := range members {
+		l := &coordinationv1.Lease{}
+		if err := m.c.Get(ctx, client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.LeaderLease}, l); err != nil {
+			return nil, fmt.Errorf("the leader Lease of %s: %w", m.name, err)
+		}
+		if l.Spec.LeaseTransitions != nil {
+			out[m.name] = *l.Spec.LeaseTransitions
+		}
+	}
+	return out, nil
+}
+
+// termChanges is the number of changes of leader, over every member, since
+// the terms before were read; the members that changed are printed.
+func termChanges(ctx context.Context, members []member, before map[string]int32) (float64, error) {
+	after, err := terms(ctx, members)
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, m := range members {
+		if d := int(after[m.name] - before[m.name]); d > 0 {
+			total += d
+			fmt.Fprintf(os.Stderr, "servicesbench: %s changed leader %d time(s)\n", m.name, d)
+		}
+	}
+	return float64(total), nil
 }
 
 // waitLed waits until every member's leader Lease has a holder.
