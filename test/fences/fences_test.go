@@ -137,7 +137,7 @@ func TestAPILinksNoFramework(t *testing.T) {
 // package also holds the elector that renews Leases.
 var pureDecisions = []string{
 	"pkg/boundedload", "pkg/federation/health", "pkg/tenancy/claim", "pkg/tenancy/overlap",
-	"pkg/networks", "pkg/serviceexport", "pkg/serviceexport/locality", "pkg/entityexport",
+	"pkg/networks", "pkg/serviceexport", "pkg/serviceexport/locality", "pkg/exportscope", "pkg/entityexport",
 	"pkg/federatedpolicy/translate", "pkg/externaldns/records", "pkg/policycompiler",
 	"pkg/policyrules", "pkg/cloud/inventory", "pkg/cloud/sgtranslate", "pkg/cloud/provider",
 	"pkg/policydistribution/wire", "pkg/trace",

@@ -81,6 +81,17 @@ const (
 	// "/").
 	EndpointSliceManagedBy = "federation.antreaplus.io"
 
+	// AnnotationExportToSelector on a ServiceExport limits the members it
+	// reaches to those whose registry labels match this label selector, in
+	// kubectl's syntax (region=eu,tier!=test). With
+	// AnnotationExportToClusters, a member in either is reached. Neither:
+	// every member. The exporting member is always reached.
+	AnnotationExportToSelector = "federation.antreaplus.io/export-to-selector"
+	// AnnotationExportToClusters on a ServiceExport limits the members it
+	// reaches to these ClusterIDs, comma-separated (see
+	// AnnotationExportToSelector).
+	AnnotationExportToClusters = "federation.antreaplus.io/export-to-clusters"
+
 	// AnnotationFlatNetwork on a ServiceExport, set to "true", declares
 	// that the Pods behind the exported Service are reachable from every
 	// member: the export then contributes Pod IPs.
