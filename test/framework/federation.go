@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"maps"
 	"syscall"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/sandbox"
 )
 
@@ -25,6 +27,8 @@ type Federation struct {
 	Members     []string
 	binary      string
 	args        []string
+	// started is when a manager was last started (Federate, Restart).
+	started time.Time
 }
 
 // Federate forms a federation of every cluster with the first n as
@@ -39,7 +43,7 @@ func (c *Clusters) Federate(ctx context.Context, id string, n int, managerArgs .
 	if err != nil {
 		return nil, err
 	}
-	return &Federation{c: c, ID: id, Supervisors: c.Names[:n], Members: c.Names, binary: bin, args: managerArgs}, nil
+	return &Federation{c: c, ID: id, Supervisors: c.Names[:n], Members: c.Names, binary: bin, args: managerArgs, started: time.Now()}, nil
 }
 
 // Lease returns a member's leader Lease holder and transitions ("" when none or unreadable).
@@ -115,6 +119,51 @@ func (f *Federation) Restart(t testing.TB, supervisor string) {
 	if _, err := f.c.Sandbox.StartManager(supervisor, f.binary, f.args...); err != nil {
 		t.Fatal(err)
 	}
+	f.started = time.Now()
+}
+
+// WaitSettled waits until the federation's balancing is over and returns
+// the leaders: every member led, the managers up for longer than the
+// hand-over hold-down (a preferred supervisor asks for its members only
+// then), no hand-over asked for on any Lease, and the same leaders on two
+// reads two retry periods apart. A test that compares leaders before and
+// after a fault starts from here: a hand-over still to come is not a
+// change caused by the fault.
+func (f *Federation) WaitSettled(t testing.TB, timeout time.Duration) map[string]string {
+	t.Helper()
+	cfg := election.DefaultConfig()
+	if wait := time.Until(f.started.Add(cfg.HandoverHoldDown + 2*cfg.RetryPeriod)); wait > 0 {
+		time.Sleep(wait)
+	}
+	var leaders map[string]string
+	Eventually(t, timeout, func() error {
+		first := f.WaitAllLed(t, timeout)
+		for _, m := range f.Members {
+			if to := f.handoverAsked(t, m); to != "" {
+				return fmt.Errorf("member %s: a hand-over to %s is asked for", m, to)
+			}
+		}
+		time.Sleep(2 * cfg.RetryPeriod)
+		leaders = f.Leaders(t)
+		if !maps.Equal(first, leaders) {
+			return fmt.Errorf("leaders moved from %v to %v", first, leaders)
+		}
+		return nil
+	})
+	return leaders
+}
+
+// handoverAsked is the supervisor a member's Lease asks a hand-over to, "" when none.
+func (f *Federation) handoverAsked(t testing.TB, member string) string {
+	t.Helper()
+	cs := kubernetes.NewForConfigOrDie(f.c.Config(t, member))
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Second)
+	defer cancel()
+	l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.LeaderLease, metav1.GetOptions{})
+	if err != nil {
+		return ""
+	}
+	return l.Annotations[federationv1alpha1.AnnotationHandoverTo]
 }
 
 // ManagerPid is the pid of a supervisor's manager, 0 when none runs.

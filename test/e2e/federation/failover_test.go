@@ -40,7 +40,7 @@ func busiest(leaders map[string]string) string {
 func TestKillSupervisorManager(t *testing.T) {
 	f := federation(t)
 	audit := startAudit(t, f.Members)
-	before := f.WaitAllLed(t, 30*time.Second)
+	before := f.WaitSettled(t, time.Minute)
 	victim := busiest(before)
 	var orphans []string
 	for m, l := range before {
@@ -84,7 +84,7 @@ func TestKillSupervisorManager(t *testing.T) {
 func TestPausedLeaderIsFenced(t *testing.T) {
 	f := federation(t)
 	audit := startAudit(t, f.Members)
-	before := f.WaitAllLed(t, 30*time.Second)
+	before := f.WaitSettled(t, time.Minute)
 	victim := busiest(before)
 	f.Signal(t, victim, syscall.SIGSTOP)
 	resumed := false

@@ -63,7 +63,7 @@ const victimMember = "member-4" // not a supervisor
 func TestMemberAPIServerOutage(t *testing.T) {
 	f := federation(t)
 	pids := managerPids(f)
-	before := f.WaitAllLed(t, 30*time.Second)
+	before := f.WaitSettled(t, time.Minute)
 	pidFile := filepath.Join(clusters.Sandbox.ClusterDir(victimMember), "pids", "kube-apiserver.pid")
 	raw, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -126,7 +126,7 @@ func TestMemberAPIServerOutage(t *testing.T) {
 func TestSupervisorCutOffFromOneMember(t *testing.T) {
 	f := federation(t)
 	pids := managerPids(f)
-	leaders := f.WaitAllLed(t, 30*time.Second)
+	leaders := f.WaitSettled(t, time.Minute)
 	cutOff := leaders[victimMember]
 	mc := registryEntry(t, cutOff, victimMember)
 	server := mc.Spec.Server
