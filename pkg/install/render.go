@@ -181,7 +181,7 @@ func decode(source string, doc []byte) (*unstructured.Unstructured, error) {
 
 // clusterScoped are the kinds the chart renders without a namespace.
 var clusterScoped = map[string]bool{
-	"ClusterRole": true, "ClusterRoleBinding": true, "CustomResourceDefinition": true, "Namespace": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "CustomResourceDefinition": true, "Namespace": true, "FlowSchema": true,
 }
 
 func namespaced(kind string) bool { return !clusterScoped[kind] }
