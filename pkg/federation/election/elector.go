@@ -99,7 +99,9 @@ func (e *Elector) round(ctx context.Context) {
 	e.mu.Unlock()
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if own != nil && e.renewOwn(rctx, log, own) {
+	// A hand-over asked of me that I refused is decided again every round
+	// (the plan or the asker's liveness may change): read the Lease.
+	if own != nil && refusedNone(own, e.me) && e.renewOwn(rctx, log, own) {
 		return
 	}
 	lease, obs := e.observe(rctx)
@@ -137,6 +139,12 @@ func (e *Elector) round(ctx context.Context) {
 		electionErrors.WithLabelValues(e.member, string(d.Action)).Inc()
 		log.V(2).Info("Election round failed", "action", d.Action, "err", err)
 	}
+}
+
+// refusedNone tells whether the Lease asks no hand-over of me to another.
+func refusedNone(l *coordinationv1.Lease, me string) bool {
+	to := l.Annotations[federationv1alpha1.AnnotationHandoverTo]
+	return to == "" || to == me
 }
 
 // renewOwn renews the Lease as this leader last wrote it, without reading

@@ -145,3 +145,78 @@ func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
 		t.Errorf("Status() = %+v; want leading, holder %s, a term", st, me)
 	}
 }
+
+// flipping prefers "asker" for every member, and sees it alive once alive is set.
+type flipping struct {
+	me    string
+	alive atomic.Bool
+}
+
+func (f *flipping) Rank(string) (int, string) { return 1, "asker" }
+func (f *flipping) Alive(s string) bool {
+	return s == f.me || (s == "asker" && f.alive.Load())
+}
+
+// TestRefusedHandoverDecidedAgain: a leader refuses a hand-over while it
+// does not see the asker's manager alive, and hands over as soon as it
+// does, though nobody writes the Lease meanwhile (the leader renewing its
+// own last write must still read a Lease that asks something of it).
+func TestRefusedHandoverDecidedAgain(t *testing.T) {
+	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
+	if err != nil {
+		t.Fatal(err)
+	}
+	framework.EnsureNamespaces(t, clusters.Client(t, member), federationv1alpha1.SystemNamespace)
+	api := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace)
+	if err := api.Delete(t.Context(), federationv1alpha1.LeaderLease, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	peers := &flipping{me: "holder"}
+	var led atomic.Int32
+	e := election.New(election.DefaultConfig(), "holder", member, &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, peers,
+		func(ctx context.Context, _ int32) { led.Add(1); <-ctx.Done() })
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	framework.Eventually(t, 20*time.Second, func() error {
+		if !e.Status().Leading {
+			return fmt.Errorf("not leading yet")
+		}
+		return nil
+	})
+	// The asker writes its request once, as an elector does.
+	framework.Eventually(t, 10*time.Second, func() error {
+		l, err := api.Get(t.Context(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		metav1.SetMetaDataAnnotation(&l.ObjectMeta, federationv1alpha1.AnnotationHandoverTo, "asker")
+		_, err = api.Update(t.Context(), l, metav1.UpdateOptions{})
+		return err
+	})
+	time.Sleep(3 * time.Second)
+	if !e.Status().Leading {
+		t.Fatal("handed over to a supervisor not seen alive")
+	}
+	peers.alive.Store(true)
+	framework.Eventually(t, 10*time.Second, func() error {
+		l, err := api.Get(t.Context(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if h := *l.Spec.HolderIdentity; h != "asker" {
+			return fmt.Errorf("the Lease is held by %q; want it handed over to asker once asker is seen alive", h)
+		}
+		return nil
+	})
+	if e.Status().Leading {
+		t.Error("still leading after the hand-over")
+	}
+}
