@@ -49,15 +49,25 @@ func (c *Clusters) Federate(ctx context.Context, id string, n int, managerArgs .
 // Lease returns a member's leader Lease holder and transitions ("" when none or unreadable).
 func (f *Federation) Lease(t testing.TB, member string) (string, int32) {
 	t.Helper()
+	l := f.leaderLease(t, member)
+	if l == nil {
+		return "", 0
+	}
+	return leaseHolder(l), ptr.Deref(l.Spec.LeaseTransitions, 0)
+}
+
+// leaderLease reads a member's leader Lease; nil when unreadable.
+func (f *Federation) leaderLease(t testing.TB, member string) *coordinationv1.Lease {
+	t.Helper()
 	cs := kubernetes.NewForConfigOrDie(f.c.Config(t, member))
 	// Clean-ups wait for leaders too, after t.Context() is cancelled.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Second)
 	defer cancel()
 	l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.LeaderLease, metav1.GetOptions{})
 	if err != nil {
-		return "", 0
+		return nil
 	}
-	return leaseHolder(l), ptr.Deref(l.Spec.LeaseTransitions, 0)
+	return l
 }
 
 func leaseHolder(l *coordinationv1.Lease) string { return ptr.Deref(l.Spec.HolderIdentity, "") }
@@ -156,14 +166,10 @@ func (f *Federation) WaitSettled(t testing.TB, timeout time.Duration) map[string
 // handoverAsked is the supervisor a member's Lease asks a hand-over to, "" when none.
 func (f *Federation) handoverAsked(t testing.TB, member string) string {
 	t.Helper()
-	cs := kubernetes.NewForConfigOrDie(f.c.Config(t, member))
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Second)
-	defer cancel()
-	l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.LeaderLease, metav1.GetOptions{})
-	if err != nil {
-		return ""
+	if l := f.leaderLease(t, member); l != nil {
+		return l.Annotations[federationv1alpha1.AnnotationHandoverTo]
 	}
-	return l.Annotations[federationv1alpha1.AnnotationHandoverTo]
+	return ""
 }
 
 // ManagerPid is the pid of a supervisor's manager, 0 when none runs.

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/election"
@@ -60,6 +61,36 @@ func (s *slowLeases) Update(ctx context.Context, l *coordinationv1.Lease) (*coor
 	return slow(ctx, s, func(ctx context.Context) (*coordinationv1.Lease, error) { return s.next.Update(ctx, l) })
 }
 
+// freshLeases is member-2's Lease API, its leader Lease deleted.
+func freshLeases(t *testing.T) coordinationv1client.LeaseInterface {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
+	if err != nil {
+		t.Fatal(err)
+	}
+	framework.EnsureNamespaces(t, clusters.Client(t, member), federationv1alpha1.SystemNamespace)
+	api := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace)
+	if err := api.Delete(t.Context(), federationv1alpha1.LeaderLease, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	return api
+}
+
+// runElector runs e until the test ends, then waits for it to release.
+func runElector(t *testing.T, e *election.Elector) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+}
+
 // alone is a federation of one live supervisor.
 type alone struct{ me string }
 
@@ -73,15 +104,7 @@ func (a alone) Alive(s string) bool       { return s == a.me }
 // request a round; its Fence stays open. (With a fixed round timeout of two
 // retry periods, every round was cancelled: the member was never led.)
 func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
-	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
-	if err != nil {
-		t.Fatal(err)
-	}
-	framework.EnsureNamespaces(t, clusters.Client(t, member), federationv1alpha1.SystemNamespace)
-	api := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace)
-	if err := api.Delete(t.Context(), federationv1alpha1.LeaderLease, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		t.Fatal(err)
-	}
+	api := freshLeases(t)
 	leases := &slowLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, delay: 1500 * time.Millisecond}
 	const me = "supervisor-slow"
 	var started, stopped atomic.Int32
@@ -101,16 +124,7 @@ func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
 			}
 		}
 	})
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.Run(ctx)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	runElector(t, e)
 	framework.Eventually(t, 20*time.Second, func() error {
 		if started.Load() == 0 {
 			return fmt.Errorf("not leading yet (%d Lease requests sent)", leases.sent.Load())
@@ -162,29 +176,12 @@ func (f *flipping) Alive(s string) bool {
 // does, though nobody writes the Lease meanwhile (the leader renewing its
 // own last write must still read a Lease that asks something of it).
 func TestRefusedHandoverDecidedAgain(t *testing.T) {
-	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
-	if err != nil {
-		t.Fatal(err)
-	}
-	framework.EnsureNamespaces(t, clusters.Client(t, member), federationv1alpha1.SystemNamespace)
-	api := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace)
-	if err := api.Delete(t.Context(), federationv1alpha1.LeaderLease, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		t.Fatal(err)
-	}
+	api := freshLeases(t)
 	peers := &flipping{me: "holder"}
 	var led atomic.Int32
 	e := election.New(election.DefaultConfig(), "holder", member, &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, peers,
 		func(ctx context.Context, _ int32) { led.Add(1); <-ctx.Done() })
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.Run(ctx)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	runElector(t, e)
 	framework.Eventually(t, 20*time.Second, func() error {
 		if !e.Status().Leading {
 			return fmt.Errorf("not leading yet")
