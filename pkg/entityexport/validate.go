@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 )
 
 // Reasons of the Valid condition.
@@ -26,7 +27,8 @@ type Validity struct {
 	selector labels.Selector
 }
 
-// Validate judges an export: its selector must parse.
+// Validate judges an export: its selector must parse, and its scope when
+// it has one.
 func Validate(exp *federationv1alpha1.EntityExport) Validity {
 	sel, err := metav1.LabelSelectorAsSelector(&exp.Spec.ExternalEntitySelector)
 	if err != nil {
@@ -34,6 +36,11 @@ func Validate(exp *federationv1alpha1.EntityExport) Validity {
 			"spec.externalEntitySelector is invalid (%v): nothing is exported until it is fixed; "+
 				"select ExternalEntities by their labels, for example matchLabels: {tag.cloud.antreaplus.io/role: web}, "+
 				"or matchExpressions with operator In, NotIn, Exists or DoesNotExist", err)}
+	}
+	if _, err := exportscope.FromSpec(exp.Spec.Scope); err != nil {
+		return Validity{Reason: federationv1alpha1.ReasonInvalidScope, Message: fmt.Sprintf(
+			"%s: nothing is exported until it is fixed; select members by their registry labels "+
+				"(clusterSelector: {matchLabels: {region: eu}}) and/or name them (clusterIDs: [member-2])", err)}
 	}
 	return Validity{Valid: true, Reason: ReasonValid, selector: sel}
 }
@@ -52,7 +59,7 @@ func ValidCondition(exp *federationv1alpha1.EntityExport, v Validity, selected i
 		c.Message = "the selector is valid but selects no ExternalEntity of this Namespace yet: " +
 			"compare it with the entities' labels (kubectl get externalentities -n " + exp.Namespace + " --show-labels)"
 	default:
-		c.Message = "the selector is valid: the ExternalEntities it selects are exported to the other members (see status.exportedEntities)"
+		c.Message = "the selector is valid: the ExternalEntities it selects are exported to the other members in its scope (see status.exportedEntities)"
 	}
 	return c
 }

@@ -11,6 +11,7 @@ import (
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/entityexport"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
@@ -59,7 +60,24 @@ func (r *run) desired(ctx context.Context, k key) (want []*federationv1alpha1.Re
 	if err != nil {
 		return nil, false, err
 	}
+	exports = r.reaching(exports, mi)
 	return entityexport.Desired(entityexport.Source{ClusterID: k.Source, Labels: labels}, exports, entities), false, nil
+}
+
+// reaching are the exports of source member mi whose scope reaches the
+// led member, when the led member does not refuse mi (package
+// exportscope). An export whose scope cannot be read reaches no other
+// member: its exporter's member controller reports why.
+func (r *run) reaching(exports []federationv1alpha1.EntityExport, mi manager.MemberInfo) []federationv1alpha1.EntityExport {
+	importer, exporter := r.sources.Importer(), r.sources.ScopeMember(mi.ClusterID, mi.Labels)
+	out := exports[:0:0]
+	for _, e := range exports {
+		scope, _ := exportscope.FromSpec(e.Spec.Scope)
+		if ok, _ := exportscope.Reaches(scope, exporter, importer); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // member is the source member as the federation view shows it now.

@@ -21,10 +21,12 @@ type Member struct {
 type Refusal struct {
 	ClusterIDs []string
 	Selector   labels.Selector
+	// All refuses every other member: what a refusal that cannot be read gets.
+	All bool
 }
 
 func (r Refusal) refuses(exporter Member) bool {
-	return slices.Contains(r.ClusterIDs, exporter.ClusterID) ||
+	return r.All || slices.Contains(r.ClusterIDs, exporter.ClusterID) ||
 		(r.Selector != nil && !r.Selector.Empty() && r.Selector.Matches(labels.Set(exporter.Labels)))
 }
 
@@ -39,24 +41,22 @@ const (
 )
 
 // Reaches tells whether an export of exporter, with scope s, reaches the
-// member to, and why not. The exporter always reaches itself: it is in
-// its own clusterset.
+// member to, and why not: NotInScope before Refused (a member outside the
+// scope is not reached whatever it refuses). The exporter always reaches
+// itself: it is in its own clusterset.
 func Reaches(s Scope, exporter, to Member) (bool, Reason) {
 	if to.ClusterID == exporter.ClusterID {
 		return true, ""
 	}
-	if to.Refuses.refuses(exporter) {
+	inScope := !s.Closed && (s.Everywhere() || slices.Contains(s.ClusterIDs, to.ClusterID) ||
+		s.Selector != nil && s.Selector.Matches(labels.Set(to.Labels)))
+	switch {
+	case !inScope:
+		return false, NotInScope
+	case to.Refuses.refuses(exporter):
 		return false, Refused
 	}
-	switch {
-	case s.Closed:
-		return false, NotInScope
-	case s.Everywhere(),
-		slices.Contains(s.ClusterIDs, to.ClusterID),
-		s.Selector != nil && s.Selector.Matches(labels.Set(to.Labels)):
-		return true, ""
-	}
-	return false, NotInScope
+	return true, ""
 }
 
 // Reach is whether an export reaches one member.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 
@@ -106,4 +107,52 @@ func ParseClusterIDs(v string) ([]string, error) {
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids), nil
+}
+
+// FromSpec reads the scope of an EntityExport. An error says what is
+// wrong with it; the scope returned with it is Closed.
+func FromSpec(spec *federationv1alpha1.ExportScope) (Scope, error) {
+	if spec == nil {
+		return Scope{}, nil
+	}
+	var s Scope
+	if spec.ClusterSelector != nil {
+		sel, err := metav1.LabelSelectorAsSelector(spec.ClusterSelector)
+		if err != nil {
+			return Scope{Closed: true}, fmt.Errorf("spec.scope.clusterSelector: %w", err)
+		}
+		if sel.Empty() {
+			return Scope{Closed: true}, errors.New("spec.scope.clusterSelector is empty: remove spec.scope to export to every member")
+		}
+		s.Selector = sel
+	}
+	if len(spec.ClusterIDs) > 0 {
+		ids, err := ParseClusterIDs(strings.Join(spec.ClusterIDs, ","))
+		if err != nil {
+			return Scope{Closed: true}, fmt.Errorf("spec.scope.clusterIDs: %w", err)
+		}
+		s.ClusterIDs = ids
+	}
+	if s.Everywhere() {
+		return Scope{Closed: true}, errors.New("spec.scope names no member: remove spec.scope to export to every member")
+	}
+	return s, nil
+}
+
+// RefusalOf reads what a member's ClusterMembership refuses to import. A
+// refusal that cannot be read refuses every other member (All), never
+// less than was asked; the error says what is wrong.
+func RefusalOf(spec *federationv1alpha1.ImportsSpec) (Refusal, error) {
+	if spec == nil {
+		return Refusal{}, nil
+	}
+	r := Refusal{ClusterIDs: slices.Sorted(slices.Values(spec.RefuseFrom))}
+	if spec.RefuseFromSelector != nil {
+		sel, err := metav1.LabelSelectorAsSelector(spec.RefuseFromSelector)
+		if err != nil {
+			return Refusal{All: true}, fmt.Errorf("spec.imports.refuseFromSelector: %w", err)
+		}
+		r.Selector = sel
+	}
+	return r, nil
 }

@@ -15,6 +15,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
@@ -39,7 +40,7 @@ func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
 	var wg sync.WaitGroup
 	var conflictErr error
 	if own != nil {
-		wg.Go(func() { conflictErr = r.applyConflict(ctx, own, result, ok) })
+		wg.Go(func() { conflictErr = r.applyOwnStatus(ctx, own, result, ok) })
 	}
 	switch {
 	case active && ok:
@@ -51,20 +52,29 @@ func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
 	return errors.Join(err, conflictErr)
 }
 
-// collect gathers the valid exports of a name: read from every live
-// member, rebuilt from the imported slices for kept members and for
-// clusters missing from this manager's view but still registered, nothing
-// from withdrawn members. own is the led member's export, if any.
-func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[string][]discoveryv1.EndpointSlice) ([]serviceexport.Export, *mcsv1beta1.ServiceExport, error) {
+// collect gathers the valid exports of a name that reach the led member:
+// read from every live member, rebuilt from the imported slices for kept
+// members and for clusters missing from this manager's view but still
+// registered, nothing from withdrawn members. An export reaches the led
+// member when its scope includes it and the led member does not refuse
+// its exporter (package exportscope); what was imported from a kept member
+// stays unless the led member now refuses it. own is the led member's
+// export, if any, with its scope.
+func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[string][]discoveryv1.EndpointSlice) ([]serviceexport.Export, *ownExport, error) {
 	var exports []serviceexport.Export
-	var own *mcsv1beta1.ServiceExport
+	var own *ownExport
 	seen := map[string]bool{}
+	importer := r.sources.Importer()
+	reaches := func(s exportscope.Scope, id string, labels map[string]string) bool {
+		ok, _ := exportscope.Reaches(s, r.sources.ScopeMember(id, labels), importer)
+		return ok
+	}
 	for _, mi := range r.m.Federation.Members() {
 		seen[mi.ClusterID] = true
 		switch r.sources.State(mi) {
 		case sources.Withdrawn:
 		case sources.Kept:
-			if e, ok := serviceexport.ExportFromSlices(mi.ClusterID, imported[mi.ClusterID]); ok {
+			if e, ok := serviceexport.ExportFromSlices(mi.ClusterID, imported[mi.ClusterID]); ok && reaches(exportscope.Scope{}, mi.ClusterID, mi.Labels) {
 				exports = append(exports, e)
 			}
 		case sources.Live:
@@ -72,11 +82,15 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 			if err != nil {
 				return nil, nil, err
 			}
-			if valid {
+			if exp == nil {
+				continue
+			}
+			scope, scopeErr := exportscope.FromAnnotations(exp.Annotations)
+			if valid && reaches(scope, mi.ClusterID, mi.Labels) {
 				exports = append(exports, e)
 			}
 			if mi.ClusterID == r.m.ClusterID {
-				own = exp
+				own = &ownExport{export: exp, scope: scope, scopeErr: scopeErr, labels: mi.Labels}
 			}
 		}
 	}
@@ -84,11 +98,19 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 		if seen[cluster] || !r.sources.StillRegistered(ctx, cluster) {
 			continue
 		}
-		if e, ok := serviceexport.ExportFromSlices(cluster, imported[cluster]); ok {
+		if e, ok := serviceexport.ExportFromSlices(cluster, imported[cluster]); ok && reaches(exportscope.Scope{}, cluster, nil) {
 			exports = append(exports, e)
 		}
 	}
 	return exports, own, nil
+}
+
+// ownExport is the led member's export of a name and where it may go.
+type ownExport struct {
+	export   *mcsv1beta1.ServiceExport
+	scope    exportscope.Scope
+	scopeErr error
+	labels   map[string]string
 }
 
 // readExport reads one member's export of a name from its cache.

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -142,15 +143,22 @@ func (r *run) withdraw(ctx context.Context, k types.NamespacedName, imported map
 	return r.deleteIfOurs(ctx, types.NamespacedName{Namespace: k.Namespace, Name: serviceexport.DerivedServiceName(k.Name)}, &corev1.Service{})
 }
 
-// applyConflict sets the Conflict condition of the led member's own export.
-func (r *run) applyConflict(ctx context.Context, own *mcsv1beta1.ServiceExport, result serviceexport.Result, merged bool) error {
-	want := serviceexport.NoConflictCondition(own.Generation)
+// applyOwnStatus sets the conditions the leader writes on the led
+// member's own export: Conflict (the merge's verdict) and Exported (where
+// its scope takes it, package exportscope).
+func (r *run) applyOwnStatus(ctx context.Context, own *ownExport, result serviceexport.Result, merged bool) error {
+	gen := own.export.Generation
+	conflict := serviceexport.NoConflictCondition(gen)
 	if _, in := result.Export(r.m.ClusterID); merged && in {
-		want = result.Conflict
-		want.ObservedGeneration = own.Generation
+		conflict = result.Conflict
+		conflict.ObservedGeneration = gen
 	}
-	upd := own.DeepCopy()
-	if !serviceexport.SetConditions(&upd.Status.Conditions, want) {
+	members := r.sources.ScopeMembers(r.m.Federation.Members())
+	exporter := r.sources.ScopeMember(r.m.ClusterID, own.labels)
+	exported := exportscope.Condition(own.scope, own.scopeErr, exportscope.ReachOf(own.scope, exporter, members),
+		exportscope.Unknown(own.scope, members), gen)
+	upd := own.export.DeepCopy()
+	if !serviceexport.SetConditions(&upd.Status.Conditions, conflict, exported) {
 		return nil
 	}
 	// The update carries the resourceVersion read: it fails, and is retried,

@@ -41,8 +41,10 @@ spec:
 // flat network from member-1 and member-2 and resolves, in member-3's DNS
 // server, every name KEP-1645 gives it: the Service name (every ready Pod of
 // both members), each Pod's <hostname>.<clusterid> name and the SRV records;
-// and, from the same server, the member's own cluster.local names.
-func testHeadlessAcrossMembers(c *e2ecli.CLI, server string) {
+// and, from the same server, the member's own cluster.local names. The
+// exporter's own server (exporterServer, member-1's) answers the same
+// cluster-set names: an exporter is in its own clusterset.
+func testHeadlessAcrossMembers(c *e2ecli.CLI, server, exporterServer string) {
 	t := c.T
 	manifest := filepath.Join(t.TempDir(), "db.yaml")
 	if err := os.WriteFile(manifest, []byte(statefulDB), 0o644); err != nil {
@@ -73,6 +75,17 @@ func testHeadlessAcrossMembers(c *e2ecli.CLI, server string) {
 				}
 				hosts[h+"."+m] = ips[0]
 			}
+		}
+		return nil
+	})
+	framework.Eventually(t, 30*time.Second, func() error {
+		all, err := lookupA(exporterServer, "db.shop.svc.clusterset.local.")
+		if err != nil || len(all) != 4 {
+			return fmt.Errorf("the exporter member-1's server answers db.shop.svc.clusterset.local with %v (%w), want the 4 Pods", all, err)
+		}
+		own, err := lookupA(exporterServer, "db-0.member-1.db.shop.svc.clusterset.local.")
+		if err != nil || len(own) != 1 || own[0] != hosts["db-0.member-1"] {
+			return fmt.Errorf("the exporter member-1's server answers db-0.member-1 with %v (%w), want %s", own, err, hosts["db-0.member-1"])
 		}
 		return nil
 	})

@@ -95,7 +95,7 @@ func testFederatedSandbox(t *testing.T, c *e2ecli.CLI, apiPortBase string) { //n
 		}
 	}
 
-	testHeadlessAcrossMembers(c, server)
+	testHeadlessAcrossMembers(c, server, dnsAddr["member-1"])
 
 	// A killed DNS server is reported, and 'up' restarts it.
 	pid := readPid(t, filepath.Join(c.Dir, "members", "member-3.dns.pid"))

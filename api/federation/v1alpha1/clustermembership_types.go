@@ -52,6 +52,29 @@ type ClusterMembershipSpec struct {
 	// written, and what was written is removed.
 	// +optional
 	ExternalDNS *ExternalDNSSpec `json:"externalDNS,omitempty"`
+
+	// imports says what this member refuses to import (bottom-up: an
+	// exporter decides where its exports may go, each member what it
+	// takes). Unset, it imports whatever is exported to it.
+	// +optional
+	Imports *ImportsSpec `json:"imports,omitempty"`
+}
+
+// ImportsSpec is what a member refuses to import: every export (Services
+// and ExternalEntities) of the members named or selected. A member named in
+// both is refused once; the member itself is never refused.
+type ImportsSpec struct {
+	// refuseFrom lists the ClusterIDs whose exports this member never imports.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1024
+	// +kubebuilder:validation:items:MaxLength=128
+	RefuseFrom []string `json:"refuseFrom,omitempty"`
+
+	// refuseFromSelector refuses the exports of the members whose registry
+	// labels (antreaplus federation join --label) it selects.
+	// +optional
+	RefuseFromSelector *metav1.LabelSelector `json:"refuseFromSelector,omitempty"`
 }
 
 // ExternalDNSSpec says under which domain, and with which TTL, a cluster

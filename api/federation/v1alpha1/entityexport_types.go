@@ -42,6 +42,29 @@ type EntityExportSpec struct {
 	// ExternalEntity of the Namespace.
 	// +required
 	ExternalEntitySelector metav1.LabelSelector `json:"externalEntitySelector"`
+
+	// scope limits the members that import the export. Unset, every
+	// member does. The exporting member is always in it.
+	// +optional
+	Scope *ExportScope `json:"scope,omitempty"`
+}
+
+// ExportScope is where an export may go: the members whose registry labels
+// clusterSelector selects, and the members clusterIDs names (a member in
+// either is reached). An export scoped to a ClusterID that is not a member
+// reaches the members it can and says so in its status.
+type ExportScope struct {
+	// clusterSelector selects members by their registry labels (antreaplus
+	// federation join --label).
+	// +optional
+	ClusterSelector *metav1.LabelSelector `json:"clusterSelector,omitempty"`
+
+	// clusterIDs names members.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1024
+	// +kubebuilder:validation:items:MaxLength=128
+	ClusterIDs []string `json:"clusterIDs,omitempty"`
 }
 
 // EntityExportStatus is what the member controller found of an export.

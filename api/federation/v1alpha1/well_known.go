@@ -92,6 +92,22 @@ const (
 	// AnnotationExportToSelector).
 	AnnotationExportToClusters = "federation.antreaplus.io/export-to-clusters"
 
+	// ConditionExported on a ServiceExport (written by the leader of its
+	// member) and an EntityExport says where the export went: the members
+	// it reaches, and why not the others in its scope.
+	ConditionExported = "Exported"
+	// ReasonEverywhere: no scope is set; the export reaches every member.
+	ReasonEverywhere = "Everywhere"
+	// ReasonScoped: the export reaches every member in its scope.
+	ReasonScoped = "Scoped"
+	// ReasonInvalidScope: the scope cannot be read; the export reaches its
+	// own member only.
+	ReasonInvalidScope = "InvalidScope"
+	// ReasonScopeRefused: members in the scope refuse the exporter.
+	ReasonScopeRefused = "Refused"
+	// ReasonUnknownClusters: the scope names ClusterIDs that are not members.
+	ReasonUnknownClusters = "UnknownClusters"
+
 	// AnnotationFlatNetwork on a ServiceExport, set to "true", declares
 	// that the Pods behind the exported Service are reachable from every
 	// member: the export then contributes Pod IPs.

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
 
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/serviceexport/federatedservice"
 )
 
@@ -59,10 +60,10 @@ func printServices(out io.Writer, l *federatedservice.Listing) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, s := range l.Services {
 		fmt.Fprintf(w, "\n%s/%s\t%s\t%s\n", s.Namespace, s.Name, orDash(s.Type), orDash(strings.Join(s.Ports, ", ")))
-		fmt.Fprintln(w, "  EXPORTER\tSERVICE TYPE\tOFFERS\tADDRESSES\tVALID\tREADY\tCONFLICT")
+		fmt.Fprintln(w, "  EXPORTER\tSERVICE TYPE\tOFFERS\tADDRESSES\tVALID\tREADY\tCONFLICT\tSCOPE\tREACHED")
 		for _, e := range s.Exporters {
-			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Cluster, orDash(e.ServiceType), orDash(e.AddressType),
-				orDash(addresses(e)), orDash(e.Valid), orDash(e.Ready), orDash(e.Conflict))
+			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Cluster, orDash(e.ServiceType), orDash(e.AddressType),
+				orDash(addresses(e)), orDash(e.Valid), orDash(e.Ready), orDash(e.Conflict), orDash(e.Scope), orDash(reached(e)))
 		}
 		if len(s.Importers) > 0 {
 			fmt.Fprintln(w, "  IMPORTER\tCLUSTER-SET IP\tENDPOINTS\tFROM")
@@ -75,6 +76,11 @@ func printServices(out io.Writer, l *federatedservice.Listing) error {
 		}
 		for _, c := range s.Conflicts {
 			fmt.Fprintf(out, "  conflict: %s\n", c)
+		}
+		for _, e := range s.Exporters {
+			if e.Exported == "False" {
+				fmt.Fprintf(out, "  %s: %s\n", e.Cluster, e.ExportedMessage)
+			}
 		}
 	}
 	if len(l.Unreadable) > 0 {
@@ -89,6 +95,16 @@ func printServices(out io.Writer, l *federatedservice.Listing) error {
 		}
 	}
 	return nil
+}
+
+// reached shows how many members an export reaches ("2/4"), from its
+// Exported condition; empty before its leader wrote it.
+func reached(e federatedservice.Exporter) string {
+	n, of, ok := exportscope.ReachedOf(e.ExportedMessage)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", n, of)
 }
 
 // addresses shows an export's ready addresses with its ports, e.g. "10.0.0.1 (http 30080)".

@@ -16,6 +16,7 @@ import (
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
@@ -162,7 +163,7 @@ func (r *run) exporters(ctx context.Context, k key, stored *externaldnsv1alpha1.
 		case sources.Withdrawn:
 			continue
 		case sources.Kept:
-			if e, ok := kept[mi.ClusterID]; ok {
+			if e, ok := kept[mi.ClusterID]; ok && r.notRefused(mi.ClusterID, mi.Labels) {
 				out = append(out, e)
 			}
 			continue
@@ -171,16 +172,33 @@ func (r *run) exporters(ctx context.Context, k key, stored *externaldnsv1alpha1.
 		if err != nil {
 			return nil, err
 		}
-		if ok {
+		if ok && r.reaches(src, mi) {
 			out = append(out, ExporterOf(src))
 		}
 	}
 	for id, e := range kept {
-		if !inView[id] && r.sources.StillRegistered(ctx, id) {
+		if !inView[id] && r.sources.StillRegistered(ctx, id) && r.notRefused(id, nil) {
 			out = append(out, e)
 		}
 	}
 	return out, nil
+}
+
+// reaches tells whether member mi's export of a Service reaches the led
+// member (package exportscope): only exports that reach a member are
+// published for it. An export whose scope cannot be read reaches its own
+// member alone.
+func (r *run) reaches(src Source, mi manager.MemberInfo) bool {
+	scope, _ := exportscope.FromAnnotations(src.Export.Annotations)
+	ok, _ := exportscope.Reaches(scope, r.sources.ScopeMember(mi.ClusterID, mi.Labels), r.sources.Importer())
+	return ok
+}
+
+// notRefused tells whether the led member takes what member id exports
+// (what was published for it stays while id cannot be read, unless refused).
+func (r *run) notRefused(id string, labels map[string]string) bool {
+	ok, _ := exportscope.Reaches(exportscope.Scope{}, r.sources.ScopeMember(id, labels), r.sources.Importer())
+	return ok
 }
 
 // keptExporters are the exporters a stored DNSEndpoint of ours was decided from, by member.

@@ -2,6 +2,7 @@ package manager
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 
@@ -49,16 +50,23 @@ type MemberInfo struct {
 	// UnreachableSince is set once no supervisor has reached the member for
 	// longer than the grace period: only then may its exports be withdrawn.
 	UnreachableSince *time.Time
+	// Labels are the labels of the member's registry entry (its
+	// MemberCluster): what export scopes and refusals select. Shared: not
+	// to be modified.
+	Labels map[string]string
 }
 
 // Members implements FederationView.
 func (m *Manager) Members() []MemberInfo {
 	now := time.Now()
 	var out []MemberInfo
+	m.mu.Lock()
+	labels := maps.Clone(m.labels)
+	m.mu.Unlock()
 	for _, s := range m.snapshot() {
 		in := m.statusInput(s, now)
 		member, _ := s.currentMember()
-		info := MemberInfo{ClusterID: s.clusterID, Supervisor: s.spec.Supervisor, Cluster: member, Reachable: in.reachable}
+		info := MemberInfo{ClusterID: s.clusterID, Supervisor: s.spec.Supervisor, Cluster: member, Reachable: in.reachable, Labels: labels[s.clusterID]}
 		if v := health.Assess(in.views, now, in.grace, in.registered); v.Unreachable {
 			since := v.LastSeen
 			info.UnreachableSince = &since

@@ -51,6 +51,9 @@ type Manager struct {
 	sessions map[string]*session
 	// members is the registry as last reconciled, by clusterID.
 	members map[string]federationv1alpha1.MemberClusterSpec
+	// labels are the registry entries' labels, by clusterID: what export
+	// scopes and refusals select.
+	labels map[string]map[string]string
 }
 
 // New returns the manager of supervisor me, writing its registry through local.
@@ -58,6 +61,7 @@ func New(opts Options, me string, local client.Client, localCfg *rest.Config) *M
 	return &Manager{
 		opts: opts, me: me, local: local, localCfg: localCfg, started: time.Now(),
 		sessions: map[string]*session{}, members: map[string]federationv1alpha1.MemberClusterSpec{},
+		labels: map[string]map[string]string{},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -79,6 +80,7 @@ func (r *registryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 
 	m.mu.Lock()
 	m.members[id] = mc.Spec
+	m.labels[id] = maps.Clone(mc.Labels)
 	old := m.sessions[id]
 	m.mu.Unlock()
 	switch {
@@ -121,6 +123,7 @@ func (m *Manager) removeMember(name string) {
 	s := m.sessions[name]
 	delete(m.sessions, name)
 	delete(m.members, name)
+	delete(m.labels, name)
 	m.mu.Unlock()
 	if s != nil {
 		s.stop()

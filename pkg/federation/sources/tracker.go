@@ -58,6 +58,8 @@ type Tracker struct {
 	hooks      map[string]*hook
 	lastStates string
 	registered map[string]registration
+	// refusals are what each member's ClusterMembership refuses.
+	refusals map[string]refusal
 	// unreachable is when this tracker first saw each member marked unreachable.
 	unreachable map[string]time.Time
 	now         func() time.Time
@@ -66,7 +68,7 @@ type Tracker struct {
 // New returns a Tracker of the members m.Federation shows, for the leader of m.
 func New(m manager.Member, opts Options, log logr.Logger) *Tracker {
 	return &Tracker{m: m, opts: opts, log: log, hooks: map[string]*hook{}, registered: map[string]registration{},
-		unreachable: map[string]time.Time{}, now: time.Now}
+		refusals: map[string]refusal{}, unreachable: map[string]time.Time{}, now: time.Now}
 }
 
 // hook is the tracker's event handlers on one member's informers.
@@ -115,6 +117,10 @@ func (t *Tracker) hookMember(ctx context.Context, id string, cl cluster.Cluster)
 			return nil, err
 		}
 	}
+	if err := t.addMembership(ctx, h, id); err != nil {
+		h.remove()
+		return nil, err
+	}
 	return h, nil
 }
 
@@ -127,6 +133,9 @@ func (t *Tracker) HookLed(ctx context.Context, watches ...Watch) error {
 		if h, err = t.hookMember(ctx, t.m.ClusterID, t.m.Cluster); err != nil {
 			return err
 		}
+	} else if err := t.addMembership(ctx, h, t.m.ClusterID); err != nil {
+		h.remove()
+		return fmt.Errorf("watching the led member: %w", err)
 	}
 	for _, w := range watches {
 		if err := h.add(ctx, t.m.ClusterID, w.Kind, w.Handler); err != nil {
@@ -166,7 +175,7 @@ func (t *Tracker) Refresh(ctx context.Context) bool {
 	for _, mi := range members {
 		s := t.State(mi)
 		counts[s]++
-		states = append(states, fmt.Sprintf("%s=%s/%p", mi.ClusterID, s, mi.Cluster))
+		states = append(states, fmt.Sprintf("%s=%s/%p/%s", mi.ClusterID, s, mi.Cluster, t.scopeSignature(mi)))
 	}
 	if t.opts.Gauge != nil {
 		for _, s := range States() {

@@ -2,7 +2,9 @@ package federatedservice
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,6 +16,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/internal/scheme"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -27,6 +30,39 @@ type ExportOptions struct {
 	// use them only where that network is flat-connected. Empty: the
 	// exporting cluster's own network.
 	Network string
+	// To limits the members the export reaches to those whose registry
+	// labels this selector matches (kubectl syntax: region=eu,tier!=test).
+	To string
+	// ToClusters limits the members it reaches to these ClusterIDs; with
+	// To, a member in either is reached.
+	ToClusters []string
+	// ToAll removes a scope: every member is reached. With none of To,
+	// ToClusters and ToAll, an existing export keeps its scope (a re-export
+	// never widens one by omission).
+	ToAll bool
+}
+
+// scopeSet tells whether opts say anything of the export's scope.
+func (opts ExportOptions) scopeSet() bool {
+	return opts.To != "" || len(opts.ToClusters) > 0 || opts.ToAll
+}
+
+// validateScope checks the scope options before anything is written.
+func (opts ExportOptions) validateScope() error {
+	if opts.ToAll && (opts.To != "" || len(opts.ToClusters) > 0) {
+		return errors.New("--to-all exports to every member: give it without --to and --to-clusters")
+	}
+	if opts.To != "" {
+		if _, err := exportscope.ParseSelector(opts.To); err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+	}
+	if len(opts.ToClusters) > 0 {
+		if _, err := exportscope.ParseClusterIDs(strings.Join(opts.ToClusters, ",")); err != nil {
+			return fmt.Errorf("--to-clusters: %w", err)
+		}
+	}
+	return nil
 }
 
 // annotations are what opts set on a ServiceExport.
@@ -37,6 +73,22 @@ func (opts ExportOptions) annotations() map[string]string {
 	}
 	if opts.Network != "" {
 		out[federationv1alpha1.AnnotationNetwork] = opts.Network
+	}
+	if opts.To != "" {
+		out[federationv1alpha1.AnnotationExportToSelector] = opts.To
+	}
+	if len(opts.ToClusters) > 0 {
+		ids, _ := exportscope.ParseClusterIDs(strings.Join(opts.ToClusters, ","))
+		out[federationv1alpha1.AnnotationExportToClusters] = strings.Join(ids, ",")
+	}
+	return out
+}
+
+// managedAnnotations are the annotations a re-export makes what opts say.
+func (opts ExportOptions) managedAnnotations() []string {
+	out := []string{federationv1alpha1.AnnotationFlatNetwork, federationv1alpha1.AnnotationNetwork}
+	if opts.scopeSet() {
+		out = append(out, federationv1alpha1.AnnotationExportToSelector, federationv1alpha1.AnnotationExportToClusters)
 	}
 	return out
 }
@@ -59,6 +111,9 @@ func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportO
 	if opts.Network != "" && serviceexport.ExportNetwork(map[string]string{federationv1alpha1.AnnotationNetwork: opts.Network}) == "" {
 		return false, fmt.Errorf("--network %q is not a network's name: a DNS subdomain of at most 63 characters, such as aws.vpc-0a1b2c3d", opts.Network)
 	}
+	if err := opts.validateScope(); err != nil {
+		return false, err
+	}
 	want := opts.annotations()
 	exp := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: want}}
 	err = c.Create(ctx, exp)
@@ -73,7 +128,7 @@ func Export(ctx context.Context, cfg *rest.Config, ns, name string, opts ExportO
 		return false, fmt.Errorf("reading ServiceExport %s/%s: %w", ns, name, err)
 	}
 	changed := false
-	for _, k := range []string{federationv1alpha1.AnnotationFlatNetwork, federationv1alpha1.AnnotationNetwork} {
+	for _, k := range opts.managedAnnotations() {
 		v, ok := want[k]
 		switch {
 		case ok && have.Annotations[k] != v:
@@ -118,6 +173,7 @@ func WaitForConditions(ctx context.Context, cfg *rest.Config, ns, name string, t
 		return nil, err
 	}
 	deadline := time.Now().Add(timeout)
+	var judgedAt time.Time
 	for {
 		exp := &mcsv1beta1.ServiceExport{}
 		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, exp); err != nil {
@@ -125,7 +181,16 @@ func WaitForConditions(ctx context.Context, cfg *rest.Config, ns, name string, t
 		}
 		valid := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionValid))
 		ready := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionReady))
-		if valid != nil && ready != nil && valid.ObservedGeneration == exp.Generation || time.Now().After(deadline) {
+		judged := valid != nil && ready != nil && valid.ObservedGeneration == exp.Generation
+		if judged && judgedAt.IsZero() {
+			judgedAt = time.Now()
+		}
+		// Where it went (Exported) is the leader's, written a moment after
+		// the member controller's verdict: given a little longer.
+		scope, scopeErr := exportscope.FromAnnotations(exp.Annotations)
+		c := meta.FindStatusCondition(exp.Status.Conditions, federationv1alpha1.ConditionExported)
+		placed := c != nil && exportscope.Describes(*c, scope, scopeErr)
+		if judged && (placed || time.Since(judgedAt) > exportedWait) || time.Now().After(deadline) {
 			return exp.Status.Conditions, nil
 		}
 		select {
@@ -135,6 +200,10 @@ func WaitForConditions(ctx context.Context, cfg *rest.Config, ns, name string, t
 		}
 	}
 }
+
+// exportedWait is how long WaitForConditions waits for the leader's
+// Exported condition once the member controller has judged the export.
+const exportedWait = 5 * time.Second
 
 func hint(err error, ns string) error {
 	if apierrors.IsNotFound(err) {

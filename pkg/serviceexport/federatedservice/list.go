@@ -16,6 +16,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
 
@@ -54,6 +55,13 @@ type Exporter struct {
 	Message string `json:"message,omitempty"`
 	// ConflictMessage details the conflict when Conflict is true.
 	ConflictMessage string `json:"conflictMessage,omitempty"`
+	// Scope is where the export may go: all, a selector over member
+	// labels, ClusterIDs (annotations export-to-selector, export-to-clusters).
+	Scope string `json:"scope"`
+	// Exported is the leader's Exported condition: its status and message
+	// (the members reached, and why not the others).
+	Exported        string `json:"exported"`
+	ExportedMessage string `json:"exportedMessage,omitempty"`
 }
 
 // Importer is one member's import.
@@ -190,6 +198,15 @@ func readMember(ctx context.Context, id string, cfg *rest.Config) *memberView {
 	return v
 }
 
+// scopeOf is where an export may go, as the CLI shows it.
+func scopeOf(exp *mcsv1beta1.ServiceExport) string {
+	s, err := exportscope.FromAnnotations(exp.Annotations)
+	if err != nil {
+		return "invalid"
+	}
+	return s.String()
+}
+
 func exporter(id string, exp *mcsv1beta1.ServiceExport, svc *corev1.Service, slices []discoveryv1.EndpointSlice, nodes []corev1.Node) Exporter {
 	e := Exporter{Cluster: id, Valid: conditionWord(exp, mcsv1beta1.ServiceExportConditionValid),
 		Ready: conditionWord(exp, mcsv1beta1.ServiceExportConditionReady), Conflict: conditionWord(exp, mcsv1beta1.ServiceExportConditionConflict)}
@@ -198,6 +215,10 @@ func exporter(id string, exp *mcsv1beta1.ServiceExport, svc *corev1.Service, sli
 	}
 	if c := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionReady)); c != nil {
 		e.Message = c.Message
+	}
+	e.Scope = scopeOf(exp)
+	if c := meta.FindStatusCondition(exp.Status.Conditions, federationv1alpha1.ConditionExported); c != nil {
+		e.Exported, e.ExportedMessage = string(c.Status), c.Message
 	}
 	if svc == nil {
 		return e

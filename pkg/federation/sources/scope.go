@@ -1,0 +1,98 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
+	"antreaplus.io/antreaplus/pkg/federation/manager"
+)
+
+// refusal is what one member's ClusterMembership refuses to import, as
+// last seen in its cache.
+type refusal struct {
+	spec    *federationv1alpha1.ImportsSpec
+	decided exportscope.Refusal
+	err     error
+}
+
+// membershipHandler records what member id refuses each time its
+// ClusterMembership changes; Refresh then reports a change.
+func (t *Tracker) membershipHandler(id string) toolscache.ResourceEventHandler {
+	return Handler(func(ev EventType, o, _ client.Object) {
+		cm, ok := o.(*federationv1alpha1.ClusterMembership)
+		if !ok || cm.Name != federationv1alpha1.MembershipName {
+			return
+		}
+		var spec *federationv1alpha1.ImportsSpec
+		if ev != Deleted && cm.Spec.Imports != nil {
+			spec = cm.Spec.Imports.DeepCopy()
+		}
+		decided, err := exportscope.RefusalOf(spec)
+		if err != nil {
+			t.log.Error(err, "A member's refusal of imports cannot be read: it refuses every other member until it is fixed", "source", id)
+		}
+		t.mu.Lock()
+		t.refusals[id] = refusal{spec: spec, decided: decided, err: err}
+		t.mu.Unlock()
+	})
+}
+
+// addMembership watches a member's ClusterMembership for what it refuses.
+func (t *Tracker) addMembership(ctx context.Context, h *hook, id string) error {
+	return h.add(ctx, id, &federationv1alpha1.ClusterMembership{}, t.membershipHandler(id))
+}
+
+// ScopeMember is member id as export scopes see it: its registry labels
+// and what its ClusterMembership refuses (nothing while unread).
+func (t *Tracker) ScopeMember(id string, labels map[string]string) exportscope.Member {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return exportscope.Member{ClusterID: id, Labels: labels, Refuses: t.refusals[id].decided}
+}
+
+// ScopeMembers are the registry's members as export scopes see them.
+func (t *Tracker) ScopeMembers(members []manager.MemberInfo) []exportscope.Member {
+	out := make([]exportscope.Member, 0, len(members))
+	for _, mi := range members {
+		out = append(out, t.ScopeMember(mi.ClusterID, mi.Labels))
+	}
+	return out
+}
+
+// Importer is the led member as export scopes see it.
+func (t *Tracker) Importer() exportscope.Member {
+	for _, mi := range t.m.Federation.Members() {
+		if mi.ClusterID == t.m.ClusterID {
+			return t.ScopeMember(mi.ClusterID, mi.Labels)
+		}
+	}
+	return t.ScopeMember(t.m.ClusterID, nil)
+}
+
+// scopeSignature is what a member's labels and refusal are now: when it
+// changes, where every export goes may have changed.
+func (t *Tracker) scopeSignature(mi manager.MemberInfo) string {
+	keys := slices.Sorted(maps.Keys(mi.Labels))
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%s;", k, mi.Labels[k])
+	}
+	t.mu.Lock()
+	r := t.refusals[mi.ClusterID]
+	t.mu.Unlock()
+	if r.spec != nil {
+		fmt.Fprintf(&b, "refuses:%v", *r.spec)
+		if r.spec.RefuseFromSelector != nil {
+			fmt.Fprintf(&b, "/%s", r.spec.RefuseFromSelector.String())
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,208 @@
+package services
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
+	"antreaplus.io/antreaplus/test/framework"
+)
+
+// supervisors hold the registry whose labels scopes select.
+var supervisors = []string{"member-1", "member-2"}
+
+// TestScopedExport exports a Service of member-1 to some members only and
+// moves its scope: by ClusterID, by a registry label added and removed,
+// refused by an importer, and a scope that does not parse. Every step is
+// checked in every member: the import (ServiceImport, derived Service,
+// slices) where the export reaches, nothing where it does not, and the
+// exporter's own import throughout (it is in its own clusterset).
+func TestScopedExport(t *testing.T) {
+	federation(t)
+	ns := sharedNamespace(t)
+	lb := createService(t, "member-1", ns, "pay", loadBalancer())
+	setIngress(t, "member-1", lb, "203.0.113.20")
+	e := &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "pay",
+		Annotations: map[string]string{federationv1alpha1.AnnotationExportToClusters: "member-2"}}}
+	if err := cl(t, "member-1").Create(bg, e); err != nil {
+		t.Fatal(err)
+	}
+	fromMember1 := func(_ string, i imported) error {
+		if i.imp == nil || strings.Join(i.sources(), ",") != "member-1" {
+			return fmt.Errorf("import %v from %v, want one from member-1", i.imp != nil, i.sources())
+		}
+		return nil
+	}
+	// expect checks that the import is in exactly the members of in, and
+	// that the exporter's Exported condition says so.
+	expect := func(step string, in []string, exported string) {
+		t.Helper()
+		var out []string
+		for _, m := range []string{"member-1", "member-2", "member-3"} {
+			if !contains(in, m) {
+				out = append(out, m)
+			}
+		}
+		start := time.Now()
+		waitImported(t, importLimit, ns, "pay", in, fromMember1)
+		waitImported(t, importLimit, ns, "pay", out, gone)
+		got := waitExported(t, ns, "pay", exported)
+		t.Logf("%s: imported in %v, not in %v (%s); Exported: %s", step, in, out, time.Since(start).Round(time.Millisecond), got)
+	}
+	expect("to member-2", []string{"member-1", "member-2"}, "True/Scoped")
+	// Nothing is written where the export does not go, also a while later.
+	time.Sleep(2 * time.Second)
+	waitImported(t, time.Second, ns, "pay", []string{"member-3"}, gone)
+
+	// A label added to member-3's registry entry brings it in scope.
+	setExportAnnotation(t, ns, "pay", federationv1alpha1.AnnotationExportToSelector, "tier=payments")
+	expect("selector matching nobody", []string{"member-1", "member-2"}, "True/Scoped")
+	labelMember(t, "member-3", "tier", "payments")
+	expect("member-3 labelled in", []string{"member-1", "member-2", "member-3"}, "True/Scoped")
+	labelMember(t, "member-3", "tier", "")
+	expect("member-3 labelled out", []string{"member-1", "member-2"}, "True/Scoped")
+
+	// member-2 refuses member-1's exports: withdrawn there, said on the export.
+	refuse(t, "member-2", []string{"member-1"})
+	expect("refused by member-2", []string{"member-1"}, "False/Refused")
+	refuse(t, "member-2", nil)
+	expect("refusal lifted", []string{"member-1", "member-2"}, "True/Scoped")
+
+	// A scope that does not parse reaches the exporter alone, never more.
+	setExportAnnotation(t, ns, "pay", federationv1alpha1.AnnotationExportToSelector, "tier in (payments")
+	expect("invalid selector", []string{"member-1"}, "False/InvalidScope")
+
+	// No scope: every member.
+	setExportAnnotation(t, ns, "pay", federationv1alpha1.AnnotationExportToSelector, "")
+	setExportAnnotation(t, ns, "pay", federationv1alpha1.AnnotationExportToClusters, "")
+	expect("scope removed", []string{"member-1", "member-2", "member-3"}, "True/Everywhere")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// waitExported waits until member-1's export has the Exported condition
+// want ("True/Scoped") and returns its message.
+func waitExported(t testing.TB, ns, name, want string) string {
+	t.Helper()
+	var msg string
+	framework.Eventually(t, 30*time.Second, func() error {
+		e := &mcsv1beta1.ServiceExport{}
+		if err := cl(t, "member-1").Get(bg, client.ObjectKey{Namespace: ns, Name: name}, e); err != nil {
+			return err
+		}
+		c := meta.FindStatusCondition(e.Status.Conditions, federationv1alpha1.ConditionExported)
+		if c == nil {
+			return fmt.Errorf("no Exported condition yet")
+		}
+		msg = c.Message
+		// A scope change keeps the generation: the condition must name the scope set now.
+		if scope, err := exportscope.FromAnnotations(e.Annotations); !exportscope.Describes(*c, scope, err) {
+			return fmt.Errorf("Exported is not written for the scope %s (%s) yet: %s", scope, fmt.Sprint(err), c.Message)
+		}
+		if got := string(c.Status) + "/" + c.Reason; got != want {
+			return fmt.Errorf("Exported %s (%s), want %s", got, c.Message, want)
+		}
+		return nil
+	})
+	return msg
+}
+
+// setExportAnnotation sets (or with "" removes) an annotation of member-1's export.
+func setExportAnnotation(t testing.TB, ns, name, key, value string) {
+	t.Helper()
+	update(t, "member-1", &mcsv1beta1.ServiceExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}, func(o client.Object) {
+		o.SetAnnotations(withKey(o.GetAnnotations(), key, value))
+	})
+}
+
+// withKey is m with key set to value, or removed when value is "".
+func withKey(m map[string]string, key, value string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	if value == "" {
+		delete(m, key)
+	} else {
+		m[key] = value
+	}
+	return m
+}
+
+// labelMember sets (or with "" removes) a label of a member's registry
+// entry in every supervisor, as 'federation join --label' writes them.
+func labelMember(t testing.TB, member, key, value string) {
+	t.Helper()
+	for _, s := range supervisors {
+		update(t, s, &federationv1alpha1.MemberCluster{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: member}},
+			func(o client.Object) { o.SetLabels(withKey(o.GetLabels(), key, value)) })
+	}
+	if value != "" {
+		t.Cleanup(func() { labelMember(t, member, key, "") })
+	}
+}
+
+// refuse makes member refuse the exports of the given members (none: lift it).
+func refuse(t testing.TB, member string, from []string) {
+	t.Helper()
+	update(t, member, &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName}}, func(o client.Object) {
+		cm := o.(*federationv1alpha1.ClusterMembership)
+		cm.Spec.Imports = nil
+		if len(from) > 0 {
+			cm.Spec.Imports = &federationv1alpha1.ImportsSpec{RefuseFrom: from}
+		}
+	})
+	if len(from) > 0 {
+		t.Cleanup(func() { refuse(t, member, nil) })
+	}
+}
+
+// update reads o, changes it and writes it, again on a conflict.
+func update(t testing.TB, cluster string, o client.Object, change func(client.Object)) {
+	t.Helper()
+	framework.Eventually(t, 10*time.Second, func() error {
+		if err := cl(t, cluster).Get(bg, client.ObjectKeyFromObject(o), o); err != nil {
+			return err
+		}
+		change(o)
+		return cl(t, cluster).Update(bg, o)
+	})
+}
+
+// TestExporterImportsItsOwnHeadlessExport exports a headless Service from
+// member-1 alone: member-1 is in its own clusterset, so it holds the
+// ServiceImport and the MCS slices of its own Pods (source-cluster
+// member-1) as every other member does, and its DNS server answers from them.
+func TestExporterImportsItsOwnHeadlessExport(t *testing.T) {
+	federation(t)
+	ns := sharedNamespace(t)
+	createService(t, "member-1", ns, "solo", func(s *corev1.Service) { s.Spec.ClusterIP = corev1.ClusterIPNone })
+	createPod(t, "member-1", ns, "solo")
+	exportService(t, "member-1", ns, "solo", true)
+	start := time.Now()
+	waitImported(t, importLimit, ns, "solo", []string{"member-1", "member-2", "member-3"}, func(_ string, i imported) error {
+		if i.imp == nil || i.imp.Spec.Type != mcsv1beta1.Headless {
+			return fmt.Errorf("no headless ServiceImport (%v)", i.imp)
+		}
+		if eps := i.endpoints("member-1"); len(eps) != 1 {
+			return fmt.Errorf("endpoints from member-1: %v, want the one Pod", eps)
+		}
+		return nil
+	})
+	t.Logf("the exporter and both other members import their Pod in %s", time.Since(start).Round(time.Millisecond))
+}
