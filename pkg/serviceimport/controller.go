@@ -49,7 +49,7 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 	if err != nil {
 		return err
 	}
-	r := &run{c: c, m: m, writer: loop.Writer, queue: loop.Queue, log: loop.Log}
+	r := &run{c: c, m: m, writer: loop.Writer, queue: loop.Queue, log: loop.Log, joins: newJoinIndex()}
 	r.sources = r.newTracker()
 	defer forgetMember(m.ClusterID)
 	defer r.sources.Close()
@@ -69,6 +69,8 @@ type run struct {
 	log    logr.Logger
 	// sources judges every member: read, kept or withdrawn.
 	sources *sources.Tracker
+	// joins knows the exports that join another federated Service.
+	joins *joinIndex
 	// zones are the led member's node zones (zone -> region) last seen.
 	zonesMu sync.Mutex
 	zones   map[string]string

@@ -15,6 +15,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
@@ -41,8 +42,12 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 	switch kind.(type) {
 	case *mcsv1beta1.ServiceExport:
 		return sources.Handler(func(ev sources.EventType, o, old client.Object) {
-			if ev != sources.Updated || !statusOnly(old, o) {
-				r.queue.Add(client.ObjectKeyFromObject(o))
+			if ev == sources.Updated && statusOnly(old, o) {
+				return
+			}
+			// Its own name, and the federated Services it joins and joined.
+			for _, k := range r.joins.set(source{cluster: id, key: client.ObjectKeyFromObject(o)}, o.GetAnnotations(), ev == sources.Deleted) {
+				r.queue.Add(k)
 			}
 		})
 	case *corev1.Service:
@@ -91,6 +96,12 @@ func (r *run) ledHandler(ctx context.Context, kind client.Object) toolscache.Res
 					r.enqueueExports(ctx, mi.Cluster, o.GetName())
 				}
 			}
+			// Its labels say which Namespaces' exports may join its Services.
+			if ev != sources.Updated || !maps.Equal(o.GetLabels(), old.GetLabels()) {
+				for _, k := range r.joins.targetsIn(o.GetName()) {
+					r.queue.Add(k)
+				}
+			}
 		})
 	}
 	return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
@@ -122,7 +133,11 @@ func (r *run) enqueueExports(ctx context.Context, cl cluster.Cluster, ns string)
 		return
 	}
 	for _, e := range list.Items {
-		r.queue.Add(client.ObjectKeyFromObject(&e))
+		k := client.ObjectKeyFromObject(&e)
+		r.queue.Add(k)
+		if target, ok, _ := exportscope.JoinTarget(k, e.Annotations); ok && target != k {
+			r.queue.Add(target)
+		}
 	}
 }
 

@@ -27,20 +27,20 @@ func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
 	if err != nil {
 		return err
 	}
-	exports, own, err := r.collect(ctx, k, imported)
+	active, nsLabels, err := r.namespaceActive(ctx, k.Namespace)
+	if err != nil {
+		return err
+	}
+	exports, owns, err := r.collect(ctx, k, imported, nsLabels)
 	if err != nil {
 		return err
 	}
 	result, ok := serviceexport.Merge(exports)
-	active, err := r.namespaceActive(ctx, k.Namespace)
-	if err != nil {
-		return err
-	}
-	// The import and the own export's condition are independent: written together.
+	// The import and the own exports' conditions are independent: written together.
 	var wg sync.WaitGroup
-	var conflictErr error
-	if own != nil {
-		wg.Go(func() { conflictErr = r.applyOwnStatus(ctx, own, result, ok) })
+	statusErrs := make([]error, len(owns))
+	for i, own := range owns {
+		wg.Go(func() { statusErrs[i] = r.applyOwnStatus(ctx, k, own, result, ok) })
 	}
 	switch {
 	case active && ok:
@@ -49,7 +49,7 @@ func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
 		err = r.withdraw(ctx, k, imported)
 	}
 	wg.Wait()
-	return errors.Join(err, conflictErr)
+	return errors.Join(append(statusErrs, err)...)
 }
 
 // collect gathers the valid exports of a name that reach the led member:
@@ -58,11 +58,15 @@ func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
 // registered, nothing from withdrawn members. An export reaches the led
 // member when its scope includes it and the led member does not refuse
 // its exporter (package exportscope); what was imported from a kept member
-// stays unless the led member now refuses it. own is the led member's
-// export, if any, with its scope.
-func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[string][]discoveryv1.EndpointSlice) ([]serviceexport.Export, *ownExport, error) {
+// stays unless the led member now refuses it. A member's export of another
+// name that joins this one (the joins annotation) is read too, where the
+// led member's Namespace accepts its Namespace (nsLabels), and unless the
+// member exports this name itself. owns are the led member's exports whose
+// conditions this name decides, with their scope.
+func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[string][]discoveryv1.EndpointSlice,
+	nsLabels map[string]string) ([]serviceexport.Export, []*ownExport, error) {
 	var exports []serviceexport.Export
-	var own *ownExport
+	var owns []*ownExport
 	seen := map[string]bool{}
 	importer := r.sources.Importer()
 	reaches := func(s exportscope.Scope, id string, labels map[string]string) bool {
@@ -78,19 +82,46 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 				exports = append(exports, e)
 			}
 		case sources.Live:
+			led := mi.ClusterID == r.m.ClusterID
+			contributes := false
 			exp, e, valid, err := readExport(ctx, mi.Cluster, mi.ClusterID, k)
 			if err != nil {
 				return nil, nil, err
 			}
-			if exp == nil {
-				continue
+			if exp != nil {
+				scope, scopeErr := exportscope.FromAnnotations(exp.Annotations)
+				target, joinOK, joinErr := exportscope.JoinTarget(k, exp.Annotations)
+				switch {
+				case joinOK && target != k:
+					// It joins another name: decided, and its conditions written, there.
+				case valid && reaches(scope, mi.ClusterID, mi.Labels) && joinErr == nil:
+					exports, contributes = append(exports, e), true
+				}
+				if led && (!joinOK || target == k) {
+					owns = append(owns, &ownExport{export: exp, scope: scope, scopeErr: scopeErr, joinErr: joinErr, labels: mi.Labels})
+				}
 			}
-			scope, scopeErr := exportscope.FromAnnotations(exp.Annotations)
-			if valid && reaches(scope, mi.ClusterID, mi.Labels) {
-				exports = append(exports, e)
-			}
-			if mi.ClusterID == r.m.ClusterID {
-				own = &ownExport{export: exp, scope: scope, scopeErr: scopeErr, labels: mi.Labels}
+			for _, jk := range r.joins.joining(mi.ClusterID, k) {
+				jexp, je, jvalid, err := readExport(ctx, mi.Cluster, mi.ClusterID, jk)
+				if err != nil {
+					return nil, nil, err
+				}
+				if target, ok, _ := exportscope.JoinTarget(jk, annotationsOf(jexp)); jexp == nil || !ok || target != k {
+					continue // unexported, or joins elsewhere now
+				}
+				scope, scopeErr := exportscope.FromAnnotations(jexp.Annotations)
+				own := &ownExport{export: jexp, scope: scope, scopeErr: scopeErr, labels: mi.Labels, joins: k}
+				switch {
+				case contributes:
+					own.joinErr = fmt.Errorf("%s exports %s itself: a member gives a federated Service one export", mi.ClusterID, k)
+				case !exportscope.Accepts(k.Namespace, nsLabels, jk.Namespace):
+					own.notAccepted = true
+				case jvalid && reaches(scope, mi.ClusterID, mi.Labels):
+					exports, contributes = append(exports, je), true
+				}
+				if led {
+					owns = append(owns, own)
+				}
 			}
 		}
 	}
@@ -102,15 +133,30 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 			exports = append(exports, e)
 		}
 	}
-	return exports, own, nil
+	return exports, owns, nil
 }
 
-// ownExport is the led member's export of a name and where it may go.
+func annotationsOf(exp *mcsv1beta1.ServiceExport) map[string]string {
+	if exp == nil {
+		return nil
+	}
+	return exp.Annotations
+}
+
+// ownExport is one of the led member's exports whose conditions a name
+// decides, and where it may go.
 type ownExport struct {
 	export   *mcsv1beta1.ServiceExport
 	scope    exportscope.Scope
 	scopeErr error
 	labels   map[string]string
+	// joins is the federated Service it joins, when not its own name.
+	joins types.NamespacedName
+	// joinErr says why it joins nothing (its annotation, or its member
+	// exporting that name itself).
+	joinErr error
+	// notAccepted: the led member's Namespace does not accept it.
+	notAccepted bool
 }
 
 // readExport reads one member's export of a name from its cache.
@@ -162,13 +208,13 @@ func (r *run) importedSlices(ctx context.Context, k types.NamespacedName) (map[s
 }
 
 // namespaceActive tells whether the namespace exists in the led member and
-// is not being deleted: imports are written only there.
-func (r *run) namespaceActive(ctx context.Context, ns string) (bool, error) {
+// is not being deleted (imports are written only there), and gives its labels.
+func (r *run) namespaceActive(ctx context.Context, ns string) (bool, map[string]string, error) {
 	n := &corev1.Namespace{}
 	if err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKey{Name: ns}, n); apierrors.IsNotFound(err) {
-		return false, nil
+		return false, nil, nil
 	} else if err != nil {
-		return false, fmt.Errorf("reading namespace %s: %w", ns, err)
+		return false, nil, fmt.Errorf("reading namespace %s: %w", ns, err)
 	}
-	return n.DeletionTimestamp.IsZero() && n.Status.Phase != corev1.NamespaceTerminating, nil
+	return n.DeletionTimestamp.IsZero() && n.Status.Phase != corev1.NamespaceTerminating, n.Labels, nil
 }

@@ -11,10 +11,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/serviceexport"
 )
@@ -143,22 +145,19 @@ func (r *run) withdraw(ctx context.Context, k types.NamespacedName, imported map
 	return r.deleteIfOurs(ctx, types.NamespacedName{Namespace: k.Namespace, Name: serviceexport.DerivedServiceName(k.Name)}, &corev1.Service{})
 }
 
-// applyOwnStatus sets the conditions the leader writes on the led
-// member's own export: Conflict (the merge's verdict) and Exported (where
-// its scope takes it, package exportscope).
-func (r *run) applyOwnStatus(ctx context.Context, own *ownExport, result serviceexport.Result, merged bool) error {
+// applyOwnStatus sets the conditions the leader writes on one of the led
+// member's own exports, as name k decides them: Conflict (the merge's
+// verdict) and Exported (where its scope takes it, package exportscope,
+// and which federated Service it joins).
+func (r *run) applyOwnStatus(ctx context.Context, k types.NamespacedName, own *ownExport, result serviceexport.Result, merged bool) error {
 	gen := own.export.Generation
 	conflict := serviceexport.NoConflictCondition(gen)
-	if _, in := result.Export(r.m.ClusterID); merged && in {
+	if _, in := result.Export(r.m.ClusterID); merged && in && own.joinErr == nil && !own.notAccepted {
 		conflict = result.Conflict
 		conflict.ObservedGeneration = gen
 	}
-	members := r.sources.ScopeMembers(r.m.Federation.Members())
-	exporter := r.sources.ScopeMember(r.m.ClusterID, own.labels)
-	exported := exportscope.Condition(own.scope, own.scopeErr, exportscope.ReachOf(own.scope, exporter, members),
-		exportscope.Unknown(own.scope, members), gen)
 	upd := own.export.DeepCopy()
-	if !serviceexport.SetConditions(&upd.Status.Conditions, conflict, exported) {
+	if !serviceexport.SetConditions(&upd.Status.Conditions, conflict, r.exportedCondition(k, own)) {
 		return nil
 	}
 	// The update carries the resourceVersion read: it fails, and is retried,
@@ -169,6 +168,33 @@ func (r *run) applyOwnStatus(ctx context.Context, own *ownExport, result service
 		}
 		return nil // unexported meanwhile
 	})
+}
+
+// exportedCondition is the Exported condition of one of the led member's
+// exports, decided at name k.
+func (r *run) exportedCondition(k types.NamespacedName, own *ownExport) metav1.Condition {
+	gen := own.export.Generation
+	if own.joinErr != nil {
+		return metav1.Condition{Type: federationv1alpha1.ConditionExported, Status: metav1.ConditionFalse, ObservedGeneration: gen,
+			Reason: federationv1alpha1.ReasonJoinRefused, Message: own.joinErr.Error() + "; exported nowhere until it is fixed"}
+	}
+	members := r.sources.ScopeMembers(r.m.Federation.Members())
+	exporter := r.sources.ScopeMember(r.m.ClusterID, own.labels)
+	c := exportscope.Condition(own.scope, own.scopeErr, exportscope.ReachOf(own.scope, exporter, members),
+		exportscope.Unknown(own.scope, members), gen)
+	if own.joins == (types.NamespacedName{}) || own.scopeErr != nil {
+		return c
+	}
+	from := own.export.Namespace
+	c.Message += fmt.Sprintf("; joins %s: imported where Namespace %s accepts Namespace %s (label %s=true)",
+		own.joins, own.joins.Namespace, from, exportscope.AcceptLabel(from))
+	if own.notAccepted {
+		c.Message += fmt.Sprintf("; not accepted in %s", r.m.ClusterID)
+	}
+	if c.Status == metav1.ConditionTrue {
+		c.Reason = federationv1alpha1.ReasonJoined
+	}
+	return c
 }
 
 func (r *run) deleteIfOurs(ctx context.Context, k types.NamespacedName, obj client.Object) error {

@@ -92,6 +92,22 @@ const (
 	// AnnotationExportToSelector).
 	AnnotationExportToClusters = "federation.antreaplus.io/export-to-clusters"
 
+	// AnnotationJoins on a ServiceExport names the federated Service, as
+	// "namespace/name", that the export joins instead of its own name: a
+	// Service of Namespace a exported into the federated Service b/web.
+	// Each importing member takes it only where its Namespace b accepts
+	// Namespace a (LabelAcceptFromPrefix).
+	AnnotationJoins = "federation.antreaplus.io/joins"
+	// LabelAcceptFromPrefix, followed by a Namespace's name a, labels a
+	// Namespace b ("true") of an importing member that accepts exports of
+	// Namespace a joining its federated Services (AnnotationJoins).
+	LabelAcceptFromPrefix = "accept-from.federation.antreaplus.io/"
+	// ReasonJoined: the export joins another federated Service.
+	ReasonJoined = "Joined"
+	// ReasonJoinRefused: the export cannot join the federated Service it
+	// names (its member exports that name itself, or the name is invalid).
+	ReasonJoinRefused = "JoinRefused"
+
 	// ConditionExported on a ServiceExport (written by the leader of its
 	// member) and an EntityExport says where the export went: the members
 	// it reaches, and why not the others in its scope.

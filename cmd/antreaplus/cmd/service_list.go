@@ -78,6 +78,9 @@ func printServices(out io.Writer, l *federatedservice.Listing) error {
 			fmt.Fprintf(out, "  conflict: %s\n", c)
 		}
 		for _, e := range s.Exporters {
+			if e.Joins != "" {
+				fmt.Fprintf(out, "  %s: joins %s (its imports are there)\n", e.Cluster, e.Joins)
+			}
 			if e.Exported == "False" {
 				fmt.Fprintf(out, "  %s: %s\n", e.Cluster, e.ExportedMessage)
 			}

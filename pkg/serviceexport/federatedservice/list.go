@@ -62,6 +62,9 @@ type Exporter struct {
 	// (the members reached, and why not the others).
 	Exported        string `json:"exported"`
 	ExportedMessage string `json:"exportedMessage,omitempty"`
+	// Joins is the federated Service the export joins instead of its own
+	// name (annotation federation.antreaplus.io/joins), "" when none.
+	Joins string `json:"joins,omitempty"`
 }
 
 // Importer is one member's import.
@@ -216,7 +219,7 @@ func exporter(id string, exp *mcsv1beta1.ServiceExport, svc *corev1.Service, sli
 	if c := meta.FindStatusCondition(exp.Status.Conditions, string(mcsv1beta1.ServiceExportConditionReady)); c != nil {
 		e.Message = c.Message
 	}
-	e.Scope = scopeOf(exp)
+	e.Scope, e.Joins = scopeOf(exp), exp.Annotations[federationv1alpha1.AnnotationJoins]
 	if c := meta.FindStatusCondition(exp.Status.Conditions, federationv1alpha1.ConditionExported); c != nil {
 		e.Exported, e.ExportedMessage = string(c.Status), c.Message
 	}
