@@ -47,7 +47,7 @@ func TestImportFollowsScopes(t *testing.T) {
 	waitRemote(t, b, ns, "member-1.nic-eu=10.0.3.1")
 
 	// A scope that cannot be read exports nothing, never more.
-	update(t, a, exp, func() {
+	framework.Update(t, a, exp, func() {
 		exp.Spec.Scope.ClusterSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 			{Key: "region", Operator: metav1.LabelSelectorOpIn}}}
 	})
@@ -58,17 +58,5 @@ func TestImportFollowsScopes(t *testing.T) {
 func setRefusal(t *testing.T, c client.Client, imports *federationv1alpha1.ImportsSpec) {
 	t.Helper()
 	cm := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName}}
-	update(t, c, cm, func() { cm.Spec.Imports = imports })
-}
-
-// update reads o, changes it and writes it, again on a conflict.
-func update(t *testing.T, c client.Client, o client.Object, change func()) {
-	t.Helper()
-	framework.Eventually(t, 10*time.Second, func() error {
-		if err := c.Get(bg, client.ObjectKeyFromObject(o), o); err != nil {
-			return err
-		}
-		change()
-		return c.Update(bg, o)
-	})
+	framework.Update(t, c, cm, func() { cm.Spec.Imports = imports })
 }

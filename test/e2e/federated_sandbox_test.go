@@ -96,6 +96,7 @@ func testFederatedSandbox(t *testing.T, c *e2ecli.CLI, apiPortBase string) { //n
 	}
 
 	testHeadlessAcrossMembers(c, server, dnsAddr["member-1"])
+	testScopedNames(c, dnsAddr)
 
 	// A killed DNS server is reported, and 'up' restarts it.
 	pid := readPid(t, filepath.Join(c.Dir, "members", "member-3.dns.pid"))
@@ -110,6 +111,56 @@ func testFederatedSandbox(t *testing.T, c *e2ecli.CLI, apiPortBase string) { //n
 	if ips, err := lookupA(server, "web.shop.svc.clusterset.local."); err != nil || len(ips) != 1 {
 		t.Errorf("after up restarted it, member-3's DNS server answers %v %v", ips, err)
 	}
+}
+
+// testScopedNames scopes exports through the CLI and asks the members' own
+// DNS servers: a member outside an export's scope answers NXDOMAIN for
+// what only that export gave it, the members inside answer it.
+func testScopedNames(c *e2ecli.CLI, dnsAddr map[string]string) {
+	t := c.T
+	kubeconfig := "--kubeconfig=" + filepath.Join(c.Dir, "kubeconfig")
+	c.Kubectl("--context", "member-2", "-n", "shop", "create", "service", "loadbalancer", "ledger", "--tcp=80:8080")
+	c.Kubectl("--context", "member-2", "-n", "shop", "patch", "service", "ledger", "--subresource=status", "--type=merge",
+		"-p", `{"status":{"loadBalancer":{"ingress":[{"ip":"203.0.113.30"}]}}}`)
+	out := c.MustRun("service", "export", "ledger", "-n", "shop", "--context", "member-2", "--to-clusters", "member-1", kubeconfig)
+	if !strings.Contains(out, "Exported") || !strings.Contains(out, "Scoped") || !strings.Contains(out, "exported to 2 of 3 members: member-1, member-2") {
+		t.Errorf("service export --to-clusters member-1 printed:\n%s", out)
+	}
+	// member-1's scope of web leaves member-3 only member-2's export of it.
+	c.MustRun("service", "export", "web", "-n", "shop", "--context", "member-1", "--to-clusters", "member-2", kubeconfig)
+	framework.Eventually(t, 60*time.Second, func() error {
+		for _, q := range []struct {
+			member, name string
+			answers      bool
+		}{
+			{"member-1", "ledger.shop.svc.clusterset.local.", true},
+			{"member-2", "ledger.shop.svc.clusterset.local.", true},
+			{"member-3", "ledger.shop.svc.clusterset.local.", false},
+			{"member-2", "web.shop.member-1.e2e-sandbox.svc.cluster.local.", true},
+			{"member-3", "web.shop.member-1.e2e-sandbox.svc.cluster.local.", false},
+			{"member-3", "web.shop.member-2.e2e-sandbox.svc.cluster.local.", true},
+		} {
+			ips, err := lookupA(dnsAddr[q.member], q.name)
+			switch {
+			case q.answers && (err != nil || len(ips) == 0):
+				return fmt.Errorf("%s's DNS server: %s answers %v (%w), want an address", q.member, q.name, ips, err)
+			case !q.answers && (err == nil || err.Error() != "NXDOMAIN"):
+				return fmt.Errorf("%s's DNS server: %s answers %v (%s), want NXDOMAIN: not exported to it", q.member, q.name, ips, fmt.Sprint(err))
+			}
+		}
+		return nil
+	})
+	list := c.MustRun("service", "list", kubeconfig)
+	if !strings.Contains(list, "2/3") {
+		t.Errorf("service list shows no scope:\n%s", list)
+	}
+	c.MustRun("service", "export", "web", "-n", "shop", "--context", "member-1", "--to-all", kubeconfig)
+	framework.Eventually(t, 60*time.Second, func() error {
+		if ips, err := lookupA(dnsAddr["member-3"], "web.shop.member-1.e2e-sandbox.svc.cluster.local."); err != nil || len(ips) == 0 {
+			return fmt.Errorf("after --to-all, member-3 answers web.shop.member-1 with %v (%w)", ips, err)
+		}
+		return nil
+	})
 }
 
 // lookupA asks server for name's A records.

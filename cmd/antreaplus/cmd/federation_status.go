@@ -69,6 +69,19 @@ func printStatus(out io.Writer, st *membership.FederationStatus, now time.Time) 
 			term(m), leadingFor(m, now), yesNo(m.Ready), reachable(m), renewed(m, now), firstProblem(m.Problems))
 	}
 	fmt.Fprintln(w)
+	refusing := false
+	for _, m := range st.Members {
+		if m.Refuses != "" {
+			if !refusing {
+				fmt.Fprintln(w, "MEMBER\tREFUSES IMPORTS FROM")
+				refusing = true
+			}
+			fmt.Fprintf(w, "%s\t%s\n", m.ClusterID, m.Refuses)
+		}
+	}
+	if refusing {
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "SUPERVISOR\tCONTEXT\tSERVER\tANSWERED\tREGISTRY")
 	for _, s := range st.Supervisors {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d members\n", orDash(s.ClusterID), s.Context, s.Server, yesNo(s.Reachable), s.Members)

@@ -86,7 +86,8 @@ func TestPrintStatus(t *testing.T) {
 		Members: []membership.MemberStatus{
 			{ClusterID: "m1", Supervisor: true, Leader: "m1", Ready: true, Reachable: true, LastProbeTime: &probe, LeaseRenewTime: &renew,
 				LeaderTerm: 7, LeaderSince: &since},
-			{ClusterID: "m2", Problems: []string{"no federation manager has reported on it yet: check", "no supervisor leads it"}},
+			{ClusterID: "m2", Problems: []string{"no federation manager has reported on it yet: check", "no supervisor leads it"},
+				Refuses: "m9; members matching region=us"},
 		},
 		Supervisors: []membership.SupervisorStatus{{Context: "ctx-1", ClusterID: "m1", Server: "https://x", Reachable: true, Members: 2}},
 		Problems:    []string{"m2: no federation manager has reported on it yet: check"},
@@ -100,6 +101,7 @@ func TestPrintStatus(t *testing.T) {
 		"m1 ":  {"yes", "m1", " 7 ", "1h2m0s", "3s ago"},
 		"m2 ":  {"no", "-", "no federation manager has reported on it yet (+1 more)"},
 		"m1  ": {"ctx-1", "https://x", "2 members"},
+		"m2  ": {"m9; members matching region=us"},
 	}
 	for prefix, fields := range want {
 		found := false
@@ -113,7 +115,7 @@ func TestPrintStatus(t *testing.T) {
 		}
 	}
 	if !strings.Contains(out.String(), "CLUSTER ID  SUPERVISOR  LEADER  TERM  LEADING FOR  READY  REACHABLE  LEASE RENEWED  PROBLEM") ||
-		!strings.Contains(out.String(), "  - m2: no federation manager") {
+		!strings.Contains(out.String(), "  - m2: no federation manager") || !strings.Contains(out.String(), "MEMBER  REFUSES IMPORTS FROM") {
 		t.Errorf("table:\n%s", out.String())
 	}
 }

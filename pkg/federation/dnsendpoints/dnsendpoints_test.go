@@ -322,3 +322,30 @@ func TestAPIInstalledLater(t *testing.T) {
 		t.Errorf("antreaplus_federation_dnsendpoints_api_missing{member=member-2} = %v after the CRD was installed, want 0", n)
 	}
 }
+
+// TestPublishedOnlyWhereExported publishes for member-1 only the exporters
+// whose export reaches member-1: member-2's export scoped elsewhere drops
+// out of member-1's records, and back in when the scope is removed; then
+// member-1 refuses member-2 (its ClusterMembership's spec.imports).
+func TestPublishedOnlyWhereExported(t *testing.T) {
+	e := setUp(t)
+	framework.ExportService(t, e.a, e.ns, "ledger", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
+	exp2 := framework.ExportService(t, e.b, e.ns, "ledger", corev1.ServiceTypeNodePort)
+	framework.Update(t, e.b, exp2, func() {
+		exp2.Annotations = map[string]string{federationv1alpha1.AnnotationExportToClusters: "member-9"}
+	})
+	all := slices.Sorted(slices.Values(append([]string{lbIP}, e.nodeIPs...)))
+	fedName := "ledger." + e.ns + ".fed.svc." + domain
+	leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), federationv1alpha1.SystemNamespace), member1, e.view.Members()[0].Cluster, e.view)
+	e.waitRecord(t, "ledger", fedName+" A", lbIP)
+	stays(t, e, "ledger", fedName+" A", []string{lbIP}, 2*time.Second)
+
+	framework.Update(t, e.b, exp2, func() { delete(exp2.Annotations, federationv1alpha1.AnnotationExportToClusters) })
+	e.waitRecord(t, "ledger", fedName+" A", all...)
+
+	cm := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName}}
+	framework.Update(t, e.a, cm, func() { cm.Spec.Imports = &federationv1alpha1.ImportsSpec{RefuseFrom: []string{member2}} })
+	e.waitRecord(t, "ledger", fedName+" A", lbIP)
+	framework.Update(t, e.a, cm, func() { cm.Spec.Imports = nil })
+	e.waitRecord(t, "ledger", fedName+" A", all...)
+}

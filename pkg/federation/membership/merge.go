@@ -28,6 +28,8 @@ type leaseView struct {
 	// term is the Lease's leaseTransitions; since its acquireTime.
 	term  int32
 	since *metav1.MicroTime
+	// refuses is what the member's ClusterMembership refuses to import.
+	refuses string
 }
 
 // report is one supervisor's registry entry for a member.
@@ -151,7 +153,7 @@ func applyLease(m *MemberStatus, l leaseView, now time.Time) []string {
 		return []string{fmt.Sprintf("its leader Lease could not be read (%v); the leader shown is the registry's", l.err)}
 	}
 	m.LeaseSource, m.LeaseHolder, m.LeaseRenewTime, m.Leader = LeaseFromMember, l.holder, l.renewTime, ""
-	m.LeaderTerm, m.LeaderSince = l.term, l.since
+	m.LeaderTerm, m.LeaderSince, m.Refuses = l.term, l.since, l.refuses
 	if l.holder == "" {
 		return nil
 	}

@@ -3,6 +3,7 @@ package membership
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +53,9 @@ type MemberStatus struct {
 	LeaseHolder string             `json:"leaseHolder,omitempty"`
 	LeaseSource string             `json:"leaseSource,omitempty"`
 	Conditions  []metav1.Condition `json:"conditions,omitempty"`
+	// Refuses is what the member refuses to import (its ClusterMembership's
+	// spec.imports), "" when nothing.
+	Refuses string `json:"refuses,omitempty"`
 	// RegisteredIn are the contexts of the supervisors whose registry lists the member.
 	RegisteredIn []string `json:"registeredIn"`
 	Problems     []string `json:"problems,omitempty"`
@@ -119,7 +123,25 @@ func readView(ctx context.Context, s Cluster) registryView {
 	return v
 }
 
-// readLease reads a member's leader Lease in the member.
+// readRefusal describes what a member's ClusterMembership refuses to
+// import; "" when nothing, or when it cannot be read.
+func readRefusal(ctx context.Context, cl client.Client) string {
+	m := &federationv1alpha1.ClusterMembership{}
+	if err := cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, m); err != nil || m.Spec.Imports == nil {
+		return ""
+	}
+	var parts []string
+	if ids := m.Spec.Imports.RefuseFrom; len(ids) > 0 {
+		parts = append(parts, strings.Join(ids, ", "))
+	}
+	if sel := m.Spec.Imports.RefuseFromSelector; sel != nil {
+		parts = append(parts, "members matching "+metav1.FormatLabelSelector(sel))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// readLease reads a member's leader Lease in the member, and what its
+// ClusterMembership refuses.
 func readLease(ctx context.Context, m Cluster) leaseView {
 	cl, err := m.clientWithTimeout(statusTimeout)
 	if err != nil {
@@ -133,7 +155,7 @@ func readLease(ctx context.Context, m Cluster) leaseView {
 	case err != nil:
 		return leaseView{err: err}
 	}
-	l := leaseView{read: true, renewTime: lease.Spec.RenewTime, since: lease.Spec.AcquireTime}
+	l := leaseView{read: true, renewTime: lease.Spec.RenewTime, since: lease.Spec.AcquireTime, refuses: readRefusal(ctx, cl)}
 	if lease.Spec.LeaseTransitions != nil {
 		l.term = *lease.Spec.LeaseTransitions
 	}

@@ -10,7 +10,10 @@
 // endpoint, and the member's DNS server answers the clusterset.local name
 // with that IP. The baseline, measured in the same run, is the time until
 // the exporting member's own API server reports the ServiceExport on a
-// watch: the floor under any controller.
+// watch: the floor under any controller. Then it measures a scope change
+// (docs/scoped-exports.md): the last member labelled into and out of the
+// scope of member-1's exports, beside an export and an unexport of as
+// many Services in the same run.
 //
 //	go run ./test/bench/servicesbench -members 3,10 -services 100 -json _output/bench/services.json
 package main
@@ -58,6 +61,8 @@ type settings struct {
 	// steady is how long the federation is left idle, its changes of
 	// leader counted, before the exports.
 	steady time.Duration
+	// scopeServices and scopeRounds size the scope-change measurement (0: none).
+	scopeServices, scopeRounds int
 }
 
 func main() {
@@ -68,6 +73,8 @@ func main() {
 	flag.DurationVar(&s.interval, "interval", 100*time.Millisecond, "time between exports of the steady mode")
 	flag.IntVar(&s.base, "api-port-base", 12443, "API server port of member-1")
 	flag.DurationVar(&s.steady, "steady", time.Minute, "idle time, before the exports, over which changes of leader are counted (0 skips)")
+	flag.IntVar(&s.scopeServices, "scope-services", 20, "Services of the scope-change measurement (0 skips it)")
+	flag.IntVar(&s.scopeRounds, "scope-rounds", 5, "rounds of the scope-change measurement: the last member labelled in and out, Services exported and unexported")
 	flag.StringVar(&s.logs, "logs", "", "copy the managers', member controllers' and DNS servers' logs into this directory")
 	out := flag.String("json", "", "write the figures as JSON to this file")
 	flag.Parse()
@@ -214,6 +221,13 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		r := benchtable.Ratio(benchtable.Percentile(conv, 0.5), benchtable.Percentile(base, 0.5))
 		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x", Median: r, Min: r, Max: r},
 			benchtable.Figure{Name: "  changes of leader meanwhile", Unit: "changes", Median: changes, Min: changes, Max: changes})
+	}
+	if s.scopeServices > 0 && s.scopeRounds > 0 {
+		f, err := measureScope(ctx, members, s.supervisors, s.scopeServices, s.scopeRounds)
+		if err != nil {
+			return nil, fmt.Errorf("scope change: %w", err)
+		}
+		figures = append(figures, f...)
 	}
 	var rss []float64
 	for _, p := range st.Clusters {
