@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -88,11 +89,19 @@ func (t *Tracker) scopeSignature(mi manager.MemberInfo) string {
 	t.mu.Lock()
 	r := t.refusals[mi.ClusterID]
 	t.mu.Unlock()
-	if r.spec != nil {
-		fmt.Fprintf(&b, "refuses:%v", *r.spec)
-		if r.spec.RefuseFromSelector != nil {
-			fmt.Fprintf(&b, "/%s", r.spec.RefuseFromSelector.String())
-		}
-	}
+	b.WriteString(refusalSignature(r.spec))
 	return b.String()
+}
+
+// refusalSignature is what a refusal says, by value: the same refusal
+// read again (a status update of its ClusterMembership) signs the same.
+func refusalSignature(spec *federationv1alpha1.ImportsSpec) string {
+	if spec == nil {
+		return ""
+	}
+	out := "refuses:" + strings.Join(spec.RefuseFrom, ",")
+	if spec.RefuseFromSelector != nil {
+		out += "/" + metav1.FormatLabelSelector(spec.RefuseFromSelector)
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -142,5 +143,23 @@ func TestHandlerUnwrapsTombstones(t *testing.T) {
 	h.OnDelete("not an object")
 	if want := []string{"0:a:false", "1:b:true", "2:c:false", "2:d:false"}; !slices.Equal(got, want) {
 		t.Errorf("events %v, want %v", got, want)
+	}
+}
+
+// TestRefusalSignatureByValue: the same refusal read twice (two copies, as
+// every event of a ClusterMembership brings) signs the same; a change does not.
+func TestRefusalSignatureByValue(t *testing.T) {
+	spec := func(ids ...string) *federationv1alpha1.ImportsSpec {
+		return &federationv1alpha1.ImportsSpec{RefuseFrom: ids,
+			RefuseFromSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "us"}}}
+	}
+	if a, b := refusalSignature(spec("m9")), refusalSignature(spec("m9")); a != b {
+		t.Errorf("two copies of one refusal sign %q and %q", a, b)
+	}
+	if a, b := refusalSignature(spec("m9")), refusalSignature(spec("m8")); a == b {
+		t.Errorf("two refusals sign the same: %q", a)
+	}
+	if refusalSignature(nil) != "" {
+		t.Error("no refusal signs something")
 	}
 }
