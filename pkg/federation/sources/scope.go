@@ -9,6 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
@@ -46,9 +47,12 @@ func (t *Tracker) membershipHandler(id string) toolscache.ResourceEventHandler {
 	})
 }
 
-// addMembership watches a member's ClusterMembership for what it refuses.
+// addMembership watches a member's ClusterMembership for what it refuses,
+// without waiting for the informer to sync: a member that does not answer
+// must not hold up the tracker's refresh (it held up every reconcile of the
+// led member while another member was cut off).
 func (t *Tracker) addMembership(ctx context.Context, h *hook, id string) error {
-	return h.add(ctx, id, &federationv1alpha1.ClusterMembership{}, t.membershipHandler(id))
+	return h.add(ctx, id, &federationv1alpha1.ClusterMembership{}, t.membershipHandler(id), cache.BlockUntilSynced(false))
 }
 
 // ScopeMember is member id as export scopes see it: its registry labels
