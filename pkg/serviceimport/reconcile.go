@@ -83,7 +83,10 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 			}
 		case sources.Live:
 			led := mi.ClusterID == r.m.ClusterID
-			contributes := false
+			// ownsName: the member exports this name itself. It then gives it
+			// that export only, whether or not it reaches the led member: the
+			// same decision in every member.
+			ownsName, given := false, k
 			exp, e, valid, err := readExport(ctx, mi.Cluster, mi.ClusterID, k)
 			if err != nil {
 				return nil, nil, err
@@ -91,12 +94,12 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 			if exp != nil {
 				scope, scopeErr := exportscope.FromAnnotations(exp.Annotations)
 				target, joinOK, joinErr := exportscope.JoinTarget(k, exp.Annotations)
-				switch {
-				case joinOK && target != k:
-					// It joins another name: decided, and its conditions written, there.
-				case valid && reaches(scope, mi.ClusterID, mi.Labels) && joinErr == nil:
-					exports, contributes = append(exports, e), true
+				ownsName = joinOK && target == k
+				if ownsName && valid && reaches(scope, mi.ClusterID, mi.Labels) {
+					exports = append(exports, e)
 				}
+				// Otherwise it joins another name (decided, and its conditions
+				// written, there) or its joins annotation is wrong (nowhere).
 				if led && (!joinOK || target == k) {
 					owns = append(owns, &ownExport{export: exp, scope: scope, scopeErr: scopeErr, joinErr: joinErr, labels: mi.Labels})
 				}
@@ -112,12 +115,12 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 				scope, scopeErr := exportscope.FromAnnotations(jexp.Annotations)
 				own := &ownExport{export: jexp, scope: scope, scopeErr: scopeErr, labels: mi.Labels, joins: k}
 				switch {
-				case contributes:
-					own.joinErr = fmt.Errorf("%s exports %s itself: a member gives a federated Service one export", mi.ClusterID, k)
+				case ownsName:
+					own.joinErr = fmt.Errorf("%s already gives %s its export %s: a member gives a federated Service one export", mi.ClusterID, k, given)
 				case !exportscope.Accepts(k.Namespace, nsLabels, jk.Namespace):
 					own.notAccepted = true
 				case jvalid && reaches(scope, mi.ClusterID, mi.Labels):
-					exports, contributes = append(exports, je), true
+					exports, ownsName, given = append(exports, je), true, jk
 				}
 				if led {
 					owns = append(owns, own)

@@ -73,7 +73,7 @@ func TestJoinAcrossNamespaces(t *testing.T) {
 	if err := cl(t, "member-2").Create(bg, dupExp); err != nil {
 		t.Fatal(err)
 	}
-	if msg := waitExportedOf(t, "member-2", a, "pay", "False/JoinRefused"); !strings.Contains(msg, "member-2 exports "+b+"/web itself") {
+	if msg := waitExportedOf(t, "member-2", a, "pay", "False/JoinRefused"); !strings.Contains(msg, "member-2 already gives "+b+"/web its export "+b+"/web") {
 		t.Errorf("Exported of member-2's second export: %s", msg)
 	}
 	waitImported(t, importLimit, b, "web", []string{"member-2", "member-3"}, sources("member-1", "member-2"))
