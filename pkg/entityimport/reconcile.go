@@ -69,11 +69,10 @@ func (r *run) desired(ctx context.Context, k key) (want []*federationv1alpha1.Re
 // exportscope). An export whose scope cannot be read reaches no other
 // member: its exporter's member controller reports why.
 func (r *run) reaching(exports []federationv1alpha1.EntityExport, mi manager.MemberInfo) []federationv1alpha1.EntityExport {
-	importer, exporter := r.sources.Importer(), r.sources.ScopeMember(mi.ClusterID, mi.Labels)
+	importer := r.sources.Importer(r.m.Federation.Members())
 	out := exports[:0:0]
 	for _, e := range exports {
-		scope, _ := exportscope.FromSpec(e.Spec.Scope)
-		if ok, _ := exportscope.Reaches(scope, exporter, importer); ok {
+		if scope, _ := exportscope.FromSpec(e.Spec.Scope); r.sources.Reaches(scope, mi.ClusterID, mi.Labels, importer) {
 			out = append(out, e)
 		}
 	}

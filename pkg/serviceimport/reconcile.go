@@ -68,12 +68,12 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 	var exports []serviceexport.Export
 	var owns []*ownExport
 	seen := map[string]bool{}
-	importer := r.sources.Importer()
+	members := r.m.Federation.Members()
+	importer := r.sources.Importer(members)
 	reaches := func(s exportscope.Scope, id string, labels map[string]string) bool {
-		ok, _ := exportscope.Reaches(s, r.sources.ScopeMember(id, labels), importer)
-		return ok
+		return r.sources.Reaches(s, id, labels, importer)
 	}
-	for _, mi := range r.m.Federation.Members() {
+	for _, mi := range members {
 		seen[mi.ClusterID] = true
 		switch r.sources.State(mi) {
 		case sources.Withdrawn:

@@ -157,13 +157,18 @@ func (r *run) exporters(ctx context.Context, k key, stored *externaldnsv1alpha1.
 	kept := keptExporters(stored)
 	var out []records.Exporter
 	inView := map[string]bool{}
-	for _, mi := range r.m.Federation.Members() {
+	// Only exports that reach the led member are published for it (package
+	// exportscope); what was published for a member that cannot be read
+	// stays, unless the led member now refuses it.
+	members := r.m.Federation.Members()
+	importer := r.sources.Importer(members)
+	for _, mi := range members {
 		inView[mi.ClusterID] = true
 		switch r.sources.State(mi) {
 		case sources.Withdrawn:
 			continue
 		case sources.Kept:
-			if e, ok := kept[mi.ClusterID]; ok && r.notRefused(mi.ClusterID, mi.Labels) {
+			if e, ok := kept[mi.ClusterID]; ok && r.sources.Reaches(exportscope.Scope{}, mi.ClusterID, mi.Labels, importer) {
 				out = append(out, e)
 			}
 			continue
@@ -172,33 +177,17 @@ func (r *run) exporters(ctx context.Context, k key, stored *externaldnsv1alpha1.
 		if err != nil {
 			return nil, err
 		}
-		if ok && r.reaches(src, mi) {
+		// A scope that cannot be read reaches its own member alone.
+		if scope, _ := exportscope.FromAnnotations(src.Export.Annotations); ok && r.sources.Reaches(scope, mi.ClusterID, mi.Labels, importer) {
 			out = append(out, ExporterOf(src))
 		}
 	}
 	for id, e := range kept {
-		if !inView[id] && r.sources.StillRegistered(ctx, id) && r.notRefused(id, nil) {
+		if !inView[id] && r.sources.StillRegistered(ctx, id) && r.sources.Reaches(exportscope.Scope{}, id, nil, importer) {
 			out = append(out, e)
 		}
 	}
 	return out, nil
-}
-
-// reaches tells whether member mi's export of a Service reaches the led
-// member (package exportscope): only exports that reach a member are
-// published for it. An export whose scope cannot be read reaches its own
-// member alone.
-func (r *run) reaches(src Source, mi manager.MemberInfo) bool {
-	scope, _ := exportscope.FromAnnotations(src.Export.Annotations)
-	ok, _ := exportscope.Reaches(scope, r.sources.ScopeMember(mi.ClusterID, mi.Labels), r.sources.Importer())
-	return ok
-}
-
-// notRefused tells whether the led member takes what member id exports
-// (what was published for it stays while id cannot be read, unless refused).
-func (r *run) notRefused(id string, labels map[string]string) bool {
-	ok, _ := exportscope.Reaches(exportscope.Scope{}, r.sources.ScopeMember(id, labels), r.sources.Importer())
-	return ok
 }
 
 // keptExporters are the exporters a stored DNSEndpoint of ours was decided from, by member.

@@ -72,14 +72,22 @@ func (t *Tracker) ScopeMembers(members []manager.MemberInfo) []exportscope.Membe
 	return out
 }
 
-// Importer is the led member as export scopes see it.
-func (t *Tracker) Importer() exportscope.Member {
-	for _, mi := range t.m.Federation.Members() {
+// Importer is the led member as export scopes see it, among members (the
+// federation view the caller read).
+func (t *Tracker) Importer(members []manager.MemberInfo) exportscope.Member {
+	for _, mi := range members {
 		if mi.ClusterID == t.m.ClusterID {
 			return t.ScopeMember(mi.ClusterID, mi.Labels)
 		}
 	}
 	return t.ScopeMember(t.m.ClusterID, nil)
+}
+
+// Reaches tells whether an export of member id (registry labels), with
+// scope s, reaches the importer.
+func (t *Tracker) Reaches(s exportscope.Scope, id string, labels map[string]string, importer exportscope.Member) bool {
+	ok, _ := exportscope.Reaches(s, t.ScopeMember(id, labels), importer)
+	return ok
 }
 
 // scopeSignature is what a member's labels and refusal are now: when it

@@ -36,7 +36,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
@@ -383,12 +382,7 @@ func measure(ctx context.Context, members []member, prefix string, n int, interv
 	exporters := members[:2]
 	name := func(i int) string { return fmt.Sprintf("%s-%03d", prefix, i) }
 	for i := range n {
-		svc := &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name(i)},
-			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Selector: map[string]string{"app": name(i)},
-				Ports: []corev1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80, TargetPort: intstr.FromInt32(8080)}}},
-		}
-		if err := exporters[i%2].c.Create(ctx, svc); err != nil {
+		if err := exporters[i%2].c.Create(ctx, nodePortService(name(i))); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -117,16 +117,20 @@ func measureScope(ctx context.Context, members []member, supervisors, k, rounds 
 // createServices creates a NodePort Service of each name in m.
 func createServices(ctx context.Context, m member, names []string) error {
 	for _, name := range names {
-		svc := &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Selector: map[string]string{"app": name},
-				Ports: []corev1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80, TargetPort: intstr.FromInt32(8080)}}},
-		}
-		if err := m.c.Create(ctx, svc); err != nil {
+		if err := m.c.Create(ctx, nodePortService(name)); err != nil {
 			return fmt.Errorf("creating Service %s in %s: %w", name, m.name, err)
 		}
 	}
 	return nil
+}
+
+// nodePortService is the bench's Service of a name: NodePort, http 80.
+func nodePortService(name string) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Selector: map[string]string{"app": name},
+			Ports: []corev1.ServicePort{{Name: "http", Protocol: corev1.ProtocolTCP, Port: 80, TargetPort: intstr.FromInt32(8080)}}},
+	}
 }
 
 // labelMember sets the scope label of member's registry entry in every

@@ -187,16 +187,10 @@ func refuse(t testing.TB, member string, from []string) {
 	}
 }
 
-// update reads o, changes it and writes it, again on a conflict.
+// update reads o in cluster, changes it and writes it, again on a conflict (framework.Update).
 func update(t testing.TB, cluster string, o client.Object, change func(client.Object)) {
 	t.Helper()
-	framework.Eventually(t, 10*time.Second, func() error {
-		if err := cl(t, cluster).Get(bg, client.ObjectKeyFromObject(o), o); err != nil {
-			return err
-		}
-		change(o)
-		return cl(t, cluster).Update(bg, o)
-	})
+	framework.Update(t, cl(t, cluster), o, func() { change(o) })
 }
 
 // TestExporterImportsItsOwnHeadlessExport exports a headless Service from
