@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 )
 
@@ -76,6 +77,11 @@ type hook struct {
 	cluster   cluster.Cluster
 	informers []cache.Informer
 	regs      []toolscache.ResourceEventHandlerRegistration
+	// membership is the handler on another member's ClusterMembership
+	// (what it refuses, for the export's status): not waited for, so that
+	// a member is read as soon as what it exports is.
+	membership    cache.Informer
+	membershipReg toolscache.ResourceEventHandlerRegistration
 }
 
 func (h *hook) synced() bool {
@@ -90,6 +96,9 @@ func (h *hook) synced() bool {
 func (h *hook) remove() {
 	for i, reg := range h.regs {
 		_ = h.informers[i].RemoveEventHandler(reg)
+	}
+	if h.membership != nil {
+		_ = h.membership.RemoveEventHandler(h.membershipReg)
 	}
 }
 
@@ -117,7 +126,18 @@ func (t *Tracker) hookMember(ctx context.Context, id string, cl cluster.Cluster)
 			return nil, err
 		}
 	}
-	if err := t.addMembership(ctx, h, id); err != nil {
+	if id != t.m.ClusterID {
+		// Best effort: another member's refusals only shape the exporter's status.
+		inf, err := cl.GetCache().GetInformer(ctx, &federationv1alpha1.ClusterMembership{}, cache.BlockUntilSynced(false))
+		if err == nil {
+			h.membershipReg, err = inf.AddEventHandler(t.membershipHandler(id))
+		}
+		if err != nil {
+			t.log.V(1).Info("Cannot watch what a member refuses yet", "source", id, "err", err)
+		} else {
+			h.membership = inf
+		}
+	} else if err := t.addMembership(ctx, h, id); err != nil {
 		h.remove()
 		return nil, err
 	}
