@@ -96,9 +96,16 @@ func (r *run) exportsFrom(ctx context.Context, cl cluster.Cluster, ns string) bo
 	return cl.GetCache().List(ctx, list, client.InNamespace(ns)) == nil && len(list.Items) > 0
 }
 
-// enqueueAll enqueues every Namespace a live member exports from, and every
-// (Namespace, source) the led member holds RemoteEntities of.
+// enqueueAll enqueues every Namespace a live member exports from, every
+// (Namespace, source) the led member holds RemoteEntities of, and every
+// Namespace the led member exports from (for its exports' status).
 func (r *run) enqueueAll(ctx context.Context) {
+	own := &federationv1alpha1.EntityExportList{}
+	if err := r.m.Cluster.GetCache().List(ctx, own); err == nil {
+		for _, e := range own.Items {
+			r.queue.Add(key{Namespace: e.Namespace, Source: r.m.ClusterID})
+		}
+	}
 	for _, mi := range r.sources.Live() {
 		list := &federationv1alpha1.EntityExportList{}
 		if err := mi.Cluster.GetCache().List(ctx, list); err != nil {

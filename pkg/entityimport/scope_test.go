@@ -1,9 +1,12 @@
 package entityimport
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -59,4 +62,59 @@ func setRefusal(t *testing.T, c client.Client, imports *federationv1alpha1.Impor
 	t.Helper()
 	cm := &federationv1alpha1.ClusterMembership{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.MembershipName}}
 	framework.Update(t, c, cm, func() { cm.Spec.Imports = imports })
+}
+
+// TestExportStatusSaysWhereItGoes leads member-1, the exporter, and reads
+// its export's status as the scope, member-2's labels and member-2's
+// refusal change: status.clusters lists the members reached and the
+// Exported condition says why not the others.
+func TestExportStatusSaysWhereItGoes(t *testing.T) {
+	a, b := clusters.Client(t, "member-1"), clusters.Client(t, "member-2")
+	ns := sharedNamespace(t, "reached", "member-1", "member-2")
+	exp := &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "eu-only"},
+		Spec: federationv1alpha1.EntityExportSpec{Scope: &federationv1alpha1.ExportScope{
+			ClusterSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}}}
+	if err := a.Create(bg, exp); err != nil {
+		t.Fatal(err)
+	}
+	framework.WriteMembership(t, b, "member-2", nil)
+	ca, cb, view, registry := setup(t)
+	member2 := func(region string) manager.MemberInfo {
+		return manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true, Labels: map[string]string{"region": region}}
+	}
+	view.Set(member2("us"))
+	leadertest.Lead(t, newController(registry), "member-1", ca, view)
+
+	waitReached(t, a, exp, "member-1", "True/Scoped: exported to 1 of 2 members: member-1 (scope region=eu); not in scope: member-2")
+	view.Set(member2("eu"))
+	waitReached(t, a, exp, "member-1,member-2", "True/Scoped: exported to 2 of 2 members: member-1, member-2 (scope region=eu)")
+	setRefusal(t, b, &federationv1alpha1.ImportsSpec{RefuseFrom: []string{"member-1"}})
+	waitReached(t, a, exp, "member-1", "False/Refused: exported to 1 of 2 members: member-1 (scope region=eu); refused by member-2 (their ClusterMembership spec.imports)")
+	setRefusal(t, b, nil)
+	framework.Update(t, a, exp, func() { exp.Spec.Scope = nil })
+	waitReached(t, a, exp, "member-1,member-2", "True/Everywhere: exported to 2 of 2 members: member-1, member-2 (scope all)")
+}
+
+// waitReached waits until the export's status.clusters reads clusters and
+// its Exported condition "<status>/<reason>: <message>".
+func waitReached(t *testing.T, c client.Client, exp *federationv1alpha1.EntityExport, clusters, cond string) {
+	t.Helper()
+	framework.Eventually(t, 20*time.Second, func() error {
+		got := &federationv1alpha1.EntityExport{}
+		if err := c.Get(bg, client.ObjectKeyFromObject(exp), got); err != nil {
+			return err
+		}
+		var ids []string
+		for _, cs := range got.Status.Clusters {
+			ids = append(ids, cs.Cluster)
+		}
+		c := meta.FindStatusCondition(got.Status.Conditions, federationv1alpha1.ConditionExported)
+		if c == nil {
+			return fmt.Errorf("no Exported condition yet; clusters %v", ids)
+		}
+		if have := fmt.Sprintf("%s/%s: %s", c.Status, c.Reason, c.Message); strings.Join(ids, ",") != clusters || have != cond {
+			return fmt.Errorf("clusters %v, Exported %q; want %s, %q", ids, have, clusters, cond)
+		}
+		return nil
+	})
 }

@@ -27,10 +27,11 @@ func (r *run) newTracker() *sources.Tracker {
 	}, r.log)
 }
 
-// hookLed watches the led member's RemoteEntities and Namespaces and waits
-// until they are synced.
+// hookLed watches the led member's RemoteEntities, Namespaces and own
+// EntityExports (for their status) and waits until they are synced.
 func (r *run) hookLed(ctx context.Context) error {
 	return r.sources.HookLed(ctx,
 		sources.Watch{Kind: &federationv1alpha1.RemoteEntity{}, Handler: r.remoteEntityHandler()},
-		sources.Watch{Kind: &corev1.Namespace{}, Handler: r.namespaceHandler(ctx)})
+		sources.Watch{Kind: &corev1.Namespace{}, Handler: r.namespaceHandler(ctx)},
+		sources.Watch{Kind: &federationv1alpha1.EntityExport{}, Handler: r.ownExportHandler()})
 }

@@ -9,6 +9,7 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Exported",type=integer,JSONPath=`.status.exportedEntities`,description="How many ExternalEntities the export makes visible to the federation."
 // +kubebuilder:printcolumn:name="Valid",type=string,JSONPath=`.status.conditions[?(@.type=="Valid")].status`
+// +kubebuilder:printcolumn:name="Reached",type=string,JSONPath=`.status.conditions[?(@.type=="Exported")].reason`,description="Where the export went: Everywhere, Scoped, or why not (Refused, UnknownClusters, InvalidScope)."
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // EntityExport makes ExternalEntities of its Namespace (cloud VMs' network
@@ -28,7 +29,9 @@ type EntityExport struct {
 	// +required
 	Spec EntityExportSpec `json:"spec"`
 
-	// status is what the member controller found.
+	// status is what the member controller found (what it selects, whether
+	// it is valid) and where the export went (written by the leader of its
+	// member).
 	// +optional
 	Status EntityExportStatus `json:"status,omitempty"`
 }
@@ -77,12 +80,32 @@ type EntityExportStatus struct {
 	// +optional
 	ExportedEntities int32 `json:"exportedEntities,omitempty"`
 
+	// clusters are the members the export reaches: those in its scope that
+	// do not refuse its member, its own member included, sorted by
+	// ClusterID. Written by the leader of the exporting member, as the
+	// importers' leaders decide (the ClusterStatus format of KEP-1645's
+	// ServiceExport status.clusters).
+	// +optional
+	// +listType=map
+	// +listMapKey=cluster
+	// +kubebuilder:validation:MaxItems=4096
+	Clusters []ClusterStatus `json:"clusters,omitempty"`
+
 	// conditions: Valid (the selector parses and selects only what may be
-	// exported).
+	// exported; the member controller's) and Exported (where the export
+	// went, and why not to members in its scope; the leader's).
 	// +optional
 	// +listType=map
 	// +listMapKey=type
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// ClusterStatus names one member an export reaches.
+type ClusterStatus struct {
+	// cluster is the member's ClusterID.
+	// +required
+	// +kubebuilder:validation:MaxLength=128
+	Cluster string `json:"cluster"`
 }
 
 // EntityExportConditionValid is the condition that says whether an export

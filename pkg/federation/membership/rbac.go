@@ -86,6 +86,8 @@ func clusterRules() []rbacv1.PolicyRule {
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships"}, Verbs: readVerbs},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"clustermemberships/status"}, Verbs: []string{"update"}},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"entityexports"}, Verbs: readVerbs},
+		// The leader writes where the member's exports went (Exported, status.clusters).
+		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"entityexports/status"}, Verbs: []string{"update"}},
 		{APIGroups: []string{antreaGroup}, Resources: []string{"externalentities"}, Verbs: readVerbs},
 		{APIGroups: []string{federationv1alpha1.GroupVersion.Group}, Resources: []string{"remoteentities"}, Verbs: writeVerbs},
 	}

@@ -68,6 +68,7 @@ func TestRulesAreExactlyTheLeastPrivilege(t *testing.T) {
 			expand("federation.antreaplus.io/clustermemberships", read...),
 			expand("federation.antreaplus.io/clustermemberships/status", "update"),
 			expand("federation.antreaplus.io/entityexports", read...),
+			expand("federation.antreaplus.io/entityexports/status", "update"),
 			expand("crd.antrea.io/externalentities", read...),
 			expand("federation.antreaplus.io/remoteentities", all...),
 		}},
