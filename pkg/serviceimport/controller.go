@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"antreaplus.io/antreaplus/pkg/federation/joins"
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
@@ -49,7 +50,7 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 	if err != nil {
 		return err
 	}
-	r := &run{c: c, m: m, writer: loop.Writer, queue: loop.Queue, log: loop.Log, joins: newJoinIndex()}
+	r := &run{c: c, m: m, writer: loop.Writer, queue: loop.Queue, log: loop.Log, joins: joins.New()}
 	r.sources = r.newTracker()
 	defer forgetMember(m.ClusterID)
 	defer r.sources.Close()
@@ -70,7 +71,7 @@ type run struct {
 	// sources judges every member: read, kept or withdrawn.
 	sources *sources.Tracker
 	// joins knows the exports that join another federated Service.
-	joins *joinIndex
+	joins *joins.Index
 	// zones are the led member's node zones (zone -> region) last seen.
 	zonesMu sync.Mutex
 	zones   map[string]string

@@ -46,7 +46,7 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 				return
 			}
 			// Its own name, and the federated Services it joins and joined.
-			for _, k := range r.joins.set(source{cluster: id, key: client.ObjectKeyFromObject(o)}, o.GetAnnotations(), ev == sources.Deleted) {
+			for _, k := range r.joins.Set(id, client.ObjectKeyFromObject(o), o.GetAnnotations(), ev == sources.Deleted) {
 				r.queue.Add(k)
 			}
 		})
@@ -98,7 +98,7 @@ func (r *run) ledHandler(ctx context.Context, kind client.Object) toolscache.Res
 			}
 			// Its labels say which Namespaces' exports may join its Services.
 			if ev != sources.Updated || !maps.Equal(o.GetLabels(), old.GetLabels()) {
-				for _, k := range r.joins.targetsIn(o.GetName()) {
+				for _, k := range r.joins.TargetsIn(o.GetName()) {
 					r.queue.Add(k)
 				}
 			}

@@ -104,7 +104,7 @@ func (r *run) collect(ctx context.Context, k types.NamespacedName, imported map[
 					owns = append(owns, &ownExport{export: exp, scope: scope, scopeErr: scopeErr, joinErr: joinErr, labels: mi.Labels})
 				}
 			}
-			for _, jk := range r.joins.joining(mi.ClusterID, k) {
+			for _, jk := range r.joins.Joining(mi.ClusterID, k) {
 				jexp, je, jvalid, err := readExport(ctx, mi.Cluster, mi.ClusterID, jk)
 				if err != nil {
 					return nil, nil, err

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/joins"
 	"antreaplus.io/antreaplus/pkg/federation/leaderloop"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
@@ -52,7 +53,7 @@ func (c *Controller) Run(ctx context.Context, m manager.Member) error {
 	if err != nil {
 		return err
 	}
-	r := &run{c: c, m: m, writer: loop.Writer, queue: loop.Queue, log: loop.Log, stored: map[key]*externaldnsv1alpha1.DNSEndpoint{},
+	r := &run{c: c, m: m, writer: loop.Writer, queue: loop.Queue, log: loop.Log, joins: joins.New(), stored: map[key]*externaldnsv1alpha1.DNSEndpoint{},
 		nodes: map[string]map[string]string{}, warned: map[key]string{}}
 	r.sources = r.newTracker()
 	defer forgetMember(m.ClusterID)
@@ -72,6 +73,8 @@ type run struct {
 	queue   workqueue.TypedRateLimitingInterface[key]
 	log     logr.Logger
 	sources *sources.Tracker
+	// joins knows the exports that join another federated Service.
+	joins *joins.Index
 
 	mu sync.Mutex
 	// stored is what each DNSEndpoint of the led member was when last

@@ -17,6 +17,7 @@ import (
 
 	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/externaldns/records"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/test/framework"
@@ -348,4 +349,36 @@ func TestPublishedOnlyWhereExported(t *testing.T) {
 	e.waitRecord(t, "ledger", fedName+" A", lbIP)
 	framework.Update(t, e.a, cm, func() { cm.Spec.Imports = nil })
 	e.waitRecord(t, "ledger", fedName+" A", all...)
+}
+
+// TestJoinPublished exports payments/pay from member-2 joining shop/web2,
+// which member-1 exports: member-1's records of shop/web2 count member-2's
+// nodes once member-1's Namespace shop accepts payments, and no longer
+// once it stops accepting; payments/pay itself is published nowhere.
+func TestJoinPublished(t *testing.T) {
+	e := setUp(t)
+	framework.EnsureNamespaces(t, e.b, "payments")
+	framework.ExportService(t, e.a, e.ns, "web2", corev1.ServiceTypeLoadBalancer, corev1.LoadBalancerIngress{IP: lbIP})
+	pay := framework.ExportService(t, e.b, "payments", "pay", corev1.ServiceTypeNodePort)
+	framework.Update(t, e.b, pay, func() {
+		pay.Annotations = map[string]string{federationv1alpha1.AnnotationJoins: e.ns + "/web2"}
+	})
+	all := slices.Sorted(slices.Values(append([]string{lbIP}, e.nodeIPs...)))
+	fedName := "web2." + e.ns + ".fed.svc." + domain
+	leadertest.Lead(t, New(leadertest.NewRegistry(member1, member2), federationv1alpha1.SystemNamespace), member1, e.view.Members()[0].Cluster, e.view)
+	e.waitRecord(t, "web2", fedName+" A", lbIP)
+	stays(t, e, "web2", fedName+" A", []string{lbIP}, 2*time.Second)
+
+	accept := exportscope.AcceptLabel("payments")
+	shop := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: e.ns}}
+	framework.Update(t, e.a, shop, func() { shop.Labels[accept] = "true" })
+	t.Cleanup(func() { framework.Update(t, e.a, shop, func() { delete(shop.Labels, accept) }) })
+	e.waitRecord(t, "web2", fedName+" A", all...)
+
+	framework.Update(t, e.a, shop, func() { delete(shop.Labels, accept) })
+	e.waitRecord(t, "web2", fedName+" A", lbIP)
+	ep := &externaldnsv1alpha1.DNSEndpoint{}
+	if err := e.a.Get(t.Context(), client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: "pay.payments"}, ep); !apierrors.IsNotFound(err) {
+		t.Errorf("payments/pay, which joins %s/web2, is published under its own name: %v", e.ns, err)
+	}
 }

@@ -173,12 +173,11 @@ func (r *run) exporters(ctx context.Context, k key, stored *externaldnsv1alpha1.
 			}
 			continue
 		}
-		src, ok, err := readSource(ctx, mi, k)
+		src, ok, err := r.exportAt(ctx, mi, k, importer)
 		if err != nil {
 			return nil, err
 		}
-		// A scope that cannot be read reaches its own member alone.
-		if scope, _ := exportscope.FromAnnotations(src.Export.Annotations); ok && r.sources.Reaches(scope, mi.ClusterID, mi.Labels, importer) {
+		if ok {
 			out = append(out, ExporterOf(src))
 		}
 	}
@@ -188,6 +187,68 @@ func (r *run) exporters(ctx context.Context, k key, stored *externaldnsv1alpha1.
 		}
 	}
 	return out, nil
+}
+
+// exportAt is the export member mi gives federated Service k, when it
+// reaches the led member (importer): its own export of k, unless that one
+// joins another name (or its joins annotation is wrong: it is published
+// nowhere); otherwise its first export that joins k (the joins annotation)
+// where the led member's Namespace accepts the export's Namespace. A
+// member gives a federated Service one export, as package serviceimport
+// decides. A scope that cannot be read reaches its own member alone.
+func (r *run) exportAt(ctx context.Context, mi manager.MemberInfo, k key, importer exportscope.Member) (Source, bool, error) {
+	reaches := func(src Source) bool {
+		scope, _ := exportscope.FromAnnotations(src.Export.Annotations)
+		return r.sources.Reaches(scope, mi.ClusterID, mi.Labels, importer)
+	}
+	src, ok, err := readSource(ctx, mi, k)
+	if err != nil {
+		return Source{}, false, err
+	}
+	if ok {
+		if target, joinOK, _ := exportscope.JoinTarget(k, src.Export.Annotations); joinOK && target == k {
+			return src, reaches(src), nil
+		}
+	}
+	joining := r.joins.Joining(mi.ClusterID, k)
+	if len(joining) == 0 {
+		return Source{}, false, nil
+	}
+	nsLabels, err := r.namespaceLabels(ctx, k.Namespace)
+	if err != nil {
+		return Source{}, false, err
+	}
+	for _, jk := range joining {
+		if !exportscope.Accepts(k.Namespace, nsLabels, jk.Namespace) {
+			continue
+		}
+		js, ok, err := readSource(ctx, mi, jk)
+		if err != nil {
+			return Source{}, false, err
+		}
+		if !ok {
+			continue // unexported meanwhile
+		}
+		if target, joinOK, _ := exportscope.JoinTarget(jk, js.Export.Annotations); !joinOK || target != k {
+			continue // joins elsewhere now
+		}
+		if reaches(js) {
+			return js, true, nil
+		}
+	}
+	return Source{}, false, nil
+}
+
+// namespaceLabels are the labels of the led member's Namespace ns (nil
+// when it does not exist): which Namespaces' exports may join its Services.
+func (r *run) namespaceLabels(ctx context.Context, ns string) (map[string]string, error) {
+	n := &corev1.Namespace{}
+	if err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKey{Name: ns}, n); apierrors.IsNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("reading namespace %s of %s: %w", ns, r.m.ClusterID, err)
+	}
+	return n.Labels, nil
 }
 
 // keptExporters are the exporters a stored DNSEndpoint of ours was decided from, by member.

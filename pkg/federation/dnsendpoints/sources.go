@@ -2,6 +2,7 @@ package dnsendpoints
 
 import (
 	"context"
+	"maps"
 	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +13,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/federation/sources"
 )
 
@@ -26,9 +28,17 @@ func (r *run) newTracker() *sources.Tracker {
 }
 
 // hookLed watches the led member's ClusterMembership (its externalDNS
-// domain and TTL) and waits until it and the led member's sources are synced.
+// domain and TTL) and Namespaces (their labels accept joining exports), and
+// waits until they and the led member's sources are synced.
 func (r *run) hookLed(ctx context.Context) error {
-	return r.sources.HookLed(ctx, sources.Watch{Kind: &federationv1alpha1.ClusterMembership{},
+	namespaces := sources.Watch{Kind: &corev1.Namespace{}, Handler: sources.Handler(func(ev sources.EventType, o, old client.Object) {
+		if ev != sources.Updated || !maps.Equal(o.GetLabels(), old.GetLabels()) {
+			for _, k := range r.joins.TargetsIn(o.GetName()) {
+				r.queue.Add(k)
+			}
+		}
+	})}
+	return r.sources.HookLed(ctx, namespaces, sources.Watch{Kind: &federationv1alpha1.ClusterMembership{},
 		Handler: sources.Handler(func(ev sources.EventType, o, old client.Object) {
 			now, _ := o.(*federationv1alpha1.ClusterMembership)
 			was, _ := old.(*federationv1alpha1.ClusterMembership)
@@ -45,10 +55,21 @@ func (r *run) hookLed(ctx context.Context) error {
 // nodes changed what the records depend on (nodeDigest).
 func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, kind client.Object) toolscache.ResourceEventHandler {
 	_, isNode := kind.(*corev1.Node)
+	if _, ok := kind.(*mcsv1beta1.ServiceExport); ok {
+		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
+			// Its own name, and the federated Services it joins and joined.
+			for _, k := range r.joins.Set(id, client.ObjectKeyFromObject(o), o.GetAnnotations(), ev == sources.Deleted) {
+				r.queue.Add(k)
+			}
+		})
+	}
 	return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
 		if !isNode {
 			if k, ok := keyOfSource(o); ok {
 				r.queue.Add(k)
+				if joined, ok := r.joins.Target(id, k); ok {
+					r.queue.Add(joined)
+				}
 			}
 			return
 		}
@@ -97,7 +118,11 @@ func (r *run) enqueueExports(ctx context.Context, cl cluster.Cluster) {
 		return
 	}
 	for i := range list.Items {
-		r.queue.Add(key{Namespace: list.Items[i].Namespace, Name: list.Items[i].Name})
+		k := client.ObjectKeyFromObject(&list.Items[i])
+		r.queue.Add(k)
+		if joined, ok, _ := exportscope.JoinTarget(k, list.Items[i].Annotations); ok && joined != k {
+			r.queue.Add(joined)
+		}
 	}
 }
 
