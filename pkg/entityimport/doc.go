@@ -31,9 +31,10 @@
 // resync, reconcile metrics) is package leaderloop's, shared with
 // package serviceimport.
 //
-// Member labels come from the supervisor's registry (the labels of each
-// MemberCluster, read at most every few seconds); a change of them reaches
-// the RemoteEntities at the next resync.
+// Member labels are those of the federation view (the labels of each
+// member's MemberCluster in the supervisor's registry, from the manager's
+// informer); a change of them requeues every key, as any change of a
+// source's state does (package sources).
 //
 // # Usage
 //

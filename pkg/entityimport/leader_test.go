@@ -24,17 +24,21 @@ var (
 )
 
 // setup connects to both clusters and returns a view where both are
-// readable, and a registry labelling member-1.
+// readable (member-1 labelled), and a registry holding both.
 func setup(t *testing.T) (ca, cb cluster.Cluster, view *leadertest.View, registry *leadertest.Registry) {
 	t.Helper()
 	ca, cb = leadertest.Cluster(t, clusters, "member-1", true), leadertest.Cluster(t, clusters, "member-2", true)
 	view = leadertest.NewView(
-		manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true},
+		manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true, Labels: member1Labels},
 		manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true})
-	registry = leadertest.NewRegistry("member-2")
-	registry.SetLabels("member-1", map[string]string{"region": "eu", "topology.kubernetes.io/zone": "eu-1a", federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation})
+	registry = leadertest.NewRegistry("member-1", "member-2")
 	return ca, cb, view, registry
 }
+
+// member1Labels are member-1's registry labels, as the federation view
+// carries them.
+var member1Labels = map[string]string{"region": "eu", "topology.kubernetes.io/zone": "eu-1a",
+	federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 
 // newController is the controller with a resync of a second.
 func newController(registry client.Reader) *Controller {
@@ -176,7 +180,7 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 
 	// member-1 cannot be read: its entity changes and its export goes
 	// meanwhile, yet what it exported stays exactly as it was.
-	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: leadertest.Cluster(t, clusters, "member-1", false)})
+	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: leadertest.Cluster(t, clusters, "member-1", false), Labels: member1Labels})
 	time.Sleep(2 * time.Second)
 	framework.Update(t, a, nic, func() { nic.Spec.Endpoints[0].IP = "10.0.0.2" })
 	if err := a.Delete(bg, exp); err != nil {
@@ -189,7 +193,7 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 	stays(t, b, ns, imported, 3*time.Second)
 
 	// Readable again: its export is gone, so are its entities.
-	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true})
+	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true, Labels: member1Labels})
 	waitRemote(t, b, ns, "")
 	createExport(t, a, ns, "web", nil)
 	waitRemote(t, b, ns, "member-1.nic-a=10.0.0.2")
@@ -197,10 +201,10 @@ func TestWithdrawOnlyWhatIsKnownGone(t *testing.T) {
 	// Unreachable past the grace: kept for the hold-down, then withdrawn,
 	// although its informers are synced.
 	since := time.Now().Add(-time.Minute)
-	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: ca, UnreachableSince: &since})
+	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: ca, UnreachableSince: &since, Labels: member1Labels})
 	stays(t, b, ns, "member-1.nic-a=10.0.0.2", 2*time.Second)
 	waitRemote(t, b, ns, "")
-	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true})
+	view.Set(manager.MemberInfo{ClusterID: "member-1", Cluster: ca, Reachable: true, Labels: member1Labels})
 	waitRemote(t, b, ns, "member-1.nic-a=10.0.0.2")
 
 	// Gone from the view and from the registry: it left the federation.

@@ -55,16 +55,12 @@ func (r *run) desired(ctx context.Context, k key) (want []*federationv1alpha1.Re
 	case sources.Kept:
 		return nil, true, nil
 	}
-	labels, err := r.sources.RegistryLabels(ctx, k.Source)
-	if err != nil {
-		return nil, false, fmt.Errorf("reading the labels of member %s: %w", k.Source, err)
-	}
 	exports, entities, err := readExports(ctx, mi, k.Namespace)
 	if err != nil {
 		return nil, false, err
 	}
 	exports = r.reaching(exports, mi)
-	return entityexport.Desired(entityexport.Source{ClusterID: k.Source, Labels: labels}, exports, entities), false, nil
+	return entityexport.Desired(entityexport.Source{ClusterID: k.Source, Labels: mi.Labels}, exports, entities), false, nil
 }
 
 // reaching are the exports of source member mi whose scope reaches the

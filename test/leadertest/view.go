@@ -55,16 +55,18 @@ func (v *View) Remove(id string) {
 }
 
 // Registry is a supervisor's registry of MemberClusters, held in memory:
-// it answers Get of a MemberCluster with the labels the test set.
+// it answers Get of a MemberCluster of the members the test set present
+// (the leader controllers read it only to know whether a member they have
+// no session for is still registered; labels come with the view).
 type Registry struct {
 	client.Reader
 	mu      sync.Mutex
-	members map[string]map[string]string
+	members map[string]bool
 }
 
-// NewRegistry returns a registry holding ids, without labels.
+// NewRegistry returns a registry holding ids.
 func NewRegistry(ids ...string) *Registry {
-	r := &Registry{members: map[string]map[string]string{}}
+	r := &Registry{members: map[string]bool{}}
 	for _, id := range ids {
 		r.SetPresent(id, true)
 	}
@@ -75,13 +77,12 @@ func NewRegistry(ids ...string) *Registry {
 func (r *Registry) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	labels, ok := r.members[key.Name]
-	if !ok {
+	if !r.members[key.Name] {
 		return apierrors.NewNotFound(schema.GroupResource{Group: federationv1alpha1.GroupVersion.Group, Resource: "memberclusters"}, key.Name)
 	}
 	if mc, isMC := obj.(*federationv1alpha1.MemberCluster); isMC {
 		*mc = federationv1alpha1.MemberCluster{}
-		mc.Name, mc.Namespace, mc.Labels = key.Name, key.Namespace, maps.Clone(labels)
+		mc.Name, mc.Namespace = key.Name, key.Namespace
 		mc.Spec.ClusterID = key.Name
 	}
 	return nil
@@ -91,17 +92,9 @@ func (r *Registry) Get(_ context.Context, key client.ObjectKey, obj client.Objec
 func (r *Registry) SetPresent(id string, present bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch _, ok := r.members[id]; {
-	case !present:
+	if present {
+		r.members[id] = true
+	} else {
 		delete(r.members, id)
-	case !ok:
-		r.members[id] = map[string]string{}
 	}
-}
-
-// SetLabels registers a member with labels.
-func (r *Registry) SetLabels(id string, labels map[string]string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.members[id] = maps.Clone(labels)
 }

@@ -3,7 +3,6 @@ package sources
 import (
 	"context"
 	"fmt"
-	"maps"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -22,7 +21,6 @@ const registryTTL = 5 * time.Second
 // registration is what the registry last said of a cluster.
 type registration struct {
 	present bool
-	labels  map[string]string
 	err     error
 	at      time.Time
 }
@@ -44,8 +42,6 @@ func (t *Tracker) lookup(ctx context.Context, clusterID string) registration {
 			reg.present = false
 		case err != nil:
 			reg.err = fmt.Errorf("reading the registry entry of %s: %w", clusterID, err)
-		default:
-			reg.labels = maps.Clone(mc.Labels)
 		}
 	}
 	t.mu.Lock()
@@ -59,18 +55,4 @@ func (t *Tracker) lookup(ctx context.Context, clusterID string) registration {
 // kept. A failed read counts as yes.
 func (t *Tracker) StillRegistered(ctx context.Context, clusterID string) bool {
 	return t.lookup(ctx, clusterID).present
-}
-
-// RegistryLabels are the labels of a cluster's registry entry (its
-// MemberCluster), as read at most a few seconds ago; an error when the
-// registry could not be read or the cluster is not in it.
-func (t *Tracker) RegistryLabels(ctx context.Context, clusterID string) (map[string]string, error) {
-	reg := t.lookup(ctx, clusterID)
-	switch {
-	case reg.err != nil:
-		return nil, reg.err
-	case !reg.present:
-		return nil, fmt.Errorf("cluster %s is not in the registry", clusterID)
-	}
-	return maps.Clone(reg.labels), nil
 }
