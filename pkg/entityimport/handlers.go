@@ -33,6 +33,7 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 		return sources.Handler(func(ev sources.EventType, o, old client.Object) {
 			if ev != sources.Updated || !statusOnly(old, o) {
 				r.queue.Add(key{Namespace: o.GetNamespace(), Source: id})
+				r.queue.AddAfter(withheldKey, withheldDelay)
 			}
 		})
 	}
@@ -97,9 +98,11 @@ func (r *run) exportsFrom(ctx context.Context, cl cluster.Cluster, ns string) bo
 }
 
 // enqueueAll enqueues every Namespace a live member exports from, every
-// (Namespace, source) the led member holds RemoteEntities of, and every
-// Namespace the led member exports from (for its exports' status).
+// (Namespace, source) the led member holds RemoteEntities of, every
+// Namespace the led member exports from (for its exports' status), and the
+// led member's list of withheld exports.
 func (r *run) enqueueAll(ctx context.Context) {
+	r.queue.Add(withheldKey)
 	own := &federationv1alpha1.EntityExportList{}
 	if err := r.m.Cluster.GetCache().List(ctx, own); err == nil {
 		for _, e := range own.Items {

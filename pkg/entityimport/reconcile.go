@@ -20,6 +20,9 @@ import (
 // source member what that member exports, or keeps them as they are while
 // the member cannot be read.
 func (r *run) reconcile(ctx context.Context, k key) error {
+	if k == withheldKey {
+		return r.writeWithheld(ctx)
+	}
 	if k.Source == r.m.ClusterID {
 		return r.ownStatus(ctx, k.Namespace) // nothing of a member is imported into itself
 	}

@@ -40,14 +40,18 @@ func TestImportFollowsScopes(t *testing.T) {
 	view.Set(member2("us"))
 	leadertest.Lead(t, newController(registry), "member-2", cb, view)
 	stays(t, b, ns, "", 3*time.Second)
+	waitWithheld(t, b, ns, "member-1 "+ns+"/eu-only NotInScope")
 
 	view.Set(member2("eu"))
 	waitRemote(t, b, ns, "member-1.nic-eu=10.0.3.1")
+	waitWithheld(t, b, ns, "")
 
 	setRefusal(t, b, &federationv1alpha1.ImportsSpec{RefuseFrom: []string{"member-1"}})
 	waitRemote(t, b, ns, "")
+	waitWithheld(t, b, ns, "member-1 "+ns+"/eu-only Refused")
 	setRefusal(t, b, nil)
 	waitRemote(t, b, ns, "member-1.nic-eu=10.0.3.1")
+	waitWithheld(t, b, ns, "")
 
 	// A scope that cannot be read exports nothing, never more.
 	framework.Update(t, a, exp, func() {
@@ -55,6 +59,31 @@ func TestImportFollowsScopes(t *testing.T) {
 			{Key: "region", Operator: metav1.LabelSelectorOpIn}}}
 	})
 	waitRemote(t, b, ns, "")
+}
+
+// waitWithheld waits until member-2's ClusterMembership lists, of the
+// EntityExports of Namespace ns, want as withheld ("<cluster> <ns>/<name>
+// <reason>", joined by "; ").
+func waitWithheld(t *testing.T, c client.Client, ns, want string) {
+	t.Helper()
+	framework.Eventually(t, 20*time.Second, func() error {
+		cm := &federationv1alpha1.ClusterMembership{}
+		if err := c.Get(bg, client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); err != nil {
+			return err
+		}
+		var got []string
+		if cm.Status.Withheld != nil {
+			for _, w := range cm.Status.Withheld.Entities {
+				if w.Namespace == ns {
+					got = append(got, fmt.Sprintf("%s %s/%s %s", w.Cluster, w.Namespace, w.Name, w.Reason))
+				}
+			}
+		}
+		if strings.Join(got, "; ") != want {
+			return fmt.Errorf("withheld EntityExports of %s: %q, want %q", ns, got, want)
+		}
+		return nil
+	})
 }
 
 // setRefusal sets what member-2's ClusterMembership refuses.

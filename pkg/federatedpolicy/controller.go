@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/discovery"
@@ -117,7 +118,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager) err
 		Watches(&mcsv1beta1.ServiceImport{}, handler.EnqueueRequestsFromMapFunc(r.importToPolicies)).
 		Watches(&discoveryv1.EndpointSlice{}, handler.EnqueueRequestsFromMapFunc(r.sliceToPolicies), builder.WithPredicates(importedSlices())).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceToPolicies), builder.WithPredicates(labelsChanged())).
-		Watches(&federationv1alpha1.ClusterMembership{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies)).
+		Watches(&federationv1alpha1.ClusterMembership{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies), builder.WithPredicates(membershipChanged())).
 		Watches(&federationv1alpha1.Network{}, handler.EnqueueRequestsFromMapFunc(r.allPolicies), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WatchesMetadata(&antreav1alpha2.ExternalEntity{}, handler.EnqueueRequestsFromMapFunc(r.namespacePolicies), builder.WithPredicates(labelsChanged())).
 		Complete(r)
@@ -229,6 +230,18 @@ func importedSlices() predicate.Predicate {
 	return predicate.NewPredicateFuncs(func(o client.Object) bool {
 		return o.GetLabels()[federationv1alpha1.LabelManagedBy] == federationv1alpha1.ManagedByFederation && o.GetLabels()[mcsv1beta1.LabelServiceName] != ""
 	})
+}
+
+// membershipChanged passes the ClusterMembership changes a translation
+// reads: its spec, its labels, its status.withheld (not the leader's own
+// status: who leads, since when).
+func membershipChanged() predicate.Predicate {
+	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		a, okA := e.ObjectOld.(*federationv1alpha1.ClusterMembership)
+		b, okB := e.ObjectNew.(*federationv1alpha1.ClusterMembership)
+		return !okA || !okB || a.Generation != b.Generation || !maps.Equal(a.Labels, b.Labels) ||
+			!equality.Semantic.DeepEqual(a.Status.Withheld, b.Status.Withheld)
+	}}
 }
 
 // labelsChanged passes creations, deletions and label changes.

@@ -15,8 +15,10 @@
 // ClusterSet externalEntitySelector peers and the policies with ClusterSet
 // namespaceSelector peers; a ServiceImport or imported EndpointSlice the
 // policies naming that Service; a Namespace's labels the policies with
-// namespaceSelector peers; the ClusterMembership every policy; a derived
-// object the policy that owns it.
+// namespaceSelector peers; the ClusterMembership (its spec, labels and
+// status.withheld: what the federation holds back from this member, named
+// in the sources as notExportedHere) every policy; a derived object the
+// policy that owns it.
 //
 // # Writes
 //

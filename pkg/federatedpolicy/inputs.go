@@ -68,7 +68,7 @@ func (r *Reconciler) member(ctx context.Context) (translate.Member, error) {
 	if err != nil {
 		return translate.Member{}, fmt.Errorf("reading the ClusterMembership: %w", err)
 	}
-	return translate.Member{ClusterID: m.Spec.ClusterID, Labels: m.Labels}, nil
+	return translate.Member{ClusterID: m.Spec.ClusterID, Labels: m.Labels, Withheld: m.Status.Withheld}, nil
 }
 
 func (r *Reconciler) namespaces(ctx context.Context) (map[string]map[string]string, error) {

@@ -49,6 +49,9 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 			for _, k := range r.joins.Set(id, client.ObjectKeyFromObject(o), o.GetAnnotations(), ev == sources.Deleted) {
 				r.queue.Add(k)
 			}
+			if !led {
+				r.queue.AddAfter(withheldKey, withheldDelay)
+			}
 		})
 	case *corev1.Service:
 		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
@@ -142,8 +145,9 @@ func (r *run) enqueueExports(ctx context.Context, cl cluster.Cluster, ns string)
 }
 
 // enqueueAll enqueues every name exported by a readable member or imported
-// into the led member.
+// into the led member, and the led member's list of withheld exports.
 func (r *run) enqueueAll(ctx context.Context) {
+	r.queue.Add(withheldKey)
 	for _, mi := range r.sources.Live() {
 		r.enqueueExports(ctx, mi.Cluster, "")
 	}

@@ -23,6 +23,9 @@ import (
 // reconcile makes the led member's import of one name what the exports of
 // every member ask for, and sets the Conflict condition of its own export.
 func (r *run) reconcile(ctx context.Context, k types.NamespacedName) error {
+	if k == withheldKey {
+		return r.writeWithheld(ctx)
+	}
 	imported, err := r.importedSlices(ctx, k)
 	if err != nil {
 		return err

@@ -120,6 +120,65 @@ type ClusterMembershipStatus struct {
 	// +listMapKey=type
 	// +kubebuilder:validation:MaxItems=16
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// withheld are the other members' exports that do not reach this
+	// member (their scope leaves it out, or this member refuses their
+	// member), as this member's leader decides its imports: named here,
+	// never imported (no address, no label of theirs). Federated policies
+	// report them ("not exported to this member").
+	// +optional
+	Withheld *WithheldExports `json:"withheld,omitempty"`
+}
+
+// WithheldExports are the exports held back from a member, by kind; each
+// kind is written by the leader controller that imports it.
+type WithheldExports struct {
+	// services are withheld ServiceExports, named by the federated Service
+	// they give (the one they join, when they join one).
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=256
+	Services []WithheldExport `json:"services,omitempty"`
+
+	// moreServices counts the withheld ServiceExports not listed.
+	// +optional
+	MoreServices int32 `json:"moreServices,omitempty"`
+
+	// entities are withheld EntityExports.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=256
+	Entities []WithheldExport `json:"entities,omitempty"`
+
+	// moreEntities counts the withheld EntityExports not listed.
+	// +optional
+	MoreEntities int32 `json:"moreEntities,omitempty"`
+}
+
+// WithheldExport is one export that does not reach a member.
+type WithheldExport struct {
+	// cluster is the exporting member.
+	// +required
+	// +kubebuilder:validation:MaxLength=128
+	Cluster string `json:"cluster"`
+
+	// namespace is the export's Namespace (for a ServiceExport, the
+	// federated Service's).
+	// +required
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace"`
+
+	// name is the export's name (for a ServiceExport, the federated
+	// Service's).
+	// +required
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// reason is NotInScope (the exporter's scope leaves this member out)
+	// or Refused (this member's spec.imports refuses the exporter).
+	// +required
+	// +kubebuilder:validation:Enum=NotInScope;Refused
+	Reason string `json:"reason"`
 }
 
 // ClusterMembership is a cluster's own identity and federation membership.

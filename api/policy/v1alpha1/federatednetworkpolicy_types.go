@@ -172,6 +172,16 @@ type RemoteSourceStatus struct {
 	// +kubebuilder:validation:MaxItems=16
 	Unusable []string `json:"unusable,omitempty"`
 
+	// notExportedHere names the members that export what the source
+	// names (entities in its Namespaces, the federated Service) but not to
+	// this member, and why: their export's scope leaves this member out,
+	// or this member refuses them (its ClusterMembership's spec.imports).
+	// Nothing of theirs is matched. The last line says how many more.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	NotExportedHere []string `json:"notExportedHere,omitempty"`
+
 	// sharedEgress names the egress addresses the source is matched by
 	// that other hosts share (a NAT gateway): a rule admitting the source
 	// admits them too.

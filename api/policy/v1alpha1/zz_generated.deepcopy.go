@@ -258,6 +258,11 @@ func (in *RemoteSourceStatus) DeepCopyInto(out *RemoteSourceStatus) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	if in.NotExportedHere != nil {
+		in, out := &in.NotExportedHere, &out.NotExportedHere
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
 	if in.SharedEgress != nil {
 		in, out := &in.SharedEgress, &out.SharedEgress
 		*out = make([]string, len(*in))

@@ -104,6 +104,11 @@ func printDetail(out io.Writer, d policyview.Detail) error {
 		fmt.Fprintf(w, "    %s\t%s\t%s\t%s\t%s\t%d\t%s\n", s.Rule, s.Kind, orDash(s.Name), yesNo(s.Resolved),
 			orDash(strings.Join(s.Clusters, ",")), s.Addresses, orDash(s.Message))
 	}
+	for _, s := range d.RemoteSources {
+		for _, line := range s.NotExportedHere {
+			fmt.Fprintf(w, "    %s %s: not exported to this member by %s\n", s.Rule, orDash(s.Name), line)
+		}
+	}
 	fmt.Fprintf(w, "  Refused peers: %d\n", len(d.RefusedPeers))
 	if len(d.RefusedPeers) > 0 {
 		fmt.Fprintln(w, "    RULE\tPEER\tREASON\tMESSAGE")

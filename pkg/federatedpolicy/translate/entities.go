@@ -8,7 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/exportscope"
 	"antreaplus.io/antreaplus/pkg/networks"
 )
 
@@ -38,12 +40,16 @@ func (t *translator) entityPeers(dir string, i, j int, id string, p *antreav1bet
 	if p.NamespaceSelector != nil {
 		src.Name += " in namespaces " + describe(p.NamespaceSelector)
 	}
+	src.NotExportedHere = t.notExportedHere(func(w *federationv1alpha1.WithheldExports) []federationv1alpha1.WithheldExport { return w.Entities },
+		func(w *federationv1alpha1.WithheldExports) int32 { return w.MoreEntities }, namespaces, "")
 	parts := chunks(addrs)
 	switch {
 	case len(namespaces) == 0:
 		src.Message = "the namespaceSelector selects no Namespace of this member"
 	case len(addrs) == 0 && sel2.matched > 0:
 		src.Message = fmt.Sprintf("%d remote entities match, but none has an address usable here: see unusable", sel2.matched)
+	case len(addrs) == 0 && len(src.NotExportedHere) > 0:
+		src.Message = "no remote entity matches here; some members export entities in these Namespaces, but not to this member: see notExportedHere"
 	case len(addrs) == 0:
 		src.Message = "no remote entity matches yet: export them with an EntityExport in their member"
 	case len(parts) > 1:
@@ -251,4 +257,30 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// notExportedHere names the members whose exports in namespaces (of name,
+// unless empty) are withheld from this member, and why (the lists of the
+// ClusterMembership's status.withheld that of and more pick); the last
+// line counts the exports the status could not list, when it could not.
+func (t *translator) notExportedHere(of func(*federationv1alpha1.WithheldExports) []federationv1alpha1.WithheldExport,
+	more func(*federationv1alpha1.WithheldExports) int32, namespaces []string, name string) []string {
+	w := t.in.Member.Withheld
+	if w == nil {
+		return nil
+	}
+	var lines []string
+	seen := map[string]bool{}
+	for _, ns := range namespaces {
+		for _, line := range exportscope.WithheldFrom(of(w), ns, name) {
+			if !seen[line] {
+				seen[line] = true
+				lines = append(lines, line)
+			}
+		}
+	}
+	if n := more(w); n > 0 && len(lines) > 0 {
+		lines = append(lines, fmt.Sprintf("and what %d more withheld exports of this member's status.withheld could not list", n))
+	}
+	return capLines(lines)
 }

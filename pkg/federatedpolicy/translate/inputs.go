@@ -56,6 +56,9 @@ type Member struct {
 	ClusterID string
 	// Labels are the ClusterMembership's labels (managed-by excepted).
 	Labels map[string]string
+	// Withheld are the other members' exports that do not reach this
+	// member (the ClusterMembership's status, written by its leader).
+	Withheld *federationv1alpha1.WithheldExports
 }
 
 // FederationLabels are the labels a RemoteEntity exported by this member

@@ -65,6 +65,9 @@ func renderReport(r Report) []string {
 		for _, e := range s.SharedEgress {
 			out = append(out, "  shared egress: "+e)
 		}
+		for _, e := range s.NotExportedHere {
+			out = append(out, "  not exported here: "+e)
+		}
 	}
 	for _, p := range r.RefusedPeers {
 		out = append(out, fmt.Sprintf("refused %s peer %d %s: %s", p.Rule, p.Peer, p.Reason, p.Message))

@@ -173,9 +173,13 @@ func (t *translator) serviceSource(i, j int, id string, ps antreav1beta1.PeerSer
 	sets := o.portSets()
 	src := policyv1alpha1.RemoteSourceStatus{Rule: id, Kind: KindFederatedService, Name: key.String(),
 		Resolved: o.remote > 0, Clusters: sortedKeys(o.clusters), Addresses: int32(len(o.byAddr)), Unusable: unusable}
+	src.NotExportedHere = t.notExportedHere(func(w *federationv1alpha1.WithheldExports) []federationv1alpha1.WithheldExport { return w.Services },
+		func(w *federationv1alpha1.WithheldExports) int32 { return w.MoreServices }, []string{key.Namespace}, key.Name)
 	switch {
 	case o.remote == 0 && len(unusable) > 0:
 		src.Message = fmt.Sprintf("Service %s is exported, but no exporter offers an address usable here: see unusable", key)
+	case (!imported || svc.Import == nil) && len(src.NotExportedHere) > 0:
+		src.Message = fmt.Sprintf("Service %s is not exported to this member: see notExportedHere", key)
 	case !imported || svc.Import == nil:
 		src.Message = fmt.Sprintf("no member exports Service %s yet: export it with 'antreaplus service export %s -n %s' in the member that runs it",
 			key, key.Name, key.Namespace)

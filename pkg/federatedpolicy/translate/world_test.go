@@ -148,6 +148,16 @@ func (w *world) applyOne(raw json.RawMessage, del bool) error {
 		})
 	case "Network":
 		return upsert(raw, del, w.networks, func(n *federationv1alpha1.Network) (string, federationv1alpha1.Network) { return n.Name, *n })
+	case "ClusterMembership": // its status.withheld: what the federation holds back from this member
+		cm := &federationv1alpha1.ClusterMembership{}
+		if err := json.Unmarshal(raw, cm); err != nil {
+			return err
+		}
+		w.member.Withheld = cm.Status.Withheld
+		if del {
+			w.member.Withheld = nil
+		}
+		return nil
 	case "ExternalEntity":
 		return upsert(raw, del, w.local, func(e *antreav1alpha2.ExternalEntity) (types.NamespacedName, *antreav1alpha2.ExternalEntity) {
 			return key(e.Namespace, e.Name), e

@@ -2,6 +2,7 @@ package fedpolicy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -22,6 +24,7 @@ func testRefusals(t *testing.T) {
 	t.Run("remote Pods", testRemotePodsRefused)
 	t.Run("Antrea policy", testAntreaPolicyIgnoresClusterSet)
 	t.Run("awaited Service", testAwaitedService)
+	t.Run("not exported here", testNotExportedHere)
 }
 
 func testRemotePodsRefused(t *testing.T) {
@@ -109,4 +112,40 @@ func testAwaitedService(t *testing.T) {
 	}))
 	waitProbe(t, "azure-dev-build-1", "dev-build-2:8080", connected, 30*time.Second)
 	expectProbe(t, "azure-dev-build-1", "dev-build-3:8080", dropped)
+}
+
+// testNotExportedHere: an EntityExport of member-1 scoped to member-3 is
+// never imported into member-2, whose federated policy names member-1 as
+// not exporting to it, in its status and in antreaplus policy status; the
+// export deleted, the line goes.
+func testNotExportedHere(t *testing.T) {
+	const name = "not-exported-here"
+	exp := &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "to-member-3"},
+		Spec: federationv1alpha1.EntityExportSpec{
+			ExternalEntitySelector: metav1.LabelSelector{MatchLabels: map[string]string{"tag.cloud.antreaplus.io/env": "member-3-only"}},
+			Scope:                  &federationv1alpha1.ExportScope{ClusterIDs: []string{"member-3"}}}}
+	create(t, "member-1", exp)
+	peer := antreav1beta1.NetworkPolicyPeer{Scope: antreav1beta1.ScopeClusterSet, ExternalEntitySelector: &metav1.LabelSelector{
+		MatchLabels: map[string]string{"tag.cloud.antreaplus.io/env": "member-3-only"}}}
+	policy := federatedPolicy(ns, name, appliedToVM(azureAccount, "dev-build-1"), allowIn(9999, peer))
+	create(t, "member-2", policy)
+	defer remove(t, "member-2", policy)
+	const line = "member-1 (its export's scope leaves this member out)"
+	notExported := func(want bool) func(*policyv1alpha1.FederatedNetworkPolicy) error {
+		return func(p *policyv1alpha1.FederatedNetworkPolicy) error {
+			if len(p.Status.RemoteSources) != 1 {
+				return fmt.Errorf("%d remote sources, want 1", len(p.Status.RemoteSources))
+			}
+			if got := slices.Contains(p.Status.RemoteSources[0].NotExportedHere, line); got != want {
+				return fmt.Errorf("notExportedHere %q, want %q listed: %t", p.Status.RemoteSources[0].NotExportedHere, line, want)
+			}
+			return nil
+		}
+	}
+	waitFNP(t, "member-2", ns, name, 30*time.Second, notExported(true))
+	if out := antreaplus(t, "policy", "status", name, "-n", ns, "--context", "member-2"); !strings.Contains(out, "not exported to this member by "+line) {
+		t.Errorf("antreaplus policy status %s does not say member-1 does not export to member-2:\n%s", name, out)
+	}
+	remove(t, "member-1", exp)
+	waitFNP(t, "member-2", ns, name, 30*time.Second, notExported(false))
 }

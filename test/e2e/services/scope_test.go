@@ -46,6 +46,17 @@ func TestScopedExport(t *testing.T) {
 		waitImported(t, importLimit, ns, "pay", in, fromMember1)
 		waitImported(t, importLimit, ns, "pay", out, gone)
 		got := waitExported(t, ns, "pay", exported)
+		// What does not reach a member is named in its ClusterMembership.
+		for _, m := range in {
+			waitWithheldService(t, m, ns, "pay", "")
+		}
+		for _, m := range out {
+			reason := "NotInScope"
+			if exported == "False/Refused" && m == "member-2" { // the step where member-2 refuses member-1
+				reason = "Refused"
+			}
+			waitWithheldService(t, m, ns, "pay", reason)
+		}
 		t.Logf("%s: imported in %v, not in %v (%s); Exported: %s", step, in, out, time.Since(start).Round(time.Millisecond), got)
 	}
 	expect("to member-2", []string{"member-1", "member-2"}, "True/Scoped")
@@ -75,6 +86,30 @@ func TestScopedExport(t *testing.T) {
 	setExportAnnotation(t, ns, "pay", federationv1alpha1.AnnotationExportToSelector, "")
 	setExportAnnotation(t, ns, "pay", federationv1alpha1.AnnotationExportToClusters, "")
 	expect("scope removed", []string{"member-1", "member-2", "member-3"}, "True/Everywhere")
+}
+
+// waitWithheldService waits until member's ClusterMembership lists
+// member-1's export of ns/name as withheld with reason ("": not listed).
+func waitWithheldService(t *testing.T, member, ns, name, reason string) {
+	t.Helper()
+	framework.Eventually(t, importLimit, func() error {
+		cm := &federationv1alpha1.ClusterMembership{}
+		if err := cl(t, member).Get(bg, client.ObjectKey{Name: federationv1alpha1.MembershipName}, cm); err != nil {
+			return err
+		}
+		got := ""
+		if cm.Status.Withheld != nil {
+			for _, w := range cm.Status.Withheld.Services {
+				if w.Cluster == "member-1" && w.Namespace == ns && w.Name == name {
+					got = w.Reason
+				}
+			}
+		}
+		if got != reason {
+			return fmt.Errorf("%s lists member-1's export of %s/%s as withheld %q, want %q", member, ns, name, got, reason)
+		}
+		return nil
+	})
 }
 
 // exportLBScoped exports a LoadBalancer Service of member-1 (ingress ip)
