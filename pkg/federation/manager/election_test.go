@@ -7,11 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/utils/ptr"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/election"
@@ -179,7 +181,9 @@ func TestRefusedHandoverDecidedAgain(t *testing.T) {
 	api := freshLeases(t)
 	peers := &flipping{me: "holder"}
 	var led atomic.Int32
-	e := election.New(election.DefaultConfig(), "holder", member, &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, peers,
+	// Its reads go through the watch, as a session's do: a leader that reads
+	// every round must not decide from a copy older than its own renewal.
+	e := election.New(election.DefaultConfig(), "holder", member, watchedLeases(t, api, member), peers,
 		func(ctx context.Context, _ int32) { led.Add(1); <-ctx.Done() })
 	runElector(t, e)
 	framework.Eventually(t, 20*time.Second, func() error {
@@ -215,5 +219,94 @@ func TestRefusedHandoverDecidedAgain(t *testing.T) {
 	})
 	if e.Status().Leading {
 		t.Error("still leading after the hand-over")
+	}
+}
+
+// watchedLeases is api with reads served by a watch of the leader Lease
+// while it is fresh, as a session's elector has it; member labels its reads.
+func watchedLeases(t *testing.T, api coordinationv1client.LeaseInterface, member string) *probingLeases {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, 3*election.DefaultConfig().RetryPeriod)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.run(ctx, cs)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}, watched: w, member: member}
+}
+
+// second is a supervisor ranked second for every member, the other one
+// (holder) preferred; both alive.
+type second struct{ holder string }
+
+func (s second) Rank(string) (int, string) { return 1, s.holder }
+func (s second) Alive(string) bool         { return true }
+
+// TestObserverReadsTheWatch: while another supervisor renews the leader
+// Lease every second, an observing elector reads it from its watch (no
+// request to the member); once the holder stops, the watch goes stale, the
+// observer reads the API server again and takes the member over after the
+// Lease's duration, as before.
+func TestObserverReadsTheWatch(t *testing.T) {
+	api := freshLeases(t)
+	holderCtx, stopHolder := context.WithCancel(t.Context())
+	defer stopHolder()
+	go func() { // the holder renews every retry period, as a leader does
+		now := metav1.NowMicro()
+		l := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.LeaderLease, Namespace: federationv1alpha1.SystemNamespace},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("holder"), LeaseDurationSeconds: ptr.To(int32(6)), AcquireTime: &now, RenewTime: &now, LeaseTransitions: ptr.To(int32(1))}}
+		l, err := api.Create(holderCtx, l, metav1.CreateOptions{})
+		for err == nil {
+			select {
+			case <-holderCtx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+			now := metav1.NowMicro()
+			l.Spec.RenewTime = &now
+			l, err = api.Update(holderCtx, l, metav1.UpdateOptions{})
+		}
+	}()
+	leases := watchedLeases(t, api, member)
+	reads := func(source string) float64 { return testutil.ToFloat64(leaseReads.WithLabelValues(member, source)) }
+	watch0, api0 := reads(leaseReadWatch), reads(leaseReadAPI)
+	e := election.New(election.DefaultConfig(), "observer", member, leases, second{holder: "holder"}, func(ctx context.Context, _ int32) { <-ctx.Done() })
+	runElector(t, e)
+
+	time.Sleep(8 * time.Second)
+	if e.Status().Leading {
+		t.Fatal("the observer took the member from a holder that renews")
+	}
+	fromWatch, fromAPI := reads(leaseReadWatch)-watch0, reads(leaseReadAPI)-api0
+	t.Logf("while the holder renews: %.0f reads from the watch, %.0f from the API server", fromWatch, fromAPI)
+	if fromWatch < 5 || fromAPI > 2 {
+		t.Errorf("%.0f reads from the watch and %.0f from the API server in 8 s; want nearly every one from the watch", fromWatch, fromAPI)
+	}
+
+	stopHolder()
+	stopped := time.Now()
+	framework.Eventually(t, 20*time.Second, func() error {
+		if !e.Status().Leading {
+			return fmt.Errorf("not leading yet")
+		}
+		return nil
+	})
+	took := time.Since(stopped)
+	t.Logf("taken over %v after the holder stopped", took.Round(100*time.Millisecond))
+	// LeaseDuration (6 s) and the rank's delay (1 s), from the last renewal.
+	if took < 5*time.Second {
+		t.Errorf("taken over %v after the holder stopped, before the Lease could expire", took)
+	}
+	if reads(leaseReadAPI)-api0-fromAPI == 0 {
+		t.Error("the stale watch was trusted: no read went to the API server after the holder stopped")
 	}
 }

@@ -23,6 +23,16 @@ var (
 	statusWrites = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "antreaplus_federation_registry_status_writes_total", Help: "MemberCluster status updates, by result.",
 	}, []string{"result"})
+	leaseReads = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_lease_reads_total",
+		Help: "Reads of a member's leader Lease (and of another supervisor's manager Lease) by the election and the peer loop, by source: watch (no request) or api.",
+	}, []string{"member", "source"})
+)
+
+// Sources of a Lease read.
+const (
+	leaseReadWatch = "watch"
+	leaseReadAPI   = "api"
 )
 
 // RegisterMetrics registers on reg the manager's metrics and those of what
@@ -30,7 +40,7 @@ var (
 // sessions. Registering them again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
 	return errors.Join(
-		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites),
+		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites, leaseReads),
 		election.RegisterMetrics(reg),
 		outage.RegisterMetrics(reg))
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -44,7 +45,7 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 	retry := time.NewTicker(s.m.opts.Election.RetryPeriod)
 	defer retry.Stop()
 	for {
-		if l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.ManagerLease, metav1.GetOptions{}); err == nil {
+		if l, err := s.readPeerLease(ctx, cs); err == nil {
 			s.peer.mu.Lock()
 			if l.ResourceVersion != s.peer.version {
 				s.peer.version, s.peer.changedAt = l.ResourceVersion, time.Now()
@@ -63,6 +64,17 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 		case <-retry.C:
 		}
 	}
+}
+
+// readPeerLease reads the supervisor's manager Lease: from its watch while
+// fresh (the manager writes it every retry period), else from the API server.
+func (s *session) readPeerLease(ctx context.Context, cs kubernetes.Interface) (*coordinationv1.Lease, error) {
+	if l, err, ok := s.peerLease.current(); ok {
+		leaseReads.WithLabelValues(s.clusterID, leaseReadWatch).Inc()
+		return l, err
+	}
+	leaseReads.WithLabelValues(s.clusterID, leaseReadAPI).Inc()
+	return cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.ManagerLease, metav1.GetOptions{})
 }
 
 // readReports reads the supervisor's registry status of every member.

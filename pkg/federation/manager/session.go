@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -34,18 +35,27 @@ type session struct {
 	// setupErr is why the session could not be started (bad Secret, bad config).
 	setupErr error
 
-	cancel  context.CancelFunc
-	done    sync.WaitGroup
-	elector *election.Elector
-	probe   probe
-	peer    peerView
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+	// running counts the session's goroutines by name, for a slow stop.
+	runningMu sync.Mutex
+	running   map[string]int
+	elector   *election.Elector
+	probe     probe
+	peer      peerView
 
 	// member is the member's client and informers; it is replaced when the
 	// member comes back from an outage (see runMember).
-	cacheMu     sync.Mutex
-	watchCfg    *rest.Config
-	member      cluster.Cluster
-	memberSwaps chan struct{}
+	cacheMu  sync.Mutex
+	watchCfg *rest.Config
+	// leaderLease and, on another supervisor's member, peerLease follow the
+	// member's leader Lease and the supervisor's manager Lease through
+	// watches; read every retry period, they go to the API server only
+	// when their watch is not fresh.
+	leaderLease, peerLease *watchedLease
+	watchCS                kubernetes.Interface
+	member                 cluster.Cluster
+	memberSwaps            chan struct{}
 }
 
 func newSession(m *Manager, mc *federationv1alpha1.MemberCluster, key string) *session {
@@ -84,34 +94,84 @@ func (s *session) start(c credentials) error {
 	if err != nil {
 		return err
 	}
-	leases := &probingLeases{c: cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace), name: federationv1alpha1.LeaderLease, probe: &s.probe}
+	if s.watchCS, err = kubernetes.NewForConfig(s.watchCfg); err != nil {
+		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
+	}
+	fresh := 3 * s.m.opts.Election.RetryPeriod
+	s.leaderLease = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, fresh)
+	if s.spec.Supervisor && s.clusterID != s.m.me {
+		s.peerLease = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.ManagerLease, fresh)
+	}
+	leases := &probingLeases{c: cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace), name: federationv1alpha1.LeaderLease,
+		probe: &s.probe, watched: s.leaderLease, member: s.clusterID}
 	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead)
 
 	// The session outlives the reconcile that starts it: it gets its own logger and context.
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), ctrl.Log.WithName("member").WithValues("member", s.clusterID)))
 	s.cancel = cancel
 	s.useMember(member)
-	s.goRun(func() { s.runMember(ctx) })
-	s.goRun(func() { s.elector.Run(ctx) })
-	s.goRun(func() { s.watchExports(ctx) })
+	s.goRun("member cache", func() { s.runMember(ctx) })
+	s.goRun("elector", func() { s.elector.Run(ctx) })
+	s.goRun("exports watch", func() { s.watchExports(ctx) })
 	if s.spec.Supervisor && s.clusterID != s.m.me {
-		s.goRun(func() { s.peerLoop(ctx, cs) })
+		s.goRun("peer loop", func() { s.peerLoop(ctx, cs) })
 	}
 	return nil
 }
 
-func (s *session) goRun(f func()) {
+// goRun runs f for the session; stop waits for it, and names it while it
+// keeps stop waiting.
+func (s *session) goRun(name string, f func()) {
 	s.done.Add(1)
+	s.runningMu.Lock()
+	if s.running == nil {
+		s.running = map[string]int{}
+	}
+	s.running[name]++
+	s.runningMu.Unlock()
 	go func() {
 		defer s.done.Done()
+		defer func() {
+			s.runningMu.Lock()
+			s.running[name]--
+			s.runningMu.Unlock()
+		}()
 		f()
 	}()
 }
 
-// stop ends the session; a leader stops its controllers first.
+// stopWarnAfter is how long a session's stop may take before it logs what
+// it still waits for.
+const stopWarnAfter = 15 * time.Second
+
+// stop ends the session; a leader stops its controllers first. A stop that
+// takes long says, every stopWarnAfter, what it still waits for.
 func (s *session) stop() {
 	s.cancel()
-	s.done.Wait()
+	stopped := make(chan struct{})
+	go func() {
+		s.done.Wait()
+		close(stopped)
+	}()
+	start := time.Now()
+	for {
+		select {
+		case <-stopped:
+			return
+		case <-time.After(stopWarnAfter):
+			s.runningMu.Lock()
+			var waiting []string
+			for name, n := range s.running {
+				if n > 0 {
+					waiting = append(waiting, name)
+				}
+			}
+			s.runningMu.Unlock()
+			sort.Strings(waiting)
+			klog.Background().Info("A member's session is slow to stop", "member", s.clusterID,
+				"for", time.Since(start).Round(time.Second), "waitingFor", waiting, "leaderStatus", fmt.Sprintf("%+v", s.elector.Status()))
+		}
+	}
 }
 
 // newMember connects a client and a cache (not started) to the member.
@@ -185,6 +245,14 @@ func (s *session) memberGeneration(ctx context.Context, g outage.Generation) err
 		}
 		s.useMember(member)
 	}
+	// The Lease watches are renewed with the cache, for the same reason;
+	// they end with ctx, and nothing waits for them (a read never relies on
+	// a watch that stopped delivering).
+	for _, w := range []*watchedLease{s.leaderLease, s.peerLease} {
+		if w != nil {
+			go w.run(ctx, s.watchCS)
+		}
+	}
 	return member.Start(ctx)
 }
 
@@ -248,7 +316,8 @@ func (p *probe) result(context.Context) error {
 
 // probingLeases is the member's Lease API; every read, and every update
 // (a leader renews without reading first), doubles as a probe of the
-// member.
+// member. A read is served from the watch when it is fresh (an event
+// within three retry periods: the member pushed it, so it answers).
 type probingLeases struct {
 	c interface {
 		Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error)
@@ -257,9 +326,28 @@ type probingLeases struct {
 	}
 	name  string
 	probe *probe
+	// watched, when set, serves reads while fresh; member labels the
+	// reads counted.
+	watched *watchedLease
+	member  string
+	// written is the resourceVersion of this elector's last write until
+	// the watch delivers it: until then a read goes to the API server, so
+	// that a leader never decides from a copy older than its own write.
+	written string
 }
 
 func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	if p.watched != nil {
+		if p.written != "" && p.watched.delivered(p.written) {
+			p.written = ""
+		}
+		if l, err, ok := p.watched.current(); ok && p.written == "" {
+			p.probe.record(nil)
+			leaseReads.WithLabelValues(p.member, leaseReadWatch).Inc()
+			return l, err
+		}
+		leaseReads.WithLabelValues(p.member, leaseReadAPI).Inc()
+	}
 	l, err := p.c.Get(ctx, p.name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		p.probe.record(nil)
@@ -270,11 +358,22 @@ func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) 
 }
 
 func (p *probingLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
-	return p.c.Create(ctx, l, metav1.CreateOptions{})
+	out, err := p.c.Create(ctx, l, metav1.CreateOptions{})
+	p.wrote(out, err)
+	return out, err
+}
+
+// wrote notes the version of a successful write, which the watch must
+// deliver before it serves reads again.
+func (p *probingLeases) wrote(l *coordinationv1.Lease, err error) {
+	if err == nil && l != nil {
+		p.written = l.ResourceVersion
+	}
 }
 
 func (p *probingLeases) Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
 	out, err := p.c.Update(ctx, l, metav1.UpdateOptions{})
+	p.wrote(out, err)
 	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 		p.probe.record(nil) // answered: someone else wrote it meanwhile
 	} else {
