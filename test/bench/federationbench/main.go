@@ -9,7 +9,8 @@
 //   - balance: the most members one supervisor leads after start and after
 //     the killed supervisor returns, and how many hand-overs the return took;
 //
-//   - cost: memory and CPU of one manager leading 10 members.
+//   - cost: memory, CPU at idle and TCP connections of one manager leading
+//     1 and then 10 members, and what each member led adds.
 //
 //     go run ./test/bench/federationbench -runs 5 -json _output/bench/federation.json
 package main
@@ -147,34 +148,73 @@ func failover(ctx context.Context, s settings) ([]benchtable.Figure, error) {
 }
 
 func managerCost(ctx context.Context, s settings) ([]benchtable.Figure, error) {
-	f, err := start(ctx, s.scaleMembers, 1, s.base+1000)
+	one, err := leadingCost(ctx, s, 1)
 	if err != nil {
 		return nil, err
 	}
-	defer f.down()
-	if _, err := f.waitBalanced(s.scaleMembers, 90*time.Second); err != nil {
+	many, err := leadingCost(ctx, s, s.scaleMembers)
+	if err != nil {
 		return nil, err
+	}
+	per := func(a, b float64) float64 { return (b - a) / float64(s.scaleMembers-1) }
+	figs := append(one.figures(1), many.figures(s.scaleMembers)...)
+	if s.scaleMembers > 1 {
+		figs = append(figs,
+			benchtable.Summarize(fmt.Sprintf("per member led (1 -> %d members): memory", s.scaleMembers), "MiB", []float64{per(one.rssMedian(), many.rssMedian())}),
+			benchtable.Summarize(fmt.Sprintf("per member led (1 -> %d members): CPU at idle", s.scaleMembers), "% core", []float64{per(one.cpuPct, many.cpuPct)}),
+			benchtable.Summarize(fmt.Sprintf("per member led (1 -> %d members): TCP connections", s.scaleMembers), "conns", []float64{per(float64(one.conns), float64(many.conns))}))
+	}
+	return figs, nil
+}
+
+// cost is what one manager used while leading a federation at idle.
+type cost struct {
+	rss    []float64
+	cpuPct float64
+	conns  int
+}
+
+func (c cost) rssMedian() float64 { return benchtable.Summarize("", "", c.rss).Median }
+
+func (c cost) figures(members int) []benchtable.Figure {
+	return []benchtable.Figure{
+		benchtable.Summarize(fmt.Sprintf("manager memory leading %d members (RSS)", members), "MiB", c.rss),
+		benchtable.Summarize(fmt.Sprintf("manager CPU leading %d members, idle", members), "% core", []float64{c.cpuPct}),
+		benchtable.Summarize(fmt.Sprintf("manager TCP connections leading %d members", members), "conns", []float64{float64(c.conns)}),
+	}
+}
+
+// leadingCost starts a federation of members with one supervisor, waits
+// until it leads them all, and samples its manager at idle.
+func leadingCost(ctx context.Context, s settings, members int) (cost, error) {
+	f, err := start(ctx, members, 1, s.base+1000)
+	if err != nil {
+		return cost{}, err
+	}
+	defer f.down()
+	if _, err := f.waitBalanced(members, 90*time.Second); err != nil {
+		return cost{}, err
 	}
 	pid := f.sb.ManagerPid(f.supervisors[0])
 	cpu0, err := procstat.CPUSeconds(pid)
 	if err != nil {
-		return nil, err
+		return cost{}, err
 	}
-	var rss []float64
+	var c cost
 	t0 := time.Now()
 	for time.Since(t0) < s.measure {
 		time.Sleep(time.Second)
-		rss = append(rss, procstat.RSSMiB(pid))
+		c.rss = append(c.rss, procstat.RSSMiB(pid))
 	}
 	cpu1, err := procstat.CPUSeconds(pid)
 	if err != nil {
-		return nil, err
+		return cost{}, err
 	}
-	cpuPct := 100 * (cpu1 - cpu0) / time.Since(t0).Seconds()
-	return []benchtable.Figure{
-		benchtable.Summarize(fmt.Sprintf("manager memory leading %d members (RSS)", s.scaleMembers), "MiB", rss),
-		benchtable.Summarize(fmt.Sprintf("manager CPU leading %d members", s.scaleMembers), "% core", []float64{cpuPct}),
-	}, nil
+	c.cpuPct = 100 * (cpu1 - cpu0) / time.Since(t0).Seconds()
+	if c.conns, err = procstat.TCPConnections(pid); err != nil {
+		return cost{}, err
+	}
+	return c, nil
 }
 
 // logPath is where a run leaves the manager logs for a look afterwards.

@@ -57,3 +57,33 @@ func PidFromFile(path string) int {
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
 	return pid
 }
+
+// TCPConnections counts the established TCP connections (IPv4 and IPv6) a
+// process holds: its socket descriptors found in the host's TCP tables.
+func TCPConnections(pid int) (int, error) {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0, err
+	}
+	sockets := map[string]bool{}
+	for _, fd := range fds {
+		target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if err == nil && strings.HasPrefix(target, "socket:[") {
+			sockets[strings.TrimSuffix(strings.TrimPrefix(target, "socket:["), "]")] = true
+		}
+	}
+	n := 0
+	for _, table := range []string{"tcp", "tcp6"} {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(raw), "\n")[1:] {
+			// sl local rem st tx:rx tr:when retrnsmt uid timeout inode
+			if f := strings.Fields(line); len(f) >= 10 && f[3] == "01" && sockets[f[9]] {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
