@@ -41,7 +41,7 @@ func (r *run) ownStatus(ctx context.Context, ns string) error {
 		upd.Status = status
 		// The update carries the resourceVersion read: it fails, and is
 		// retried, if the member controller wrote its status meanwhile.
-		errs = append(errs, metrics.CountedWrite(r.m, "EntityExport", "status", nil, func() error {
+		errs = append(errs, r.write("EntityExport", "status", nil, func() error {
 			if err := r.writer.Status().Update(ctx, upd); !apierrors.IsNotFound(err) {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
@@ -22,23 +23,11 @@ import (
 // member-1 (its ClusterMembership's spec.imports), and withdrawn when the
 // scope becomes one that cannot be read.
 func TestImportFollowsScopes(t *testing.T) {
-	a, b := clusters.Client(t, "member-1"), clusters.Client(t, "member-2")
-	ns := sharedNamespace(t, "scoped", "member-1", "member-2")
+	e := euOnly(t, "scoped")
+	a, b, ns, exp := e.a, e.b, e.ns, e.exp
 	createEntity(t, a, ns, "nic-eu", web, "10.0.3.1")
-	exp := &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "eu-only"},
-		Spec: federationv1alpha1.EntityExportSpec{Scope: &federationv1alpha1.ExportScope{
-			ClusterSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}}}
-	if err := a.Create(bg, exp); err != nil {
-		t.Fatal(err)
-	}
-	framework.WriteMembership(t, b, "member-2", nil)
-
-	_, cb, view, registry := setup(t)
-	member2 := func(region string) manager.MemberInfo {
-		return manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true, Labels: map[string]string{"region": region}}
-	}
-	view.Set(member2("us"))
-	leadertest.Lead(t, newController(registry), "member-2", cb, view)
+	view, member2 := e.view, e.member2
+	leadertest.Lead(t, newController(e.registry), "member-2", e.cb, view)
 	stays(t, b, ns, "", 3*time.Second)
 	waitWithheld(t, b, ns, "member-1 "+ns+"/eu-only NotInScope")
 
@@ -98,21 +87,10 @@ func setRefusal(t *testing.T, c client.Client, imports *federationv1alpha1.Impor
 // refusal change: status.clusters lists the members reached and the
 // Exported condition says why not the others.
 func TestExportStatusSaysWhereItGoes(t *testing.T) {
-	a, b := clusters.Client(t, "member-1"), clusters.Client(t, "member-2")
-	ns := sharedNamespace(t, "reached", "member-1", "member-2")
-	exp := &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "eu-only"},
-		Spec: federationv1alpha1.EntityExportSpec{Scope: &federationv1alpha1.ExportScope{
-			ClusterSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}}}
-	if err := a.Create(bg, exp); err != nil {
-		t.Fatal(err)
-	}
-	framework.WriteMembership(t, b, "member-2", nil)
-	ca, cb, view, registry := setup(t)
-	member2 := func(region string) manager.MemberInfo {
-		return manager.MemberInfo{ClusterID: "member-2", Cluster: cb, Reachable: true, Labels: map[string]string{"region": region}}
-	}
-	view.Set(member2("us"))
-	leadertest.Lead(t, newController(registry), "member-1", ca, view)
+	e := euOnly(t, "reached")
+	a, b, exp := e.a, e.b, e.exp
+	view, member2 := e.view, e.member2
+	leadertest.Lead(t, newController(e.registry), "member-1", e.ca, view)
 
 	waitReached(t, a, exp, "member-1", "True/Scoped: exported to 1 of 2 members: member-1 (scope region=eu); not in scope: member-2")
 	view.Set(member2("eu"))
@@ -122,6 +100,39 @@ func TestExportStatusSaysWhereItGoes(t *testing.T) {
 	setRefusal(t, b, nil)
 	framework.Update(t, a, exp, func() { exp.Spec.Scope = nil })
 	waitReached(t, a, exp, "member-1,member-2", "True/Everywhere: exported to 2 of 2 members: member-1, member-2 (scope all)")
+}
+
+// scoped is the set-up of a scope test: an EntityExport "eu-only" of
+// member-1 scoped to the members labelled region=eu, in a Namespace of both
+// members, and a view where member-2 is labelled region=us.
+type scoped struct {
+	a, b     client.Client
+	ns       string
+	exp      *federationv1alpha1.EntityExport
+	ca, cb   cluster.Cluster
+	view     *leadertest.View
+	registry *leadertest.Registry
+	// member2 is member-2 in the view, labelled region.
+	member2 func(region string) manager.MemberInfo
+}
+
+func euOnly(t *testing.T, namespace string) scoped {
+	t.Helper()
+	e := scoped{a: clusters.Client(t, "member-1"), b: clusters.Client(t, "member-2")}
+	e.ns = sharedNamespace(t, namespace, "member-1", "member-2")
+	e.exp = &federationv1alpha1.EntityExport{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: "eu-only"},
+		Spec: federationv1alpha1.EntityExportSpec{Scope: &federationv1alpha1.ExportScope{
+			ClusterSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"region": "eu"}}}}}
+	if err := e.a.Create(bg, e.exp); err != nil {
+		t.Fatal(err)
+	}
+	framework.WriteMembership(t, e.b, "member-2", nil)
+	e.ca, e.cb, e.view, e.registry = setup(t)
+	e.member2 = func(region string) manager.MemberInfo {
+		return manager.MemberInfo{ClusterID: "member-2", Cluster: e.cb, Reachable: true, Labels: map[string]string{"region": region}}
+	}
+	e.view.Set(e.member2("us"))
+	return e
 }
 
 // waitReached waits until the export's status.clusters reads clusters and

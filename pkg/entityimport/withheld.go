@@ -25,7 +25,7 @@ const withheldDelay = time.Second
 // other members' EntityExports that do not reach it.
 func (r *run) writeWithheld(ctx context.Context) error {
 	return r.sources.WriteWithheld(ctx, sources.WithheldEntities, readEntityExports, r.writer, func(do func() error) error {
-		return metrics.CountedWrite(r.m, "ClusterMembership", "status", nil, do)
+		return r.write("ClusterMembership", "status", nil, do)
 	})
 }
 

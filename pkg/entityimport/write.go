@@ -27,7 +27,7 @@ func (r *run) apply(ctx context.Context, k key, have map[string]*federationv1alp
 		case !entityexport.Matches(h, w):
 			upd := h.DeepCopy()
 			upd.Labels, upd.Spec = w.Labels, w.Spec
-			err = r.write("update", upd, func() error { return r.writer.Update(ctx, upd) })
+			err = r.write(kindRemoteEntity, "update", upd, func() error { return r.writer.Update(ctx, upd) })
 		}
 		if err != nil {
 			return err
@@ -53,7 +53,7 @@ func (r *run) create(ctx context.Context, want *federationv1alpha1.RemoteEntity)
 	err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKeyFromObject(want), taken)
 	switch {
 	case apierrors.IsNotFound(err):
-		return r.write("create", want, func() error { return r.writer.Create(ctx, want) })
+		return r.write(kindRemoteEntity, "create", want, func() error { return r.writer.Create(ctx, want) })
 	case err != nil:
 		return fmt.Errorf("reading the RemoteEntity %s/%s: %w", want.Namespace, want.Name, err)
 	}
@@ -66,7 +66,7 @@ func (r *run) create(ctx context.Context, want *federationv1alpha1.RemoteEntity)
 // delete deletes a RemoteEntity, only the very one read (UID precondition).
 func (r *run) delete(ctx context.Context, obj *federationv1alpha1.RemoteEntity) error {
 	uid := obj.GetUID()
-	return r.write("delete", nil, func() error {
+	return r.write(kindRemoteEntity, "delete", nil, func() error {
 		err := r.writer.Delete(ctx, obj, client.Preconditions{UID: &uid})
 		if apierrors.IsNotFound(err) {
 			return nil
@@ -77,6 +77,6 @@ func (r *run) delete(ctx context.Context, obj *federationv1alpha1.RemoteEntity) 
 
 // write makes one write if the election still allows it, stamping the
 // leader's term on the object (when given) and counting it.
-func (r *run) write(verb string, stamp client.Object, do func() error) error {
-	return metrics.CountedWrite(r.m, kindRemoteEntity, verb, stamp, do)
+func (r *run) write(kind, verb string, stamp client.Object, do func() error) error {
+	return metrics.CountedWrite(r.m, kind, verb, stamp, do)
 }
