@@ -102,10 +102,10 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 		}
 		s.logf("%s: starting (Pod CIDR %s, Service CIDRs %s, API server port %d) ...", p.Name, p.PodCIDR, serviceRanges(p), p.APIServerPort)
 		config := filepath.Join(s.opts.Dir, p.Name+".kwokctl.yaml")
-		if err := os.WriteFile(config, kwokctlConfig(p), 0o600); err != nil {
+		if err := os.WriteFile(config, kwokctlConfig(p, s.light), 0o600); err != nil {
 			return fmt.Errorf("%s: writing kwokctl configuration: %w", p.Name, err)
 		}
-		if err := s.kwokctl(ctx, tools, createArgs(tools, p, config, s.clusterKubeconfig(p.Name)+".user")...); err != nil {
+		if err := s.kwokctl(ctx, tools, createArgs(tools, p, config, s.clusterKubeconfig(p.Name)+".user", s.light)...); err != nil {
 			return s.startFailure(p.Name, err)
 		}
 	}
@@ -113,11 +113,22 @@ func (s *Sandbox) ensureCluster(ctx context.Context, tools toolchain.Toolchain, 
 	if err != nil {
 		return err
 	}
-	if err := ensureNodes(ctx, cfg, p, s.opts.NodesPerCluster); err != nil {
+	if err := ensureNodes(ctx, cfg, p, s.opts.NodesPerCluster, s.light); err != nil {
 		return fmt.Errorf("%s: creating simulated nodes: %w", p.Name, err)
 	}
 	if err := crdinstall.InstallAll(ctx, cfg); err != nil {
 		return fmt.Errorf("%s: installing CRDs: %w", p.Name, err)
+	}
+	if s.light {
+		_, cs, err := s.clientset(p.Name)
+		if err != nil {
+			return err
+		}
+		if err := fillFederationToken(ctx, cs); err != nil {
+			return fmt.Errorf("%s: %w", p.Name, err)
+		}
+		s.logf("%s: ready (light: %d nodes written Ready, CRDs installed, the federation account's token written) in %s", p.Name, s.opts.NodesPerCluster, time.Since(started).Round(100*time.Millisecond))
+		return nil
 	}
 	// (Three times at most: one that exits for another reason says why in
 	// its log, quoted below.)
@@ -154,7 +165,9 @@ func (s *Sandbox) startFailure(name string, err error) error {
 
 // createArgs are the kwokctl arguments that create one cluster from the
 // cached binaries, with the cluster's own CIDRs, RBAC and admission on.
-func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig string) []string {
+// A light member's (light.go) controller manager, scheduler and kwok
+// controller are not started, and get no arguments.
+func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig string, light bool) []string {
 	args := []string{
 		"create", "cluster",
 		"--config", config,
@@ -179,14 +192,20 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 	}
 	extra := []string{
 		"kube-apiserver=service-cluster-ip-range=" + serviceRanges(p),
-		"kube-controller-manager=service-cluster-ip-range=" + p.ServiceCIDR.String(),
-		"kube-controller-manager=allocate-node-cidrs=true",
-		"kube-controller-manager=cluster-cidr=" + p.PodCIDR.String(),
-		"kube-controller-manager=node-cidr-mask-size=24",
-		"kwok-controller=cidr=" + p.PodCIDR.String(),
 		// A sandbox is disposable: etcd need not wait for the disk on every
 		// write (after a machine crash, recreate the sandbox).
 		"etcd=unsafe-no-fsync=true",
+	}
+	if light {
+		args = append(args, "--disable", strings.Join(lightDisabled, ","))
+	} else {
+		extra = append(extra,
+			"kube-controller-manager=service-cluster-ip-range="+p.ServiceCIDR.String(),
+			"kube-controller-manager=allocate-node-cidrs=true",
+			"kube-controller-manager=cluster-cidr="+p.PodCIDR.String(),
+			"kube-controller-manager=node-cidr-mask-size=24",
+			"kwok-controller=cidr="+p.PodCIDR.String(),
+		)
 	}
 	for _, e := range extra {
 		args = append(args, "--extra-args", e)
@@ -209,7 +228,15 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 // given up after 10 s) a controller manager whose API server stalls longer
 // exits, as on two cores shared with a test suite's other clusters, and
 // then nothing fills token Secrets or deletes Namespaces until the next `up`.
-func kwokctlConfig(p ClusterPlan) []byte {
+func kwokctlConfig(p ClusterPlan, light bool) []byte {
+	controllers := fmt.Sprintf(`- name: kube-controller-manager
+  extraArgs:%[1]s
+- name: kube-scheduler
+  extraArgs:%[1]s
+`, leaderElectionArgs)
+	if light {
+		controllers = ""
+	}
 	return []byte(fmt.Sprintf(`apiVersion: config.kwok.x-k8s.io/v1alpha1
 kind: KwokctlConfiguration
 options:
@@ -218,12 +245,8 @@ options:
   - %s
 componentsPatches:
 - name: kube-apiserver
-  extraArgs:%[4]s
-- name: kube-controller-manager
-  extraArgs:%[3]s
-- name: kube-scheduler
-  extraArgs:%[3]s
-`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next(), leaderElectionArgs, priorityAndFairnessArgs))
+  extraArgs:%s
+%s`, p.ComponentPorts.EtcdPeer, p.ServiceCIDR.Masked().Addr().Next(), priorityAndFairnessArgs, controllers))
 }
 
 // priorityAndFairnessArgs turn API Priority and Fairness on, with the API

@@ -15,14 +15,24 @@ import (
 // kwokNodeAnnotation marks the nodes kwokctl's kwok controller simulates.
 const kwokNodeAnnotation = "kwok.x-k8s.io/node"
 
-// ensureNodes creates the cluster's simulated nodes that do not exist yet.
-func ensureNodes(ctx context.Context, cfg *rest.Config, p ClusterPlan, n int) error {
+// ensureNodes creates the cluster's simulated nodes that do not exist yet;
+// a light member's are Ready from their creation (no kwok controller runs
+// to make them so).
+func ensureNodes(ctx context.Context, cfg *rest.Config, p ClusterPlan, n int, ready bool) error {
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
 	for i := 1; i <= n; i++ {
 		node := simulatedNode(p, i)
+		if ready {
+			node.Status.Conditions = []corev1.NodeCondition{{
+				Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "SandboxLightMember",
+				Message:            "written Ready by the sandbox: a light member runs no kwok controller",
+				LastHeartbeatTime:  metav1.Now(),
+				LastTransitionTime: metav1.Now(),
+			}}
+		}
 		_, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
 		if err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("creating node %s: %w", node.Name, err)

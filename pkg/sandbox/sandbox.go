@@ -37,6 +37,10 @@ type Options struct {
 	// SingleStack names the clusters whose Services are IPv4 only; the
 	// others are dual-stack (IPv4 first).
 	SingleStack []string
+	// Light runs light members (light.go): etcd and kube-apiserver only,
+	// the nodes and the federation account's token written by the sandbox.
+	// Recorded: a sandbox keeps the kind of members it started with.
+	Light bool
 }
 
 // State is what a running sandbox records in Dir/sandbox.json.
@@ -56,11 +60,15 @@ type State struct {
 	// ExternalDNS is set once the sandbox publishes the federation's
 	// names outside the members (--external-dns, externaldns.go).
 	ExternalDNS *ExternalDNSState `json:"externalDNS,omitempty"`
+	// Light: the members are light (light.go).
+	Light bool `json:"light,omitempty"`
 }
 
 // Sandbox is a set of local clusters living in one directory.
 type Sandbox struct {
 	opts Options
+	// light is Options.Light, or what the sandbox recorded when it started.
+	light bool
 }
 
 // DefaultDir is $ANTREAPLUS_SANDBOX_DIR or ~/.antreaplus/sandbox.
@@ -89,7 +97,7 @@ func New(opts Options) *Sandbox {
 	if opts.Progress == nil {
 		opts.Progress = io.Discard
 	}
-	return &Sandbox{opts: opts}
+	return &Sandbox{opts: opts, light: opts.Light}
 }
 
 // Dir is the sandbox directory.
@@ -138,6 +146,12 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 	}
 	base := s.opts.APIPortBase
 	if prev, err := s.LoadState(); err == nil {
+		if len(prev.Clusters) > 0 && prev.Light != s.opts.Light {
+			if s.opts.Light {
+				s.logf("The sandbox runs full members; keeping them (run 'antreaplus sandbox down' first for light ones).")
+			}
+			s.light = prev.Light
+		}
 		if len(prev.Clusters) > n {
 			s.logf("The sandbox already runs %d clusters; keeping all of them (run 'antreaplus sandbox down' first to start smaller).", len(prev.Clusters))
 			n = len(prev.Clusters)
@@ -178,7 +192,7 @@ func (s *Sandbox) Up(ctx context.Context, n int) (*State, error) {
 		return nil, err
 	}
 
-	st := &State{Kubeconfig: s.KubeconfigPath(), Clusters: plans, StartedAt: start}
+	st := &State{Kubeconfig: s.KubeconfigPath(), Clusters: plans, StartedAt: start, Light: s.light}
 	if prev, err := s.LoadState(); err == nil {
 		st.FederationID, st.Supervisors, st.Cloud, st.AsInstalled = prev.FederationID, prev.Supervisors, prev.Cloud, prev.AsInstalled
 		st.ExternalDNS = prev.ExternalDNS

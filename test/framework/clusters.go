@@ -53,6 +53,9 @@ type Options struct {
 	// SingleStack names the clusters whose Services are IPv4 only; the
 	// others are dual-stack, as a sandbox's are.
 	SingleStack []string
+	// Light runs light members (pkg/sandbox/light.go): etcd and
+	// kube-apiserver only.
+	Light bool
 }
 
 // StartWith runs n clusters shaped by opts in a fresh sandbox directory.
@@ -70,7 +73,7 @@ func StartWith(ctx context.Context, n int, opts Options) (*Clusters, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: base, NodesPerCluster: 2, Tools: &tools, Progress: logWriter{}, SingleStack: opts.SingleStack})
+	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: base, NodesPerCluster: 2, Tools: &tools, Progress: logWriter{}, SingleStack: opts.SingleStack, Light: opts.Light})
 	st, err := sb.Up(ctx, n)
 	if err != nil {
 		_ = sb.Down(context.Background())

@@ -20,6 +20,7 @@ type sandboxFlags struct {
 	dir         string
 	apiPortBase int
 	nodes       int
+	light       bool
 }
 
 func newSandboxCommand(out, errOut io.Writer) *cobra.Command {
@@ -51,7 +52,7 @@ and Multi-Cluster Services CRDs. One kubeconfig holds a context per cluster.`,
 }
 
 func (f *sandboxFlags) sandbox(progress io.Writer) *sandbox.Sandbox {
-	return sandbox.New(sandbox.Options{Dir: f.dir, APIPortBase: f.apiPortBase, NodesPerCluster: f.nodes, Progress: progress})
+	return sandbox.New(sandbox.Options{Dir: f.dir, APIPortBase: f.apiPortBase, NodesPerCluster: f.nodes, Light: f.light, Progress: progress})
 }
 
 // signalContext is cancelled by Ctrl-C or SIGTERM.

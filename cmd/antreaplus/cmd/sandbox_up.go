@@ -51,7 +51,9 @@ What a run records (--as-installed, --tenancy, --networks, --external-dns) later
   # the federation of make demo: two supervisors, a local cloud, VMs with agents
   antreaplus sandbox up --clusters 3 --supervisors 2 --cloud --vm-agents --networks
   # every component installed by the chart and run as its Pod would be
-  antreaplus sandbox up --supervisors 2 --as-installed`,
+  antreaplus sandbox up --supervisors 2 --as-installed
+  # 30 light members (API servers only) with 3 supervisors
+  antreaplus sandbox up --clusters 30 --supervisors 3 --light`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Complete(); err != nil {
@@ -80,6 +82,7 @@ What a run records (--as-installed, --tenancy, --networks, --external-dns) later
 	c.Flags().BoolVar(&o.vmAgents, "vm-agents", false, "with --cloud, play each agented VM of both clouds in a network namespace on one bridge with its private IP, a TCP listener on 8080 and a VM agent connected to its member's policy controller, enforcing its policies with nftables (needs root)")
 	c.Flags().BoolVar(&o.asInstalled, "as-installed", false, "install the chart in every cluster (as 'antreaplus install' does) and run each component as its Pod: the rendered Deployment's args, volumes, service account token and security context, in the Pod's own network and mount namespaces (needs root); recorded: later runs go on this way")
 	c.Flags().BoolVar(&o.externalDNS, "external-dns", false, "with --supervisors, also publish the federation's names outside the members: the first supervisor's leader writes ExternalDNS DNSEndpoints (domain "+sandbox.ExternalDNSDomain+"), and an etcd, ExternalDNS (its CRD source and coredns provider) and a DNS server (our CoreDNS build, on "+sandbox.ExternalDNSAddr.String()+") run to answer them; recorded: later runs keep it (not with --as-installed)")
+	c.Flags().BoolVar(&o.light, "light", false, "start light members: etcd and kube-apiserver only, no controller manager, scheduler or kwok; the sandbox writes the nodes (Ready) and the federation account's token; no Pods, Namespaces are never deleted (for many members: docs/scale.md); recorded: later runs keep it (not with --cloud or --as-installed)")
 	c.Flags().BoolVar(&o.memberSvcs, "member-services", true, "with --supervisors, also run a member controller and a DNS server (on 127.0.53.i) in every member")
 	return c
 }
@@ -110,6 +113,8 @@ func (o *upOptions) Validate() error {
 		return errors.New("--tenancy runs the cloud controllers as local processes: not with --as-installed")
 	case o.externalDNS && o.supervisors == 0:
 		return errors.New("--external-dns publishes the federation's names: it needs --supervisors")
+	case o.light && (o.cloud || o.asInstalled):
+		return errors.New("--light members run no Pods: not with --cloud or --as-installed")
 	case o.externalDNS && o.asInstalled:
 		return errors.New("--external-dns runs ExternalDNS, its etcd and DNS server as local processes: not with --as-installed")
 	}
