@@ -76,12 +76,8 @@ func New(m manager.Member, opts Options, log logr.Logger) *Tracker {
 type hook struct {
 	cluster   cluster.Cluster
 	informers []cache.Informer
-	regs      []toolscache.ResourceEventHandlerRegistration
-	// membership is the handler on another member's ClusterMembership
-	// (what it refuses, for the export's status): not waited for, so that
-	// a member is read as soon as what it exports is.
-	membership    cache.Informer
-	membershipReg toolscache.ResourceEventHandlerRegistration
+	// unsubscribe end the hook's subscriptions (fanout.go).
+	unsubscribe []func()
 }
 
 func (h *hook) synced() bool {
@@ -94,26 +90,35 @@ func (h *hook) synced() bool {
 }
 
 func (h *hook) remove() {
-	for i, reg := range h.regs {
-		_ = h.informers[i].RemoveEventHandler(reg)
+	for _, u := range h.unsubscribe {
+		u()
 	}
-	if h.membership != nil {
-		_ = h.membership.RemoveEventHandler(h.membershipReg)
-	}
+	h.unsubscribe = nil
 }
 
-// add registers handler on the informer of kind, without waiting for it to sync.
+// add subscribes handler to the informer of kind (fanout.go), without
+// waiting for it to sync (synced tells when it has).
 func (h *hook) add(ctx context.Context, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) error {
+	inf, err := h.subscribe(ctx, id, kind, handler, opts...)
+	if err != nil {
+		return err
+	}
+	h.informers = append(h.informers, inf)
+	return nil
+}
+
+// subscribe subscribes handler to the informer of kind and returns it.
+func (h *hook) subscribe(ctx context.Context, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) (cache.Informer, error) {
 	inf, err := h.cluster.GetCache().GetInformer(ctx, kind, opts...)
 	if err != nil {
-		return fmt.Errorf("informer of %T in %s: %w", kind, id, err)
+		return nil, fmt.Errorf("informer of %T in %s: %w", kind, id, err)
 	}
-	reg, err := inf.AddEventHandler(handler)
+	unsubscribe, err := subscribe(inf, handler)
 	if err != nil {
-		return fmt.Errorf("handler on %T in %s: %w", kind, id, err)
+		return nil, fmt.Errorf("handler on %T in %s: %w", kind, id, err)
 	}
-	h.informers, h.regs = append(h.informers, inf), append(h.regs, reg)
-	return nil
+	h.unsubscribe = append(h.unsubscribe, unsubscribe)
+	return inf, nil
 }
 
 // hookMember adds the controller's handlers to a member's informers,
@@ -127,15 +132,10 @@ func (t *Tracker) hookMember(ctx context.Context, id string, cl cluster.Cluster)
 		}
 	}
 	if id != t.m.ClusterID {
-		// Best effort: another member's refusals only shape the exporter's status.
-		inf, err := cl.GetCache().GetInformer(ctx, &federationv1alpha1.ClusterMembership{}, cache.BlockUntilSynced(false))
-		if err == nil {
-			h.membershipReg, err = inf.AddEventHandler(t.membershipHandler(id))
-		}
-		if err != nil {
+		// Best effort, and not waited for: another member's refusals only
+		// shape the exporter's status.
+		if _, err := h.subscribe(ctx, id, &federationv1alpha1.ClusterMembership{}, t.membershipHandler(id), cache.BlockUntilSynced(false)); err != nil {
 			t.log.V(1).Info("Cannot watch what a member refuses yet", "source", id, "err", err)
-		} else {
-			h.membership = inf
 		}
 	} else if err := t.addMembership(ctx, h, id); err != nil {
 		h.remove()
