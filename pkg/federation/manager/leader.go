@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,9 +58,32 @@ type MemberInfo struct {
 }
 
 // Members implements FederationView.
+//
+// The view is computed at most once per membersFresh while no session or
+// label changes, and shared: every leader controller of every member led
+// asks for it at least once a second, and computing it is quadratic in
+// the members (each member's health reads every supervisor's report).
 func (m *Manager) Members() []MemberInfo {
 	now := time.Now()
-	var out []MemberInfo
+	m.mu.Lock()
+	changes := m.changes
+	m.mu.Unlock()
+	m.view.mu.Lock()
+	defer m.view.mu.Unlock()
+	if m.view.members != nil && m.view.changes == changes && now.Sub(m.view.at) < membersFresh {
+		return slices.Clone(m.view.members)
+	}
+	m.view.members, m.view.at, m.view.changes = m.computeMembers(now), now, changes
+	return slices.Clone(m.view.members)
+}
+
+// membersFresh is how long Members' view is reused: well under the
+// election's retry period, at which reachability is judged.
+const membersFresh = 200 * time.Millisecond
+
+// computeMembers computes the view of Members at now.
+func (m *Manager) computeMembers(now time.Time) []MemberInfo {
+	out := []MemberInfo{}
 	m.mu.Lock()
 	labels := maps.Clone(m.labels)
 	m.mu.Unlock()

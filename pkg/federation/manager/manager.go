@@ -54,6 +54,17 @@ type Manager struct {
 	// labels are the registry entries' labels, by clusterID: what export
 	// scopes and refusals select.
 	labels map[string]map[string]string
+	// changes counts the changes of sessions and labels (under mu): a
+	// change makes Members compute its view again at once.
+	changes uint64
+
+	// view is Members' last answer (membersFresh).
+	view struct {
+		mu      sync.Mutex
+		at      time.Time
+		changes uint64
+		members []MemberInfo
+	}
 }
 
 // New returns the manager of supervisor me, writing its registry through local.

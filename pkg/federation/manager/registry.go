@@ -80,6 +80,9 @@ func (r *registryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 
 	m.mu.Lock()
 	m.members[id] = mc.Spec
+	if !maps.Equal(m.labels[id], mc.Labels) {
+		m.changes++
+	}
 	m.labels[id] = maps.Clone(mc.Labels)
 	old := m.sessions[id]
 	m.mu.Unlock()
@@ -108,6 +111,7 @@ func (r *registryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	}
 	m.mu.Lock()
 	m.sessions[id] = s
+	m.changes++
 	m.mu.Unlock()
 	sessionsGauge.Set(float64(len(m.snapshot())))
 	if s.setupErr != nil {
@@ -124,6 +128,7 @@ func (m *Manager) removeMember(name string) {
 	delete(m.sessions, name)
 	delete(m.members, name)
 	delete(m.labels, name)
+	m.changes++
 	m.mu.Unlock()
 	if s != nil {
 		s.stop()

@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"fmt"
+	"net"
 	"sort"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -20,6 +22,7 @@ import (
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/outage"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/election"
@@ -78,13 +81,27 @@ func memberConfig(server string, c credentials, timeout time.Duration) *rest.Con
 // start connects to the member and starts the elector, the exports watch
 // and, for a supervisor member, the peer loop.
 func (s *session) start(c credentials) error {
-	cfg := memberConfig(s.spec.Server, c, 2*s.m.opts.Election.RetryPeriod)
+	// Each round of the elector bounds its own requests
+	// (election.RoundTimeout: up to RenewDeadline for a leader renewing
+	// late); the client's timeout must not cut them shorter. At 2 retry
+	// periods (2 s) it did: at 30 members on a starved machine leaders
+	// stepped down with "Client.Timeout exceeded" while their
+	// RenewDeadline still had time.
+	cfg := memberConfig(s.spec.Server, c, s.m.opts.Election.RenewDeadline)
+	s.watchCfg = rest.CopyConfig(cfg)
+	s.watchCfg.Timeout = 0
+	// The elector has a connection of its own: on the one HTTP/2
+	// connection client-go shares between clients of the same server and
+	// credentials, a renewal waited behind the watch streams whenever the
+	// manager fell behind reading them (the connection's flow-control
+	// window is shared by its streams): at 30 members, leaders missed
+	// their renew deadline while importing a burst of exports. A dialer of
+	// its own gives the elector's client a transport of its own.
+	cfg.Dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
 	}
-	s.watchCfg = rest.CopyConfig(cfg)
-	s.watchCfg.Timeout = 0
 	// The leader's controllers write every import of the federation into the
 	// member: a client-side limit of 50/s held a burst of 100 exports (about
 	// 5 writes each) for 8 s. The member's API server guards itself (priority
@@ -192,11 +209,16 @@ func (s *session) newMember() (cluster.Cluster, error) {
 }
 
 // memberCacheByObject narrows what a member's cache holds to what the
-// federation account may list: Leases (the tenants' claims, package
-// tenantoverlaps) only in federationv1alpha1.SystemNamespace.
+// federation account may list and the leader controllers read: Leases
+// only in federationv1alpha1.SystemNamespace, and only the tenants' claims
+// (package tenantoverlaps). The election's Leases are followed by their own
+// watches (watchedLease): in the cache, the leader's renewal, once a
+// second, reached every supervisor from every member (30 events a second
+// each at 30 members) for no reader.
 func memberCacheByObject() map[client.Object]cache.ByObject {
+	claims := labels.SelectorFromSet(labels.Set{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim})
 	return map[client.Object]cache.ByObject{
-		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{federationv1alpha1.SystemNamespace: {}}},
+		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{federationv1alpha1.SystemNamespace: {LabelSelector: claims}}},
 	}
 }
 
