@@ -19,8 +19,8 @@ import (
 type Controller struct {
 	registry          client.Reader
 	registryNamespace string
-	// Options tune the loop run for every led member: resync (how soon an
-	// expired claim is noticed), period, write rate.
+	// Options tune the loop run for every led member: resync, period,
+	// write rate. An expiring claim is waited for (nextExpiry), not polled.
 	leaderloop.Options
 	// UnreachableHoldDown is how long a member must be seen continuously
 	// marked unreachable before its claims no longer count.
@@ -36,7 +36,7 @@ type Controller struct {
 func New(registry client.Reader, registryNamespace string) *Controller {
 	return &Controller{registry: registry, registryNamespace: registryNamespace,
 		UnreachableHoldDown: 5 * time.Second, Reread: 30 * time.Second,
-		Options: leaderloop.Options{Workers: 1, Resync: time.Second, Period: time.Second, WriteQPS: 20, WriteBurst: 40}}
+		Options: leaderloop.Options{Workers: 1, Resync: 30 * time.Second, Period: time.Second, WriteQPS: 20, WriteBurst: 40}}
 }
 
 // Name implements manager.LeaderController.

@@ -298,7 +298,9 @@ func TestNewLeaderKeepsWhatItCannotRead(t *testing.T) {
 		manager.MemberInfo{ClusterID: member2, Cluster: cb, Reachable: true})
 	registry := leadertest.NewRegistry(member1, member2)
 	before, ok := writesTo(member1), testutil.ToFloat64(metrics.Reconciles.WithLabelValues(member1, "ok"))
-	leadertest.Lead(t, New(registry, federationv1alpha1.SystemNamespace), member1, ca, view)
+	c := New(registry, federationv1alpha1.SystemNamespace)
+	c.Resync = time.Second // several reconciles soon, none with anything to write
+	leadertest.Lead(t, c, member1, ca, view)
 	framework.Eventually(t, 10*time.Second, func() error {
 		if n := testutil.ToFloat64(metrics.Reconciles.WithLabelValues(member1, "ok")) - ok; n < 3 {
 			return fmt.Errorf("%v reconciles by the new leader", n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,7 +46,32 @@ func (r *run) reconcile(ctx context.Context, _ key) error {
 	}
 	overlapsGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(r.stored.data())))
 	r.report(ctx, ms, overlap.Appeared(previous, want))
+	// Next: when a claim expires unrenewed, or when the ConfigMap is due to
+	// be read again (someone may have changed it: nothing watches it).
+	next := r.c.Reread
+	if at, ok := nextExpiry(ms.claims, now); ok && at.Sub(now) < next {
+		next = at.Sub(now)
+	}
+	r.queue.AddAfter(key{}, next)
 	return nil
+}
+
+// nextExpiry is when the first claim current at now expires unless it is
+// renewed; false when none is current.
+func nextExpiry(claims map[string][]overlap.Claim, now time.Time) (time.Time, bool) {
+	var first time.Time
+	for _, list := range claims {
+		for _, c := range list {
+			if !c.Current(now) {
+				continue
+			}
+			if end := c.Renew.Add(c.Duration); first.IsZero() || end.Before(first) {
+				first = end
+			}
+		}
+	}
+	// A moment after, so that the claim has expired when it is read.
+	return first.Add(10 * time.Millisecond), !first.IsZero()
 }
 
 // decide reads the members and decides the overlaps against the stored
