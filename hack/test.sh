@@ -65,7 +65,7 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # second go test: queued behind the clusters' packages, they would run last.
 heavy=(./test/e2e/services ./test/e2e/vmsandbox ./test/e2e ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation
   ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/integration/tenancy ./test/e2e/dns
-  ./test/integration/policycli ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
+  ./test/integration/policycli ./test/e2e/scale ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
   ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager
   ./pkg/federation/tenantoverlaps ./pkg/federation/dnsendpoints ./pkg/tenancy ./pkg/networks/networkstatus ./pkg/policydistribution/livetrace ./test/images ./hack/demo)
 # The list above only orders the cluster packages (longest first); which

@@ -30,7 +30,7 @@ var bg = context.Background()
 
 func TestMain(m *testing.M) {
 	log.SetLogger(klog.Background())
-	framework.Main(m, 2, &clusters)
+	framework.MainWith(m, 2, &clusters, framework.Options{Light: true}) // light members: the federation needs only their API servers
 }
 
 // sharedNamespace creates a namespace of one name, prefix and a random

@@ -17,5 +17,5 @@ var clusters *framework.Clusters
 
 func TestMain(m *testing.M) {
 	log.SetLogger(klog.Background())
-	framework.Main(m, 2, &clusters)
+	framework.MainWith(m, 2, &clusters, framework.Options{Light: true}) // light members: the federation needs only their API servers
 }
