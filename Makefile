@@ -65,6 +65,10 @@ test-unit: ## The inner loop: every package that starts no cluster, under the ra
 bench: tools ## Run the benchmarks; prints tables and writes JSON under _output/bench.
 	@hack/bench.sh
 
+.PHONY: bench-scale
+bench-scale: tools ## The scale benchmark alone: BENCH_MEMBERS light members (default 30), 3 supervisors; writes _output/bench/scale.json.
+	@hack/bench-scale.sh
+
 # The tools the demo's sandbox runs: the control plane, kwok, ExternalDNS (not
 # the linter, controller-gen or Helm).
 DEMO_TOOLS := kubernetes kwok external-dns

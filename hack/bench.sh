@@ -29,6 +29,10 @@ make -s build >/dev/null  # the sandbox runs bin/federation-manager, bin/member-
 PATH="$repo/bin:$PATH" go run ./test/bench/servicesbench -members "${BENCH_MEMBERS:-3,10}" -services 100 -json "$out/services.json"
 
 echo
+echo "[bench] scale: ${BENCH_SCALE_MEMBERS:-30} light members, 3 supervisors (hack/bench-scale.sh)"
+BENCH_MEMBERS="${BENCH_SCALE_MEMBERS:-30}" hack/bench-scale.sh
+
+echo
 echo "[bench] federated names outside the federation: export -> name answered by the external DNS server (real ExternalDNS, CoreDNS from etcd) vs ExternalDNS's own service source"
 PATH="$repo/bin:$PATH" go run ./test/bench/externaldnsbench -services "${BENCH_EXTERNALDNS_SERVICES:-100}" -json "$out/externaldns.json"
 
@@ -51,7 +55,7 @@ go run ./test/bench/agentlessbench -vms 1000 -policies 1000 -runs "${BENCH_RUNS:
 
 echo
 echo "[bench] cloud-native services as enforcement points: 100 policies on 100 RDS databases and load balancers, beside 100 on VMs (AWS emulator, real SDK)"
-go run ./test/bench/servicebench -services 100 -runs "${BENCH_RUNS:-3}" -json "$out/services.json"
+go run ./test/bench/servicebench -services 100 -runs "${BENCH_RUNS:-3}" -json "$out/cloud-services.json"
 
 echo
 echo "[bench] tenancy: 100 tenants shared by 3 replicas of the cloud controller vs 1 alone; take-over after kill -9 (real cluster, local EC2 emulator)"

@@ -37,6 +37,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
@@ -62,6 +63,14 @@ type settings struct {
 	steady time.Duration
 	// scopeServices and scopeRounds size the scope-change measurement (0: none).
 	scopeServices, scopeRounds int
+	// light runs light members (pkg/sandbox/light.go).
+	light bool
+	// idle is how long the cost at idle is sampled (0: not).
+	idle time.Duration
+	// failover: kill -9 the manager leading the most members, once.
+	failover bool
+	// scaleJSON is where scale.json goes (make bench-scale).
+	scaleJSON string
 }
 
 func main() {
@@ -74,6 +83,10 @@ func main() {
 	flag.DurationVar(&s.steady, "steady", time.Minute, "idle time, before the exports, over which changes of leader are counted (0 skips)")
 	flag.IntVar(&s.scopeServices, "scope-services", 20, "Services of the scope-change measurement (0 skips it)")
 	flag.IntVar(&s.scopeRounds, "scope-rounds", 5, "rounds of the scope-change measurement: the last member labelled in and out, Services exported and unexported")
+	flag.BoolVar(&s.light, "light", false, "light members: etcd and kube-apiserver only (docs/scale.md)")
+	flag.DurationVar(&s.idle, "idle-cost", 0, "after the exports, sample the supervisors' cost and the requests each member receives at idle for this long (0 skips)")
+	flag.BoolVar(&s.failover, "failover", false, "at the end, kill -9 the manager leading the most members and time until all are led again")
+	flag.StringVar(&s.scaleJSON, "scale-json", "", "write the scale figures (members, p99_ms, baseline_ratio, failover_s, leadership_changes, supervisor_rss_mib_per_member, ...) to this file; one member count only")
 	flag.StringVar(&s.logs, "logs", "", "copy the managers', member controllers' and DNS servers' logs into this directory")
 	out := flag.String("json", "", "write the figures as JSON to this file")
 	flag.Parse()
@@ -84,6 +97,10 @@ func main() {
 			os.Exit(2)
 		}
 		s.members = append(s.members, n)
+	}
+	if s.scaleJSON != "" && len(s.members) != 1 {
+		fmt.Fprintln(os.Stderr, "servicesbench: -scale-json measures one federation: give one -members count")
+		os.Exit(2)
 	}
 	if err := run(s, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "servicesbench:", err)
@@ -102,7 +119,7 @@ func run(s settings, out string) error {
 	}
 	benchtable.Print(os.Stdout, fmt.Sprintf("federated Service convergence (%d Services, %d supervisors)", s.services, s.supervisors), figures)
 	return benchtable.WriteJSON(out, "services-convergence", map[string]any{
-		"members": s.members, "supervisors": s.supervisors, "services": s.services, "interval": s.interval.String(),
+		"members": s.members, "supervisors": s.supervisors, "services": s.services, "interval": s.interval.String(), "light": s.light,
 	}, figures)
 }
 
@@ -110,6 +127,7 @@ func run(s settings, out string) error {
 type member struct {
 	name string
 	c    client.WithWatch
+	cs   kubernetes.Interface
 	dns  string
 }
 
@@ -122,7 +140,7 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 	if err != nil {
 		return nil, err
 	}
-	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: s.base, NodesPerCluster: 2, Tools: &tools, Progress: os.Stderr})
+	sb := sandbox.New(sandbox.Options{Dir: dir, APIPortBase: s.base, NodesPerCluster: 2, Tools: &tools, Progress: os.Stderr, Light: s.light})
 	defer func() {
 		if s.logs != "" {
 			dst := filepath.Join(s.logs, fmt.Sprintf("%d-members", n))
@@ -169,7 +187,11 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		if err != nil {
 			return nil, err
 		}
-		members = append(members, member{name: p.Name, c: c, dns: p.DNS.Endpoint()})
+		cs, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return nil, err
+		}
+		members = append(members, member{name: p.Name, c: c, cs: cs, dns: p.DNS.Endpoint()})
 	}
 	if err := waitLed(ctx, members, 2*time.Minute); err != nil {
 		return nil, err
@@ -180,23 +202,26 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		}
 	}
 	var figures []benchtable.Figure
+	scale := scaleResult{Members: n, Supervisors: s.supervisors, Light: s.light}
 	if s.steady > 0 {
 		// Hand-overs to the preferred supervisors (after its 10 s
 		// hold-down) are changes of leader too, but wanted: let them end.
 		time.Sleep(15 * time.Second)
 		fmt.Fprintf(os.Stderr, "servicesbench: %d members federated, every member led; idle for %s\n", n, s.steady)
-		before, err := terms(ctx, members)
+		changes, load, err := steadyRun(ctx, members, s.steady)
 		if err != nil {
 			return nil, err
 		}
-		time.Sleep(s.steady)
-		changes, err := termChanges(ctx, members, before)
-		if err != nil {
-			return nil, err
-		}
-		figures = append(figures, benchtable.Figure{Name: fmt.Sprintf("%d members: changes of leader, idle %s", n, s.steady), Unit: "changes", Median: changes, Min: changes, Max: changes})
+		scale.LeadershipChanges, scale.SteadyS, scale.LoadAverageMax = int(changes), s.steady.Seconds(), load
+		figures = append(figures,
+			benchtable.Figure{Name: fmt.Sprintf("%d members: changes of leader, idle %s", n, s.steady), Unit: "changes", Median: changes, Min: changes, Max: changes},
+			benchtable.Figure{Name: "  highest load average meanwhile (1 min)", Unit: "load", Median: load, Min: load, Max: load})
 	}
 	fmt.Fprintf(os.Stderr, "servicesbench: %d members federated, every member led; exporting\n", n)
+	churn, err := churnCost(ctx, sb, members)
+	if err != nil {
+		return nil, err
+	}
 	for _, mode := range []struct {
 		name     string
 		prefix   string
@@ -218,15 +243,37 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		figures = append(figures, benchtable.WithPercentiles(label+": converged everywhere", "ms", conv)...)
 		figures = append(figures, benchtable.WithPercentiles("  baseline: export seen by exporter's watch", "ms", base)...)
 		r := benchtable.Ratio(benchtable.Percentile(conv, 0.5), benchtable.Percentile(base, 0.5))
+		r99 := benchtable.Ratio(benchtable.Percentile(conv, 0.99), benchtable.Percentile(base, 0.99))
 		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x", Median: r, Min: r, Max: r},
+			benchtable.Figure{Name: "  ratio p99 / baseline p99", Unit: "x", Median: r99, Min: r99, Max: r99},
 			benchtable.Figure{Name: "  changes of leader meanwhile", Unit: "changes", Median: changes, Min: changes, Max: changes})
+		if mode.interval > 0 {
+			scale.P50Ms, scale.P99Ms, scale.BaselineRatio = benchtable.Percentile(conv, 0.5), benchtable.Percentile(conv, 0.99), r99
+		}
 	}
+	figures = append(figures, churn(2*s.services*n)...)
 	if s.scopeServices > 0 && s.scopeRounds > 0 {
 		f, err := measureScope(ctx, members, s.supervisors, s.scopeServices, s.scopeRounds)
 		if err != nil {
 			return nil, fmt.Errorf("scope change: %w", err)
 		}
 		figures = append(figures, f...)
+	}
+	if s.idle > 0 {
+		fmt.Fprintf(os.Stderr, "servicesbench: sampling the cost at idle for %s\n", s.idle)
+		f, err := idleCost(ctx, sb, members, supervisorNames(members, s.supervisors), s.idle, &scale)
+		if err != nil {
+			return nil, fmt.Errorf("cost at idle: %w", err)
+		}
+		figures = append(figures, f...)
+	}
+	if s.failover {
+		took, orphans, err := failover(ctx, sb, members, supervisorNames(members, s.supervisors), mgr)
+		if err != nil {
+			return nil, fmt.Errorf("failover: %w", err)
+		}
+		scale.FailoverS, scale.Orphans = took.Seconds(), orphans
+		figures = append(figures, benchtable.Figure{Name: fmt.Sprintf("%d members: kill -9 of a manager leading %d -> all led again", n, orphans), Unit: "s", Median: took.Seconds(), Min: took.Seconds(), Max: took.Seconds()})
 	}
 	var rss []float64
 	for _, p := range st.Clusters {
@@ -235,6 +282,11 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		}
 	}
 	figures = append(figures, benchtable.Summarize(fmt.Sprintf("%d members: DNS server RSS (per member)", n), "MiB", rss))
+	if s.scaleJSON != "" {
+		if err := writeScaleJSON(s.scaleJSON, scale, figures); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", s.scaleJSON, err)
+		}
+	}
 	return figures, nil
 }
 
