@@ -95,6 +95,11 @@ type Observation struct {
 	PreferredAlive bool
 	// HolderAlive tells whether the holder's manager is alive.
 	HolderAlive bool
+	// HolderStopped tells that the holder's manager has stopped: its
+	// heartbeat has not changed for three retry periods (it beats every
+	// one). Its Lease is then taken once unchanged for RenewDeadline and
+	// half a retry period, instead of LeaseDuration.
+	HolderStopped bool
 	// Leading is whether this manager acts as leader now.
 	Leading bool
 	// LastRenew is when this manager last renewed the Lease as holder.
@@ -167,9 +172,21 @@ func Decide(cfg Config, me string, o Observation) Decision {
 	}
 	// A released Lease (no holder) is free at once; a held one once it has
 	// not changed for LeaseDuration. Better-ranked supervisors go first.
+	//
+	// A holder whose manager has stopped (killed, its machine gone) is
+	// waited for only until its own deadline has passed: a leader stops
+	// acting RenewDeadline after sending its last renewal that succeeded,
+	// which was before this manager saw the Lease change; half a retry
+	// period more is the margin. Safe whatever the heartbeat says (a live
+	// leader that has not renewed for that long has stepped down too); the
+	// heartbeat only keeps this shorter wait to holders that look dead, so
+	// that a live but slow one keeps LeaseDuration's margin.
 	wait := cfg.LeaseDuration
-	if l.Holder == "" {
+	switch {
+	case l.Holder == "":
 		wait = 0
+	case o.HolderStopped && !o.HolderAlive:
+		wait = cfg.RenewDeadline + cfg.RetryPeriod/2
 	}
 	expired := o.Now.Sub(o.ChangedAt) >= wait
 	switch {

@@ -41,6 +41,18 @@ func TestDecide(t *testing.T) {
 		{"released (no holder), preferred: acquire once expired", func(o *Observation) { o.Lease, o.Now = held(""), at(0) }, Decision{Action: Acquire}},
 		{"not in the plan: acquire last", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(13), -1 }, Decision{Action: None}},
 		{"not in the plan, long expired: acquire", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(14), -1 }, Decision{Action: Acquire}},
+		{"holder's manager stopped: acquire after its renew deadline and half a retry period", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped = held("dead"), at(4.5), true
+		}, Decision{Action: Acquire}},
+		{"holder's manager stopped, before its renew deadline and the margin: wait", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped = held("dead"), at(4.4), true
+		}, Decision{Action: None}},
+		{"holder's manager stopped, rank 1: one retry period more", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped, o.Rank = held("dead"), at(5.4), true, 1
+		}, Decision{Action: None}},
+		{"holder seen alive: LeaseDuration, whatever else is said", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(5), true, true, 1, "other"
+		}, Decision{Action: None}},
 		{"preferred, live non-preferred holder: ask for a hand-over", func(o *Observation) {
 			o.Lease, o.HolderAlive = held("other"), true
 		}, Decision{Action: RequestHandover}},
@@ -88,9 +100,13 @@ func TestNoTwoLeaders(t *testing.T) {
 			old := Decide(cfg, "old", Observation{Now: now, Reachable: false, Leading: true, LastRenew: t0})
 			stillActing := !old.StepDown
 			for rank := 0; rank < 3; rank++ {
-				newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank})
-				if stillActing && newer.Action == Acquire {
-					t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires", cfg, step, rank)
+				// Whether or not its manager looks stopped (a live leader's
+				// heartbeat may be late too).
+				for _, stopped := range []bool{false, true} {
+					newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank, HolderStopped: stopped})
+					if stillActing && newer.Action == Acquire {
+						t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires (holder stopped: %t)", cfg, step, rank, stopped)
+					}
 				}
 			}
 		}

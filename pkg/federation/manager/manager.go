@@ -104,6 +104,21 @@ func (m *Manager) Alive(supervisor string) bool {
 	return s != nil && s.peerAlive(m.opts.Election.LeaseDuration)
 }
 
+var _ election.StoppedPeers = (*Manager)(nil)
+
+// Stopped implements election.StoppedPeers: a supervisor whose heartbeat,
+// once seen, has not changed for three retry periods (it beats every one).
+// Never this manager, nor a supervisor never heard from.
+func (m *Manager) Stopped(supervisor string) bool {
+	if supervisor == m.me {
+		return false
+	}
+	m.mu.Lock()
+	s := m.sessions[supervisor]
+	m.mu.Unlock()
+	return s != nil && s.peerStopped(3*m.opts.Election.RetryPeriod)
+}
+
 // plan is the balanced assignment over the registry and the live supervisors.
 func (m *Manager) plan() boundedload.Plan {
 	m.mu.Lock()

@@ -31,6 +31,14 @@ func (s *session) peerAlive(window time.Duration) bool {
 	return !s.peer.changedAt.IsZero() && time.Since(s.peer.changedAt) < window
 }
 
+// peerStopped tells whether the supervisor's heartbeat, seen at least
+// once, has not changed for window.
+func (s *session) peerStopped(window time.Duration) bool {
+	s.peer.mu.Lock()
+	defer s.peer.mu.Unlock()
+	return !s.peer.changedAt.IsZero() && time.Since(s.peer.changedAt) >= window
+}
+
 // report returns the supervisor's last report on member, if any.
 func (s *session) report(member string) (health.View, bool) {
 	s.peer.mu.Lock()
