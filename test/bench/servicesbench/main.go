@@ -71,6 +71,8 @@ type settings struct {
 	failover bool
 	// scaleJSON is where scale.json goes (make bench-scale).
 	scaleJSON string
+	// managerArgs are extra flags of every federation manager.
+	managerArgs []string
 }
 
 func main() {
@@ -87,6 +89,10 @@ func main() {
 	flag.DurationVar(&s.idle, "idle-cost", 0, "after the exports, sample the supervisors' cost and the requests each member receives at idle for this long (0 skips)")
 	flag.BoolVar(&s.failover, "failover", false, "at the end, kill -9 the manager leading the most members and time until all are led again")
 	flag.StringVar(&s.scaleJSON, "scale-json", "", "write the scale figures (members, p99_ms, baseline_ratio, failover_s, leadership_changes, supervisor_rss_mib_per_member, ...) to this file; one member count only")
+	flag.Func("manager-arg", "extra flag for every federation manager (repeatable), e.g. -manager-arg=--lease-duration=4s", func(v string) error {
+		s.managerArgs = append(s.managerArgs, v)
+		return nil
+	})
 	flag.StringVar(&s.logs, "logs", "", "copy the managers', member controllers' and DNS servers' logs into this directory")
 	out := flag.String("json", "", "write the figures as JSON to this file")
 	flag.Parse()
@@ -119,7 +125,7 @@ func run(s settings, out string) error {
 	}
 	benchtable.Print(os.Stdout, fmt.Sprintf("federated Service convergence (%d Services, %d supervisors)", s.services, s.supervisors), figures)
 	return benchtable.WriteJSON(out, "services-convergence", map[string]any{
-		"members": s.members, "supervisors": s.supervisors, "services": s.services, "interval": s.interval.String(), "light": s.light,
+		"members": s.members, "supervisors": s.supervisors, "services": s.services, "interval": s.interval.String(), "light": s.light, "managerArgs": s.managerArgs,
 	}, figures)
 }
 
@@ -166,7 +172,7 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 	if opts.CoreDNS, err = sb.FindBinary(ctx, "coredns"); err != nil {
 		return nil, err
 	}
-	if err := sb.Federate(ctx, sandbox.FederationOptions{FederationID: "bench", Supervisors: s.supervisors, ManagerBinary: mgr}); err != nil {
+	if err := sb.Federate(ctx, sandbox.FederationOptions{FederationID: "bench", Supervisors: s.supervisors, ManagerBinary: mgr, ManagerArgs: s.managerArgs}); err != nil {
 		return nil, err
 	}
 	if err := sb.StartMemberServices(ctx, opts); err != nil {
@@ -268,7 +274,7 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		figures = append(figures, f...)
 	}
 	if s.failover {
-		took, orphans, err := failover(ctx, sb, members, supervisorNames(members, s.supervisors), mgr)
+		took, orphans, err := failover(ctx, sb, members, supervisorNames(members, s.supervisors), mgr, s.managerArgs)
 		if err != nil {
 			return nil, fmt.Errorf("failover: %w", err)
 		}

@@ -314,7 +314,7 @@ func parseFlowCounts(raw []byte) flowCounts {
 // failover kills -9 the manager leading the most members and times until
 // every member it led is led by another supervisor; the manager is
 // started again after.
-func failover(ctx context.Context, sb *sandbox.Sandbox, members []member, supervisors []string, bin string) (time.Duration, int, error) {
+func failover(ctx context.Context, sb *sandbox.Sandbox, members []member, supervisors []string, bin string, args []string) (time.Duration, int, error) {
 	before := leaders(ctx, members)
 	load := map[string]int{}
 	for _, l := range before {
@@ -361,7 +361,7 @@ func failover(ctx context.Context, sb *sandbox.Sandbox, members []member, superv
 	for sandbox.Alive(pid) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if _, err := sb.StartManager(victim, bin); err != nil {
+	if _, err := sb.StartManager(victim, bin, args...); err != nil {
 		return 0, 0, err
 	}
 	return took, load[victim], nil
