@@ -98,7 +98,8 @@ type Observation struct {
 	// HolderStopped tells that the holder's manager has stopped: its
 	// heartbeat has not changed for three retry periods (it beats every
 	// one). Its Lease is then taken once unchanged for RenewDeadline and
-	// half a retry period, instead of LeaseDuration.
+	// half a retry period, instead of LeaseDuration. (HolderAlive, judged
+	// over LeaseDuration, is still true for a while.)
 	HolderStopped bool
 	// Leading is whether this manager acts as leader now.
 	Leading bool
@@ -185,12 +186,19 @@ func Decide(cfg Config, me string, o Observation) Decision {
 	switch {
 	case l.Holder == "":
 		wait = 0
-	case o.HolderStopped && !o.HolderAlive:
+	case o.HolderStopped:
 		wait = cfg.RenewDeadline + cfg.RetryPeriod/2
+	}
+	// Ranks count the stopped holder among the live supervisors (it is
+	// judged alive over LeaseDuration): when it was the preferred one,
+	// everyone else moves up a rank.
+	rank := o.Rank
+	if o.HolderStopped && l.Holder == o.Preferred && rank > 0 {
+		rank--
 	}
 	expired := o.Now.Sub(o.ChangedAt) >= wait
 	switch {
-	case o.Now.Sub(o.ChangedAt) >= wait+rankDelay(cfg, o.Rank):
+	case o.Now.Sub(o.ChangedAt) >= wait+rankDelay(cfg, rank):
 		d.Action = Acquire
 	case !expired && o.Rank == 0 && o.HolderAlive && l.HandoverTo != me &&
 		o.Now.Sub(o.UpSince) >= cfg.HandoverHoldDown:

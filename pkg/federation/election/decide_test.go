@@ -50,9 +50,18 @@ func TestDecide(t *testing.T) {
 		{"holder's manager stopped, rank 1: one retry period more", func(o *Observation) {
 			o.Lease, o.Now, o.HolderStopped, o.Rank = held("dead"), at(5.4), true, 1
 		}, Decision{Action: None}},
-		{"holder seen alive: LeaseDuration, whatever else is said", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(5), true, true, 1, "other"
+		{"holder's manager stopped, rank 1 behind it (it was preferred): no retry period more", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped, o.Rank, o.Preferred = held("dead"), at(4.5), true, 1, "dead"
+		}, Decision{Action: Acquire}},
+		{"holder's manager stopped, rank 2 behind it: one retry period more", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped, o.Rank, o.Preferred = held("dead"), at(5.4), true, 2, "dead"
 		}, Decision{Action: None}},
+		{"holder beating: LeaseDuration", func(o *Observation) {
+			o.Lease, o.Now, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(5), true, 0, "me"
+		}, Decision{Action: RequestHandover}},
+		{"holder stopped, still counted alive (over LeaseDuration): taken after its renew deadline", func(o *Observation) {
+			o.Lease, o.Now, o.HolderStopped, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(4.5), true, true, 0, "me"
+		}, Decision{Action: Acquire}},
 		{"preferred, live non-preferred holder: ask for a hand-over", func(o *Observation) {
 			o.Lease, o.HolderAlive = held("other"), true
 		}, Decision{Action: RequestHandover}},
@@ -103,7 +112,7 @@ func TestNoTwoLeaders(t *testing.T) {
 				// Whether or not its manager looks stopped (a live leader's
 				// heartbeat may be late too).
 				for _, stopped := range []bool{false, true} {
-					newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank, HolderStopped: stopped})
+					newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank, HolderStopped: stopped, Preferred: "old"})
 					if stillActing && newer.Action == Acquire {
 						t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires (holder stopped: %t)", cfg, step, rank, stopped)
 					}
