@@ -93,15 +93,14 @@ func (m *Manager) Rank(member string) (int, string) {
 	return plan.Rank(member, m.me), plan.Preferred(member)
 }
 
-// Alive implements election.Peers: whether a supervisor's manager is alive.
+// Alive implements election.Peers: whether a supervisor's manager is
+// alive (its heartbeat changed within LeaseDuration).
 func (m *Manager) Alive(supervisor string) bool {
 	if supervisor == m.me {
 		return true
 	}
-	m.mu.Lock()
-	s := m.sessions[supervisor]
-	m.mu.Unlock()
-	return s != nil && s.peerAlive(m.opts.Election.LeaseDuration)
+	age, seen := m.heartbeatAge(supervisor)
+	return seen && age < m.opts.Election.LeaseDuration
 }
 
 var _ election.StoppedPeers = (*Manager)(nil)
@@ -113,10 +112,20 @@ func (m *Manager) Stopped(supervisor string) bool {
 	if supervisor == m.me {
 		return false
 	}
+	age, seen := m.heartbeatAge(supervisor)
+	return seen && age >= 3*m.opts.Election.RetryPeriod
+}
+
+// heartbeatAge is how long ago a supervisor's heartbeat last changed, as
+// its session's peer loop saw it; false when it was never seen.
+func (m *Manager) heartbeatAge(supervisor string) (time.Duration, bool) {
 	m.mu.Lock()
 	s := m.sessions[supervisor]
 	m.mu.Unlock()
-	return s != nil && s.peerStopped(3*m.opts.Election.RetryPeriod)
+	if s == nil {
+		return 0, false
+	}
+	return s.heartbeatAge()
 }
 
 // plan is the balanced assignment over the registry and the live supervisors.

@@ -24,19 +24,15 @@ type peerView struct {
 	reportsRead time.Time
 }
 
-// peerAlive tells whether the supervisor's heartbeat changed within window.
-func (s *session) peerAlive(window time.Duration) bool {
+// heartbeatAge is how long ago the supervisor's heartbeat last changed;
+// false while it was never seen.
+func (s *session) heartbeatAge() (time.Duration, bool) {
 	s.peer.mu.Lock()
 	defer s.peer.mu.Unlock()
-	return !s.peer.changedAt.IsZero() && time.Since(s.peer.changedAt) < window
-}
-
-// peerStopped tells whether the supervisor's heartbeat, seen at least
-// once, has not changed for window.
-func (s *session) peerStopped(window time.Duration) bool {
-	s.peer.mu.Lock()
-	defer s.peer.mu.Unlock()
-	return !s.peer.changedAt.IsZero() && time.Since(s.peer.changedAt) >= window
+	if s.peer.changedAt.IsZero() {
+		return 0, false
+	}
+	return time.Since(s.peer.changedAt), true
 }
 
 // report returns the supervisor's last report on member, if any.

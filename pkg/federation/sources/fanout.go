@@ -132,15 +132,3 @@ func (f *fanout) unsubscribe(s *subscription) {
 		delete(fanouts.m, f.inf)
 	}
 }
-
-// subscribers counts the subscriptions and shared handlers of the
-// process (tests).
-func subscribers() (subs, handlers int) {
-	fanouts.mu.Lock()
-	defer fanouts.mu.Unlock()
-	for _, f := range fanouts.m {
-		subs += len(*f.subs.Load())
-		handlers++
-	}
-	return subs, handlers
-}

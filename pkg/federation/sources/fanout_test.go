@@ -109,3 +109,14 @@ func TestFanoutSharesOneHandler(t *testing.T) {
 		t.Errorf("after the last left: %d subscriptions through %d handlers, want none", subs, handlers)
 	}
 }
+
+// subscribers counts the subscriptions and shared handlers of the process.
+func subscribers() (subs, handlers int) {
+	fanouts.mu.Lock()
+	defer fanouts.mu.Unlock()
+	for _, f := range fanouts.m {
+		subs += len(*f.subs.Load())
+		handlers++
+	}
+	return subs, handlers
+}

@@ -211,10 +211,7 @@ func diff(before, after map[string]int32) map[string]int32 {
 
 // busiest is the supervisor leading the most members.
 func busiest(leaders map[string]string, supervisors []string) string {
-	load := map[string]int{}
-	for _, l := range leaders {
-		load[l]++
-	}
+	load := framework.Count(leaders)
 	best := supervisors[0]
 	for _, s := range supervisors {
 		if load[s] > load[best] {
