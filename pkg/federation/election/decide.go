@@ -182,6 +182,22 @@ func Decide(cfg Config, me string, o Observation) Decision {
 	// leader that has not renewed for that long has stepped down too); the
 	// heartbeat only keeps this shorter wait to holders that look dead, so
 	// that a live but slow one keeps LeaseDuration's margin.
+	wait, rank := takeWait(cfg, o)
+	expired := o.Now.Sub(o.ChangedAt) >= wait
+	switch {
+	case o.Now.Sub(o.ChangedAt) >= wait+rankDelay(cfg, rank):
+		d.Action = Acquire
+	case !expired && o.Rank == 0 && o.HolderAlive && l.HandoverTo != me &&
+		o.Now.Sub(o.UpSince) >= cfg.HandoverHoldDown:
+		d.Action = RequestHandover
+	}
+	return d
+}
+
+// takeWait is how long a Lease held by another must be seen unchanged
+// before it is taken, and the rank I take it at.
+func takeWait(cfg Config, o Observation) (time.Duration, int) {
+	l := o.Lease
 	wait := cfg.LeaseDuration
 	switch {
 	case l.Holder == "":
@@ -196,15 +212,33 @@ func Decide(cfg Config, me string, o Observation) Decision {
 	if o.HolderStopped && l.Holder == o.Preferred && rank > 0 {
 		rank--
 	}
-	expired := o.Now.Sub(o.ChangedAt) >= wait
+	return wait, rank
+}
+
+// NextRound is when the election of o would next decide otherwise by
+// itself, time passing and nothing else changing: the moment a Lease held
+// by another (or missing) becomes mine to take at my rank. Zero when no
+// such moment is coming (I hold it, the member is unreachable, it is
+// takeable already). A manager that waits for it rather than for its next
+// retry period takes over a dead leader's member as soon as it may, not up
+// to a retry period later.
+func NextRound(cfg Config, me string, o Observation) time.Time {
+	var at time.Time
 	switch {
-	case o.Now.Sub(o.ChangedAt) >= wait+rankDelay(cfg, rank):
-		d.Action = Acquire
-	case !expired && o.Rank == 0 && o.HolderAlive && l.HandoverTo != me &&
-		o.Now.Sub(o.UpSince) >= cfg.HandoverHoldDown:
-		d.Action = RequestHandover
+	case !o.Reachable:
+		return time.Time{}
+	case o.Lease == nil:
+		at = o.ChangedAt.Add(rankDelay(cfg, o.Rank))
+	case o.Lease.Holder == me:
+		return time.Time{}
+	default:
+		wait, rank := takeWait(cfg, o)
+		at = o.ChangedAt.Add(wait + rankDelay(cfg, rank))
 	}
-	return d
+	if !at.After(o.Now) {
+		return time.Time{}
+	}
+	return at
 }
 
 // rankDelay lets better-ranked supervisors try first.

@@ -5,11 +5,18 @@ import (
 	"time"
 )
 
+// testConfig is the election's timing in the tables: the defaults, with a
+// hand-over hold-down of 10 s.
+var testConfig = Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
+
+// at is s seconds after the tables' time zero.
+func at(s float64) time.Time { return time.Unix(1000, 0).Add(time.Duration(s * float64(time.Second))) }
+
+// held is a Lease held by holder.
+func held(holder string) *Lease { return &Lease{Holder: holder, Transitions: 3} }
+
 func TestDecide(t *testing.T) {
-	cfg := Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
-	t0 := time.Unix(1000, 0)
-	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	held := func(holder string) *Lease { return &Lease{Holder: holder, Transitions: 3} }
+	cfg := testConfig
 	base := func() Observation {
 		return Observation{Now: at(0), Reachable: true, ChangedAt: at(0), Rank: 0, Preferred: "me", PreferredAlive: true, UpSince: at(-100)}
 	}
@@ -159,6 +166,50 @@ func TestStepDownReason(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got, why := StepDownReason(cfg, c.o); got != c.want || why != c.why {
 				t.Errorf("StepDownReason = %q, %q; want %q, %q", got, why, c.want, c.why)
+			}
+		})
+	}
+}
+
+func TestNextRound(t *testing.T) {
+	cfg := testConfig
+	base := func() Observation {
+		return Observation{Now: at(1), Reachable: true, ChangedAt: at(0), Rank: 0, Preferred: "me", PreferredAlive: true, UpSince: at(-100)}
+	}
+	for _, tc := range []struct {
+		name string
+		obs  func(o *Observation)
+		want time.Time // zero: none sooner
+	}{
+		{"a live holder: when it expires", func(o *Observation) { o.Lease, o.HolderAlive = held("other"), true }, at(6)},
+		{"a live holder, rank 2: two retry periods after", func(o *Observation) { o.Lease, o.HolderAlive, o.Rank = held("other"), true, 2 }, at(8)},
+		{"a stopped holder: its renew deadline and half a retry period", func(o *Observation) { o.Lease, o.HolderStopped = held("other"), true }, at(4.5)},
+		{"a stopped preferred holder, rank 1: I move up", func(o *Observation) {
+			o.Lease, o.HolderStopped, o.Rank, o.Preferred = held("other"), true, 1, "other"
+		}, at(4.5)},
+		{"no Lease, rank 2", func(o *Observation) { o.Rank = 2 }, at(2)},
+		{"released: takeable now", func(o *Observation) { o.Lease = held("") }, time.Time{}},
+		{"expired already: takeable now", func(o *Observation) { o.Lease, o.Now = held("other"), at(7) }, time.Time{}},
+		{"mine: nothing to wait for", func(o *Observation) { o.Lease = held("me") }, time.Time{}},
+		{"unreachable", func(o *Observation) { o.Lease, o.Reachable = held("other"), false }, time.Time{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := base()
+			tc.obs(&o)
+			got := NextRound(cfg, "me", o)
+			if !got.Equal(tc.want) {
+				t.Errorf("NextRound = %v, want %v", got, tc.want)
+			}
+			// At that moment, Decide takes the Lease (or creates it).
+			if !got.IsZero() {
+				o.Now = got
+				if d := Decide(cfg, "me", o); d.Action != Acquire && d.Action != Create {
+					t.Errorf("at NextRound Decide says %+v, want Acquire or Create", d)
+				}
+				o.Now = got.Add(-time.Millisecond)
+				if d := Decide(cfg, "me", o); d.Action == Acquire || d.Action == Create {
+					t.Errorf("just before NextRound Decide already says %+v", d)
+				}
 			}
 		})
 	}

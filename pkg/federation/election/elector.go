@@ -91,17 +91,31 @@ func (e *Elector) Run(ctx context.Context) {
 	defer t.Stop()
 	defer e.release(ctx)
 	for {
-		e.round(ctx)
+		// Rounds every retry period, and one more at the moment the
+		// Lease becomes mine to take (NextRound), when that comes sooner.
+		var early <-chan time.Time
+		if next := e.round(ctx); !next.IsZero() {
+			if d := time.Until(next) + nextRoundMargin; d < e.cfg.RetryPeriod {
+				early = time.After(d)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-early:
 		}
 	}
 }
 
-// round observes, decides and acts once.
-func (e *Elector) round(ctx context.Context) {
+// nextRoundMargin is how long after the moment NextRound names the early
+// round runs: that round must see the wait as over.
+const nextRoundMargin = 10 * time.Millisecond
+
+// round observes, decides and acts once; it returns when the next round
+// could decide otherwise by itself (NextRound), zero when not sooner than
+// the ticker's.
+func (e *Elector) round(ctx context.Context) time.Time {
 	log := klog.FromContext(ctx).WithValues("member", e.member)
 	e.mu.Lock()
 	timeout := RoundTimeout(e.cfg, e.leading, e.lastRenew, time.Now())
@@ -112,10 +126,14 @@ func (e *Elector) round(ctx context.Context) {
 	// A hand-over asked of me that I refused is decided again every round
 	// (the plan or the asker's liveness may change): read the Lease.
 	if own != nil && refusedNone(own, e.me) && e.renewOwn(rctx, log, own) {
-		return
+		return time.Time{}
 	}
 	lease, obs := e.observe(rctx)
 	d := Decide(e.cfg, e.me, obs)
+	var next time.Time
+	if d.Action == None {
+		next = NextRound(e.cfg, e.me, obs)
+	}
 	e.note(log, obs, d, lease)
 	if d.StepDown && d.Action != HandOver { // a hand-over steps down itself
 		reason, why := StepDownReason(e.cfg, obs)
@@ -149,6 +167,7 @@ func (e *Elector) round(ctx context.Context) {
 		electionErrors.WithLabelValues(e.member, string(d.Action)).Inc()
 		log.V(2).Info("Election round failed", "action", d.Action, "err", err)
 	}
+	return next
 }
 
 // refusedNone tells whether the Lease asks no hand-over of me to another.
@@ -360,16 +379,35 @@ func (e *Elector) release(parent context.Context) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), 2*time.Second)
 	defer cancel()
-	l, err := e.leases.Get(ctx)
-	if err != nil || holderOf(l) != e.me {
-		return
+	log := klog.FromContext(parent)
+	// A renewal cancelled in flight may have been applied all the same: the
+	// copy read first is then older than the Lease and the update
+	// conflicts. Read again and retry; a Lease left held would be renewed
+	// by this supervisor's next session in the same term, or expire.
+	var err error
+	for range releaseAttempts {
+		var l *coordinationv1.Lease
+		if l, err = e.leases.Get(ctx); err != nil {
+			break
+		}
+		if holderOf(l) != e.me {
+			return
+		}
+		l = l.DeepCopy()
+		l.Spec.HolderIdentity = ptr.To("")
+		if _, err = e.leases.Update(ctx, l); err == nil {
+			log.Info("Released the lease", "member", e.member)
+			return
+		}
+		if !apierrors.IsConflict(err) {
+			break
+		}
 	}
-	l = l.DeepCopy()
-	l.Spec.HolderIdentity = ptr.To("")
-	if _, err := e.leases.Update(ctx, l); err == nil {
-		klog.FromContext(parent).Info("Released the lease", "member", e.member)
-	}
+	log.Info("Could not release the lease: it expires instead", "member", e.member, "err", err)
 }
+
+// releaseAttempts bounds the reads and updates of a release that conflict.
+const releaseAttempts = 3
 
 // stepDown stops acting as leader and waits for the controllers to
 // return; reason is counted when it was leading.

@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -226,22 +227,28 @@ func TestRefusedHandoverDecidedAgain(t *testing.T) {
 // while it is fresh, as a session's elector has it; member labels its reads.
 func watchedLeases(t *testing.T, api coordinationv1client.LeaseInterface, member string) *probingLeases {
 	t.Helper()
+	w, stop := runWatchedLease(t, member)
+	t.Cleanup(stop)
+	return &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}, watched: w, member: member}
+}
+
+// runWatchedLease runs a watch of member's leader Lease until stop, which
+// waits for it to end.
+func runWatchedLease(t *testing.T, member string) (w *watchedLease, stop func()) {
+	t.Helper()
 	cs, err := kubernetes.NewForConfig(clusters.Config(t, member))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, 3*election.DefaultConfig().RetryPeriod)
+	w = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, 3*election.DefaultConfig().RetryPeriod)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		w.run(ctx, cs)
 	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}, watched: w, member: member}
+	var once sync.Once
+	return w, func() { once.Do(func() { cancel(); <-done }) }
 }
 
 // second is a supervisor ranked second for every member, the other one
@@ -308,5 +315,76 @@ func TestObserverReadsTheWatch(t *testing.T) {
 	}
 	if reads(leaseReadAPI)-api0-fromAPI == 0 {
 		t.Error("the stale watch was trusted: no read went to the API server after the holder stopped")
+	}
+}
+
+// lostAnswers applies every update but, once lose is set, answers the
+// next one with the error of a request cancelled in flight: the write is
+// in the Lease, its answer never reached the elector.
+type lostAnswers struct {
+	coordinationv1client.LeaseInterface
+	lose, lost atomic.Bool
+}
+
+func (l *lostAnswers) Update(ctx context.Context, lease *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error) {
+	out, err := l.LeaseInterface.Update(ctx, lease, opts)
+	if err == nil && l.lose.Load() && !l.lost.Load() {
+		l.lost.Store(true)
+		return nil, context.Canceled
+	}
+	return out, err
+}
+
+// TestReleaseAfterARenewalLostInFlight: a leader's renewal is applied but
+// its answer lost (the session stopping cancels it), and the watch stops
+// before delivering it, so the watch's copy is older than the Lease. The
+// elector stopping still releases the Lease: it reads the API server after
+// a write it is unsure of, and retries a release that conflicts. (It read
+// the watch's copy, its release conflicted and the Lease stayed held: the
+// supervisor's next session renewed it in the same term.)
+func TestReleaseAfterARenewalLostInFlight(t *testing.T) {
+	api := freshLeases(t)
+	w, stopWatch := runWatchedLease(t, member)
+	defer stopWatch()
+	lossy := &lostAnswers{LeaseInterface: api}
+	leases := &probingLeases{c: lossy, name: federationv1alpha1.LeaderLease, probe: &probe{}, watched: w, member: member}
+	const me = "supervisor-lost"
+	e := election.New(election.DefaultConfig(), me, member, leases, alone{me: me}, func(ctx context.Context, _ int32) { <-ctx.Done() })
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Run(ctx)
+	}()
+	defer func() { cancel(); <-done }()
+	framework.Eventually(t, 20*time.Second, func() error {
+		if !e.Status().Leading {
+			return fmt.Errorf("not leading yet")
+		}
+		if _, _, ok := w.current(); !ok {
+			return fmt.Errorf("the watch has not delivered the Lease yet")
+		}
+		return nil
+	})
+	// The watch stops; the next renewal is applied, its answer lost.
+	stopWatch()
+	lossy.lose.Store(true)
+	framework.Eventually(t, 2*time.Second, func() error {
+		if !lossy.lost.Load() {
+			return fmt.Errorf("no renewal yet")
+		}
+		return nil
+	})
+	if _, _, ok := w.current(); !ok {
+		t.Fatal("the watch's copy went stale before the release: the test would not read it")
+	}
+	cancel()
+	<-done
+	l, err := api.Get(t.Context(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := ptr.Deref(l.Spec.HolderIdentity, ""); h != "" {
+		t.Errorf("the Lease is still held by %q after the elector stopped; want it released", h)
 	}
 }

@@ -27,6 +27,10 @@ var (
 		Name: "antreaplus_federation_lease_reads_total",
 		Help: "Reads of a member's leader Lease (and of another supervisor's manager Lease) by the election and the peer loop, by source: watch (no request) or api.",
 	}, []string{"member", "source"})
+	sessionsStoppingInBackground = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "antreaplus_federation_sessions_stopping",
+		Help: "Ended member sessions whose informers or watches have not stopped yet (left to end in the background after the elector stopped); more than zero for long is a leak worth a goroutine dump.",
+	})
 )
 
 // Sources of a Lease read.
@@ -40,7 +44,7 @@ const (
 // sessions. Registering them again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
 	return errors.Join(
-		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites, leaseReads),
+		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites, leaseReads, sessionsStoppingInBackground),
 		election.RegisterMetrics(reg),
 		outage.RegisterMetrics(reg))
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"runtime/pprof"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,8 +46,10 @@ type session struct {
 	runningMu sync.Mutex
 	running   map[string]int
 	elector   *election.Elector
-	probe     probe
-	peer      peerView
+	// electorDone is closed once the elector has returned (nil until started).
+	electorDone chan struct{}
+	probe       probe
+	peer        peerView
 
 	// member is the member's client and informers; it is replaced when the
 	// member comes back from an outage (see runMember).
@@ -128,7 +132,11 @@ func (s *session) start(c credentials) error {
 	s.cancel = cancel
 	s.useMember(member)
 	s.goRun("member cache", func() { s.runMember(ctx) })
-	s.goRun("elector", func() { s.elector.Run(ctx) })
+	s.electorDone = make(chan struct{})
+	s.goRun("elector", func() {
+		defer close(s.electorDone)
+		s.elector.Run(ctx)
+	})
 	s.goRun("exports watch", func() { s.watchExports(ctx) })
 	if s.spec.Supervisor && s.clusterID != s.m.me {
 		s.goRun("peer loop", func() { s.peerLoop(ctx, cs) })
@@ -137,7 +145,8 @@ func (s *session) start(c credentials) error {
 }
 
 // goRun runs f for the session; stop waits for it, and names it while it
-// keeps stop waiting.
+// keeps stop waiting. Its goroutines, and those they start, carry the
+// profiler labels member and part, by which a slow stop finds their stacks.
 func (s *session) goRun(name string, f func()) {
 	s.done.Add(1)
 	s.runningMu.Lock()
@@ -153,47 +162,102 @@ func (s *session) goRun(name string, f func()) {
 			s.running[name]--
 			s.runningMu.Unlock()
 		}()
-		f()
+		pprof.Do(context.Background(), pprof.Labels("member", s.clusterID, "part", name), func(context.Context) { f() })
 	}()
 }
 
-// stopWarnAfter is how long a session's stop may take before it logs what
-// it still waits for.
+// stopWarnAfter is how long a session's stop may take before it logs
+// what it still waits for.
 const stopWarnAfter = 15 * time.Second
 
-// stop ends the session; a leader stops its controllers first. A stop that
-// takes long says, every stopWarnAfter, what it still waits for.
+// stopRestFor is how long stop waits, once the elector has returned, for
+// the session's other goroutines (the member's cache, the watches) before
+// it leaves them to end in the background. A variable for the tests.
+var stopRestFor = 10 * time.Second
+
+// stop ends the session. It waits for the elector, which stops the
+// member's controllers and releases the Lease first: after stop, nothing
+// of this session writes into the member. The rest (informers, watches)
+// only read; stop waits for them stopRestFor, then returns and lets them
+// end in the background, saying so with their stacks. A cache that did not
+// stop (seen under load after a member's address changed) held the
+// registry's one worker: no other member's status was written meanwhile.
 func (s *session) stop() {
 	s.cancel()
+	start := time.Now()
+	log := klog.Background().WithValues("member", s.clusterID)
+	if s.electorDone != nil {
+		for waited := false; !waited; {
+			select {
+			case <-s.electorDone:
+				waited = true
+			case <-time.After(stopWarnAfter):
+				log.Info("A member's session is slow to stop", "for", time.Since(start).Round(time.Second),
+					"waitingFor", s.waitingFor(), "leaderStatus", fmt.Sprintf("%+v", s.elector.Status()))
+			}
+		}
+	}
 	stopped := make(chan struct{})
 	go func() {
 		s.done.Wait()
 		close(stopped)
 	}()
-	start := time.Now()
-	for {
-		select {
-		case <-stopped:
-			return
-		case <-time.After(stopWarnAfter):
-			s.runningMu.Lock()
-			var waiting []string
-			for name, n := range s.running {
-				if n > 0 {
-					waiting = append(waiting, name)
-				}
-			}
-			s.runningMu.Unlock()
-			sort.Strings(waiting)
-			klog.Background().Info("A member's session is slow to stop", "member", s.clusterID,
-				"for", time.Since(start).Round(time.Second), "waitingFor", waiting, "leaderStatus", fmt.Sprintf("%+v", s.elector.Status()))
+	select {
+	case <-stopped:
+	case <-time.After(stopRestFor):
+		sessionsStoppingInBackground.Inc()
+		go func() {
+			<-stopped
+			sessionsStoppingInBackground.Dec()
+		}()
+		log.Info("A member's session goes on stopping in the background: what it leaves running only reads",
+			"for", time.Since(start).Round(time.Second), "waitingFor", s.waitingFor(), "stacks", sessionStacks(s.clusterID, maxStacks))
+	}
+}
+
+// waitingFor names the session's goroutines still running.
+func (s *session) waitingFor() []string {
+	s.runningMu.Lock()
+	defer s.runningMu.Unlock()
+	var waiting []string
+	for name, n := range s.running {
+		if n > 0 {
+			waiting = append(waiting, name)
 		}
 	}
+	sort.Strings(waiting)
+	return waiting
+}
+
+// maxStacks bounds the stacks a slow stop logs.
+const maxStacks = 16 << 10
+
+// sessionStacks is the goroutine profile's groups labelled with member,
+// at most limit bytes.
+func sessionStacks(member string, limit int) string {
+	var b strings.Builder
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		return err.Error()
+	}
+	label := fmt.Sprintf("%q:%q", "member", member)
+	var out strings.Builder
+	for group := range strings.SplitSeq(b.String(), "\n\n") {
+		if !strings.Contains(group, label) {
+			continue
+		}
+		if out.Len()+len(group) > limit {
+			out.WriteString("...")
+			break
+		}
+		out.WriteString(group)
+		out.WriteString("\n\n")
+	}
+	return out.String()
 }
 
 // newMember connects a client and a cache (not started) to the member.
 func (s *session) newMember() (cluster.Cluster, error) {
-	sch, err := scheme.New()
+	sch, err := memberScheme()
 	if err != nil {
 		return nil, err
 	}
@@ -201,12 +265,21 @@ func (s *session) newMember() (cluster.Cluster, error) {
 		o.Scheme = sch
 		o.MapperProvider = memberMapper
 		o.Cache.ByObject = memberCacheByObject()
+		// Nothing the leader controllers read needs managedFields (their
+		// updates leave them to the API server), and they are a good part
+		// of every object every supervisor holds of every member.
+		o.Cache.DefaultTransform = cache.TransformStripManagedFields()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
 	}
 	return member, nil
 }
+
+// memberScheme is the scheme of every member's client and cache, built
+// once: it is only read, and one per session was 7 MB of a supervisor's
+// heap at 30 members.
+var memberScheme = sync.OnceValues(scheme.New)
 
 // memberCacheByObject narrows what a member's cache holds to what the
 // federation account may list and the leader controllers read: Leases
@@ -356,6 +429,11 @@ type probingLeases struct {
 	// the watch delivers it: until then a read goes to the API server, so
 	// that a leader never decides from a copy older than its own write.
 	written string
+	// unsure is set when a write failed: it may have been applied all the
+	// same (a renewal cancelled in flight) or lost to another writer (a
+	// conflict), so the watch's copy may be older than the Lease. Reads go
+	// to the API server until one answers.
+	unsure bool
 }
 
 func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
@@ -363,7 +441,7 @@ func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) 
 		if p.written != "" && p.watched.delivered(p.written) {
 			p.written = ""
 		}
-		if l, err, ok := p.watched.current(); ok && p.written == "" {
+		if l, err, ok := p.watched.current(); ok && p.written == "" && !p.unsure {
 			p.probe.record(nil)
 			leaseReads.WithLabelValues(p.member, leaseReadWatch).Inc()
 			return l, err
@@ -371,7 +449,8 @@ func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) 
 		leaseReads.WithLabelValues(p.member, leaseReadAPI).Inc()
 	}
 	l, err := p.c.Get(ctx, p.name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
+	if err == nil || apierrors.IsNotFound(err) {
+		p.unsure = false
 		p.probe.record(nil)
 	} else {
 		p.probe.record(err)
@@ -388,8 +467,11 @@ func (p *probingLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*c
 // wrote notes the version of a successful write, which the watch must
 // deliver before it serves reads again.
 func (p *probingLeases) wrote(l *coordinationv1.Lease, err error) {
-	if err == nil && l != nil {
+	switch {
+	case err == nil && l != nil:
 		p.written = l.ResourceVersion
+	case err != nil:
+		p.unsure = true
 	}
 }
 
