@@ -2,9 +2,6 @@ package sources
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,6 +20,8 @@ type refusal struct {
 	spec    *federationv1alpha1.ImportsSpec
 	decided exportscope.Refusal
 	err     error
+	// sig is refusalSignature(spec), computed once per change.
+	sig string
 }
 
 // membershipHandler records what member id refuses each time its
@@ -42,7 +41,7 @@ func (t *Tracker) membershipHandler(id string) toolscache.ResourceEventHandler {
 			t.log.Error(err, "A member's refusal of imports cannot be read: it refuses every other member until it is fixed", "source", id)
 		}
 		t.mu.Lock()
-		t.refusals[id] = refusal{spec: spec, decided: decided, err: err}
+		t.refusals[id] = refusal{spec: spec, decided: decided, err: err, sig: refusalSignature(spec)}
 		t.mu.Unlock()
 	})
 }
@@ -90,19 +89,11 @@ func (t *Tracker) Reaches(s exportscope.Scope, id string, labels map[string]stri
 	return ok
 }
 
-// scopeSignature is what a member's labels and refusal are now: when it
-// changes, where every export goes may have changed.
-func (t *Tracker) scopeSignature(mi manager.MemberInfo) string {
-	keys := slices.Sorted(maps.Keys(mi.Labels))
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%s=%s;", k, mi.Labels[k])
-	}
+// refusalSignatureOf is what member id refuses now, by value.
+func (t *Tracker) refusalSignatureOf(id string) string {
 	t.mu.Lock()
-	r := t.refusals[mi.ClusterID]
-	t.mu.Unlock()
-	b.WriteString(refusalSignature(r.spec))
-	return b.String()
+	defer t.mu.Unlock()
+	return t.refusals[id].sig
 }
 
 // refusalSignature is what a refusal says, by value: the same refusal

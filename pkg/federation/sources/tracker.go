@@ -3,8 +3,11 @@ package sources
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -55,9 +58,10 @@ type Tracker struct {
 	opts Options
 	log  logr.Logger
 
-	mu         sync.Mutex
-	hooks      map[string]*hook
-	lastStates string
+	mu    sync.Mutex
+	hooks map[string]*hook
+	// last is what Refresh saw of each member the last time.
+	last       []memberSnapshot
 	registered map[string]registration
 	// refusals are what each member's ClusterMembership refuses.
 	refusals map[string]refusal
@@ -76,16 +80,26 @@ func New(m manager.Member, opts Options, log logr.Logger) *Tracker {
 type hook struct {
 	cluster   cluster.Cluster
 	informers []cache.Informer
+	// allSynced is set once every informer has synced.
+	allSynced atomic.Bool
 	// unsubscribe end the hook's subscriptions (fanout.go).
 	unsubscribe []func()
 }
 
 func (h *hook) synced() bool {
+	if h.allSynced.Load() {
+		return true
+	}
 	for _, i := range h.informers {
 		if !i.HasSynced() {
 			return false
 		}
 	}
+	// An informer that has synced stays synced, and a hook's informers
+	// are all added before it is first asked: once is enough. (Asked of
+	// every informer of every member by every tracker each second, it was
+	// a third of a supervisor's work at idle.)
+	h.allSynced.Store(true)
 	return true
 }
 
@@ -185,32 +199,73 @@ func (t *Tracker) Close() {
 
 // Refresh hooks new or reconnected members and tells whether any member's
 // state changed since the last call (then everything is reconciled again).
+// It runs every second in every tracker of every member led: it compares
+// what it saw without building anything unless something changed.
 func (t *Tracker) Refresh(ctx context.Context) bool {
 	members := t.m.Federation.Members()
 	for _, mi := range members {
 		t.rehook(ctx, mi)
 	}
+	t.mu.Lock()
+	last := t.last
+	t.mu.Unlock()
 	counts := map[State]int{}
-	var states []string
-	for _, mi := range members {
-		s := t.State(mi)
-		counts[s]++
-		states = append(states, fmt.Sprintf("%s=%s/%p/%s", mi.ClusterID, s, mi.Cluster, t.scopeSignature(mi)))
+	snaps := make([]memberSnapshot, len(members))
+	changed := len(last) != len(members)
+	for i, mi := range members {
+		snaps[i] = memberSnapshot{id: mi.ClusterID, state: t.State(mi), cluster: mi.Cluster, labels: mi.Labels, refusal: t.refusalSignatureOf(mi.ClusterID)}
+		counts[snaps[i].state]++
+		if i < len(last) && maps.Equal(last[i].labels, mi.Labels) {
+			snaps[i].labels = last[i].labels // the copy already kept
+		} else {
+			snaps[i].labels = maps.Clone(mi.Labels)
+		}
+		if !changed && !last[i].same(snaps[i]) {
+			changed = true
+		}
 	}
 	if t.opts.Gauge != nil {
 		for _, s := range States() {
 			t.opts.Gauge.WithLabelValues(t.m.ClusterID, s.String()).Set(float64(counts[s]))
 		}
 	}
-	sig := strings.Join(states, ",")
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	changed := sig != t.lastStates
-	if changed && t.lastStates != "" {
-		t.log.Info("Member states changed", "states", sig)
+	if changed && t.last != nil {
+		states := make([]string, len(snaps))
+		for i, s := range snaps {
+			states[i] = s.String()
+		}
+		t.log.Info("Member states changed", "states", strings.Join(states, ","))
 	}
-	t.lastStates = sig
+	t.last = snaps
 	return changed
+}
+
+// memberSnapshot is what Refresh compares of a member from one call to the
+// next: its state, its cache, and what decides where exports go (its
+// labels and what it refuses).
+type memberSnapshot struct {
+	id      string
+	state   State
+	cluster cluster.Cluster
+	labels  map[string]string
+	refusal string
+}
+
+func (s memberSnapshot) same(o memberSnapshot) bool {
+	return s.id == o.id && s.state == o.state && s.cluster == o.cluster && s.refusal == o.refusal && maps.Equal(s.labels, o.labels)
+}
+
+// String is the snapshot in the log line of a change.
+func (s memberSnapshot) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s=%s/%p/", s.id, s.state, s.cluster)
+	for _, k := range slices.Sorted(maps.Keys(s.labels)) {
+		fmt.Fprintf(&b, "%s=%s;", k, s.labels[k])
+	}
+	b.WriteString(s.refusal)
+	return b.String()
 }
 
 // rehook hooks a member whose cache is new to the tracker.
