@@ -7,8 +7,9 @@ import (
 )
 
 // traceSection: a cross-member connection dropped, the trace naming the
-// rule that dropped it, the federated policy fixed, the trace and the
-// connection allowed.
+// rule that dropped it (computed, then live: what the agents' kernels
+// saw), the federated policy fixed, the trace and the connection allowed,
+// and the rules' counters.
 func (d *demo) traceSection() error {
 	const from, to = "dev-build-3", "azure-dev-build-2:8080"
 	args := []string{"trace", "--from", "member-1:vm/dev-build-3", "--to", "member-2:vm/dev-build-2", "--port", "8080"}
@@ -20,6 +21,10 @@ func (d *demo) traceSection() error {
 		return err
 	}
 	if err := d.traced(args, "DROPPED", "Drop, derived from FederatedNetworkPolicy cloud-demo/build-2-from-aws"); err != nil {
+		return err
+	}
+	d.printf("  the same flow sent for real (--live): each VM agent's nftables tracing names the rule that decided the packet\n")
+	if err := d.traced(append(args, "--live"), "DROPPED", "observed: Dropped by AntreaNetworkPolicy:cloud-demo/fnp-build-2-from-aws", "(agrees)"); err != nil {
 		return err
 	}
 	d.printf("  the federated policy fixed: dev-build-3 joins the allowed peers\n")

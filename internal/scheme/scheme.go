@@ -12,6 +12,7 @@ import (
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	tfv1beta1 "antreaplus.io/antreaplus/api/antrea/traceflow/v1beta1"
 	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
 	antreav1beta1 "antreaplus.io/antreaplus/api/antrea/v1beta1"
 	cloudv1alpha1 "antreaplus.io/antreaplus/api/cloud/v1alpha1"
@@ -29,6 +30,7 @@ func New() (*runtime.Scheme, error) {
 		federationv1alpha1.AddToScheme,
 		antreav1beta1.AddToScheme,
 		antreav1alpha2.AddToScheme,
+		tfv1beta1.AddToScheme,
 		cloudv1alpha1.AddToScheme,
 		policyv1alpha1.AddToScheme,
 		externaldnsv1alpha1.AddToScheme,

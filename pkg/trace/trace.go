@@ -45,6 +45,13 @@ type Workload struct {
 	// where this trace does not compute them (a Pod: Antrea in its
 	// member).
 	Elsewhere string
+	// Pod names the workload when it is a Pod (Antrea's Traceflow traces
+	// it by name).
+	Pod *PodEnd
+	// Delegated, when set and Point is nil, is its leg's decision as the
+	// enforcer Elsewhere made it (Antrea's Traceflow in its member), or
+	// why that enforcer was not asked or did not answer (Undecided).
+	Delegated *Decision
 }
 
 // Point is an enforcement point: an ExternalEntity and the rules its
@@ -147,22 +154,30 @@ type Step struct {
 
 // Rule names the rule that decided.
 type Rule struct {
-	Tier   string                `json:"tier"`
-	Policy string                `json:"policy"`
-	Action policyrules.Action    `json:"action"`
-	Name   string                `json:"name,omitempty"`
-	Index  int32                 `json:"index"`
-	Dir    policyrules.Direction `json:"direction"`
+	Tier   string             `json:"tier"`
+	Policy string             `json:"policy"`
+	Action policyrules.Action `json:"action"`
+	Name   string             `json:"name,omitempty"`
+	// Index is the rule's place in its direction's rules; -1 when the
+	// decider does not say (Antrea's Traceflow names rules, and no tier).
+	Index int32                 `json:"index"`
+	Dir   policyrules.Direction `json:"direction"`
 	// Federated is the FederatedNetworkPolicy the policy was derived from.
 	Federated string `json:"federatedPolicy,omitempty"`
 }
 
 func (r *Rule) String() string {
 	name := fmt.Sprintf("%s rule %d", r.Dir, r.Index)
+	if r.Index < 0 {
+		name = fmt.Sprintf("%s rule", r.Dir)
+	}
 	if r.Name != "" {
 		name += " (" + r.Name + ")"
 	}
-	s := fmt.Sprintf("tier %s, %s, %s: %s", r.Tier, r.Policy, name, r.Action)
+	s := fmt.Sprintf("%s, %s: %s", r.Policy, name, r.Action)
+	if r.Tier != "" {
+		s = "tier " + r.Tier + ", " + s
+	}
 	if r.Federated != "" {
 		s += ", derived from FederatedNetworkPolicy " + r.Federated
 	}
@@ -291,6 +306,17 @@ func describe(a Address) string {
 // decide is one point's verdict on a packet.
 func (q Query) decide(kind string, w *Workload, pkt policyrules.Packet) Step {
 	p := w.Point
+	if p == nil && w.Delegated != nil {
+		d := w.Delegated
+		step := Step{Kind: kind, Member: w.Member, Result: d.Result, Rule: d.Rule, Note: w.Name + ": " + d.Note}
+		if d.Rule != nil {
+			step.Note = w.Name + ": " + d.Rule.String()
+		}
+		if d.By != "" {
+			step.Note += " (decided by " + d.By + ")"
+		}
+		return step
+	}
 	if p == nil && w.Elsewhere != "" {
 		return Step{Kind: kind, Member: w.Member, Result: Undecided, Note: fmt.Sprintf("%s: not computed here: %s", w.Name, w.Elsewhere)}
 	}

@@ -111,14 +111,15 @@ func (c *Clusters) Config(t testing.TB, name string) *rest.Config {
 	return rest.CopyConfig(cfg)
 }
 
-// Client returns a controller-runtime client of a cluster that knows every project type.
-func (c *Clusters) Client(t testing.TB, name string) client.Client {
+// Client returns a controller-runtime client of a cluster that knows every
+// project type, and watches.
+func (c *Clusters) Client(t testing.TB, name string) client.WithWatch {
 	t.Helper()
 	s, err := scheme.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := client.New(c.Config(t, name), client.Options{Scheme: s})
+	cl, err := client.NewWithWatch(c.Config(t, name), client.Options{Scheme: s})
 	if err != nil {
 		t.Fatalf("client of %s: %v", name, err)
 	}

@@ -33,3 +33,14 @@ const (
 	// TokenSecretKey is the key of the token in the Secret's data.
 	TokenSecretKey = "token"
 )
+
+// What `antreaplus trace` creates in a member that runs Antrea: the
+// Traceflows of a flow's Pod legs (docs/trace.md). It deletes them when
+// done; one a killed command left is found by this label
+// (kubectl delete traceflows -l app.kubernetes.io/managed-by=antreaplus-trace).
+const (
+	// LabelManagedBy is app.kubernetes.io/managed-by.
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+	// ManagedByTrace is the LabelManagedBy value of the command's Traceflows.
+	ManagedByTrace = "antreaplus-trace"
+)

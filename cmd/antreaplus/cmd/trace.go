@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/policyrules"
 	"antreaplus.io/antreaplus/pkg/trace"
 	"antreaplus.io/antreaplus/pkg/trace/gather"
+	"antreaplus.io/antreaplus/pkg/trace/tracing"
 )
 
 func newTraceCommand(f *configFlags, out, errOut io.Writer) *cobra.Command {
@@ -55,7 +53,9 @@ Traces in the points' Namespaces: a tenant admin traces its own Namespace's work
 
 A source or destination is [MEMBER:]vm/NAME (a VM by its Name tag), service/NAME (a cloud
 service), entity/NAMESPACE/NAME (an ExternalEntity), pod/NAMESPACE/NAME (a Pod: its own
-policies are Antrea's, whose Traceflow traces them; that leg is "undecided" here),
+policies are Antrea's, so in a member that runs Antrea its leg is asked of Antrea's
+Traceflow there: a packet injected at a source Pod, or, with --live, the real packet to a
+destination Pod; the rule Antrea names is quoted; elsewhere that leg is "undecided"),
 MEMBER:remote/NAME (a RemoteEntity: traced in the member it comes from), an IP address, or
 NAME.NAMESPACE.svc.clusterset.local (resolved in the source's member). A member that cannot
 be read is said so; the rest is traced.
@@ -95,6 +95,8 @@ decided the real packet at each point, shown beside the computed verdict, and a 
 			if err != nil {
 				return fmt.Errorf("--to %w", err)
 			}
+			req := tracing.Request{From: src, To: dst, Protocol: proto, Port: port,
+				Namespace: namespace, Timeout: timeout, Live: live, LiveSeconds: liveFor, Local: local}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			kc, err := f.load()
@@ -105,64 +107,9 @@ decided the real packet at each point, shown beside the computed verdict, and a 
 			if err != nil {
 				return err
 			}
-			started := time.Now()
-			w := readForTrace(ctx, errOut, kc.Paths, clusters, timeout, namespace, local, src, dst)
-			read := time.Since(started)
-			source, _, err := w.Workload(src, namespace, "")
+			report, err := tracing.Run(ctx, clusters, req, errOut)
 			if err != nil {
-				return fmt.Errorf("source: %w", err)
-			}
-			dest, resolved, err := w.Workload(dst, namespace, source.Member)
-			if err != nil {
-				return fmt.Errorf("destination: %w", err)
-			}
-			q := trace.Query{Source: source, Destination: dest, Protocol: proto, Port: port, Resolved: resolved, Flat: w.Flat}
-			report := traceReport{From: source.Name, To: dest.Name, Protocol: string(proto), Port: port}
-			asked := false
-			if !local && port != 0 {
-				// The points' members decide them, from the rules their
-				// policy controllers serve the enforcers.
-				obs, err := askMembers(ctx, errOut, clusters, trace.Compute(q), proto, port, live, liveFor)
-				switch {
-				case err == nil:
-					decide(obs, &q.Source, &q.Destination)
-					asked = true
-					if live {
-						report.Live = obs
-					}
-				case errors.Is(err, errNotAnswered):
-					fmt.Fprintf(errOut, "%v: computing the trace here\n", err)
-				case errors.Is(err, trace.ErrNoPoint), errors.Is(err, trace.ErrNoAddresses) && !live:
-					asked = true // nothing to decide
-				case errors.Is(err, trace.ErrNoAddresses):
-					return fmt.Errorf("--live: nothing can be sent: %w; without --live the trace says why", err)
-				default:
-					return err
-				}
-			}
-			if !asked {
-				var members []string
-				for _, wl := range []trace.Workload{source, dest} {
-					if wl.Point != nil {
-						members = append(members, wl.Point.Member)
-					}
-				}
-				w.Complete(ctx, members...)
-				if err := w.Compile(&q.Source, &q.Destination); err != nil {
-					return err
-				}
-				q.Federated = w.Federated()
-				if live {
-					if report.Live, err = askMembers(ctx, errOut, clusters, trace.Compute(q), proto, port, true, liveFor); err != nil {
-						return fmt.Errorf("live trace: %w", err)
-					}
-				}
-			}
-			report.Result = trace.Compute(q)
-			report.Took = traceTimings{Read: read.Round(time.Millisecond).String(),
-				Decide: (time.Since(started) - read).Round(time.Millisecond).String(), By: "here"}
-			if asked {
-				report.Took.By = "members"
+				return err
 			}
 			return p.print(out, report, func(out io.Writer) error { return printTrace(out, report) })
 		},
@@ -180,52 +127,8 @@ decided the real packet at each point, shown beside the computed verdict, and a 
 	return c
 }
 
-// readForTrace reads the members: what the flow's ends need (ReadFor), or
-// everything (--local).
-func readForTrace(ctx context.Context, errOut io.Writer, paths []string, clusters []membership.Cluster, timeout time.Duration,
-	namespace string, local bool, src, dst gather.Spec) *gather.World {
-	var w *gather.World
-	if local {
-		fmt.Fprintf(errOut, "reading %d member(s) of %s whole ...\n", len(clusters), strings.Join(paths, ":"))
-		w = gather.Read(ctx, clusters, timeout)
-	} else {
-		w = gather.ReadFor(ctx, clusters, timeout, namespace, src, dst)
-	}
-	for _, m := range w.Members {
-		switch {
-		case m.Err != nil:
-			fmt.Fprintf(errOut, "%s: not read: %v\n", m.Context, m.Err)
-		case len(m.Partial) > 0:
-			fmt.Fprintf(errOut, "%s: partly read (%s not read)\n", m.Context, strings.Join(m.Partial, ", "))
-		}
-	}
-	return w
-}
-
-// traceReport is what trace prints.
-type traceReport struct {
-	From     string       `json:"from"`
-	To       string       `json:"to"`
-	Protocol string       `json:"protocol"`
-	Port     int32        `json:"port,omitempty"`
-	Result   trace.Result `json:"trace"`
-	// Live is what the agents observed (--live).
-	Live []liveObservation `json:"live,omitempty"`
-	// Took is where the command's time went: reading the members, and
-	// deciding (the members' Traces, or compiling here).
-	Took traceTimings `json:"took"`
-}
-
-// traceTimings are the command's stages, as durations ("120ms").
-type traceTimings struct {
-	Read   string `json:"read"`
-	Decide string `json:"decide"`
-	// By says who decided: "members" (Trace objects) or "here".
-	By string `json:"by"`
-}
-
 // printTrace writes a trace as a tree.
-func printTrace(out io.Writer, r traceReport) error {
+func printTrace(out io.Writer, r tracing.Report) error {
 	port := ""
 	if r.Port != 0 {
 		port = fmt.Sprintf("/%d", r.Port)
@@ -251,8 +154,8 @@ func printTrace(out io.Writer, r traceReport) error {
 			head = "name resolution in " + s.Member
 		}
 		fmt.Fprintf(out, "%s %s\n%s   %s\n", branch, head, cont, s.Note)
-		if o, ok := observedFor(r.Live, s); ok {
-			fmt.Fprintf(out, "%s   %s\n", cont, observedLine(o))
+		if o, ok := tracing.ObservedFor(r.Live, s); ok {
+			fmt.Fprintf(out, "%s   %s\n", cont, tracing.ObservedLine(o))
 		}
 	}
 	return nil

@@ -44,12 +44,14 @@ type Member struct {
 	// Partial lists what could not be read (kinds whose CRDs are missing
 	// are not errors: they hold nothing).
 	Partial []string
-	// Listed is how long the member's lists took, Compiled how long
+	// Connected is how long making its client and reading its identity
+	// took; Listed how long the member's lists took; Compiled how long
 	// compiling its policies took (Compile).
-	Listed, Compiled time.Duration
+	Connected, Listed, Compiled time.Duration
 
-	// cl reads the member; nil when it could not be made.
-	cl client.Client
+	// cl reads the member (and watches: the command follows its Traces
+	// through it); nil when it could not be made.
+	cl client.WithWatch
 	// timeout bounds each of the member's reads.
 	timeout time.Duration
 	// mu guards Partial while reads run side by side.
@@ -113,6 +115,8 @@ func (w *World) each(f func(*Member)) {
 func (m *Member) connect(ctx context.Context, cfg *rest.Config) {
 	ctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
+	started := time.Now()
+	defer func() { m.Connected = time.Since(started) }()
 	if cfg == nil {
 		m.Err = fmt.Errorf("%s has no client configuration", m.Context)
 		return
@@ -129,7 +133,7 @@ func (m *Member) connect(ctx context.Context, cfg *rest.Config) {
 		m.Err = err
 		return
 	}
-	if m.cl, err = client.New(cfg, client.Options{Scheme: sc}); err != nil {
+	if m.cl, err = client.NewWithWatch(cfg, client.Options{Scheme: sc}); err != nil {
 		m.Err = fmt.Errorf("client of %s: %w", m.Context, err)
 		return
 	}
@@ -346,6 +350,25 @@ func (w *World) member(name string) (*Member, error) {
 		}
 	}
 	return nil, fmt.Errorf("no member %q among the contexts read (%s)", name, w.names())
+}
+
+// Connected is the longest any member took to connect.
+func (w *World) Connected() time.Duration {
+	var d time.Duration
+	for _, m := range w.Members {
+		d = max(d, m.Connected)
+	}
+	return d
+}
+
+// Client is the client a member was read with, for the objects a command
+// creates there (its Traces); an error says why the member has none.
+func (w *World) Client(member string) (client.WithWatch, error) {
+	m, err := w.member(member)
+	if err != nil {
+		return nil, err
+	}
+	return m.cl, nil
 }
 
 func (w *World) names() string {

@@ -166,7 +166,8 @@ func (w *World) byPod(sp Spec) (trace.Workload, *trace.Resolution, error) {
 func (m *Member) podWorkload(p *corev1.Pod) trace.Workload {
 	w := trace.Workload{Member: m.Context, Name: fmt.Sprintf("Pod %s/%s (in %s)", p.Namespace, p.Name, m.Context),
 		Network:   "cluster." + m.ClusterID,
-		Elsewhere: fmt.Sprintf("Antrea enforces the policies of Pods in %s (its Traceflow traces them there)", m.Context)}
+		Elsewhere: fmt.Sprintf("Antrea enforces the policies of Pods in %s (its Traceflow traces them there)", m.Context),
+		Pod:       &trace.PodEnd{Namespace: p.Namespace, Name: p.Name}}
 	for _, ip := range p.Status.PodIPs {
 		if a, err := netip.ParseAddr(ip.IP); err == nil {
 			w.Addresses = append(w.Addresses, trace.Address{IP: a})

@@ -24,7 +24,7 @@ import (
 // compiled in the command), after all of them, the baseline. Both must agree on
 // the verdict and the deciding rule, and the default must have been
 // decided by the controllers.
-func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (asked, local []float64, stages commandStages, err error) {
+func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int, withLocal bool) (asked, local []float64, stages commandStages, err error) {
 	bin, err := sb.FindBinary(ctx, "antreaplus")
 	if err != nil {
 		return nil, nil, stages, err
@@ -74,6 +74,7 @@ func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (
 		answers[j], asked = got, append(asked, took)
 		read, decide := duration(got.Took.Read), duration(got.Took.Decide)
 		stages.read = append(stages.read, read)
+		stages.connect = append(stages.connect, duration(got.Took.Connect))
 		stages.decide = append(stages.decide, decide)
 		stages.rest = append(stages.rest, took-read-decide)
 		if got.Took.By != "members" {
@@ -86,8 +87,11 @@ func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (
 			slowest = j
 		}
 	}
-	logf("the slowest asked run took %.0f ms: reading %.0f, deciding %.0f, the rest %.0f (%s)", asked[slowest],
-		stages.read[slowest], stages.decide[slowest], stages.rest[slowest], strings.Join(flows[slowest][7:], " "))
+	logf("the slowest asked run took %.0f ms: reading %.0f (connecting %.0f), deciding %.0f, the rest %.0f (%s)", asked[slowest],
+		stages.read[slowest], stages.connect[slowest], stages.decide[slowest], stages.rest[slowest], strings.Join(flows[slowest][7:], " "))
+	if !withLocal {
+		return asked, nil, stages, nil
+	}
 	for j, args := range flows {
 		got, took, err := run(append(slices.Clone(args), "--local"))
 		if err != nil {
@@ -112,7 +116,7 @@ func commandTraces(ctx context.Context, sb *sandbox.Sandbox, perMember, n int) (
 // (took), in ms: reading the members, deciding (the Trace objects), and
 // the rest of the process's time (start, kubeconfig, printing).
 type commandStages struct {
-	read, decide, rest []float64
+	read, connect, decide, rest []float64
 }
 
 // duration reads a Go duration as ms; 0 when it is not one.
@@ -131,9 +135,10 @@ type commandResult struct {
 		Steps   []commandStep `json:"steps"`
 	} `json:"trace"`
 	Took struct {
-		Read   string `json:"read"`
-		Decide string `json:"decide"`
-		By     string `json:"by"`
+		Read    string `json:"read"`
+		Connect string `json:"connect"`
+		Decide  string `json:"decide"`
+		By      string `json:"by"`
 	} `json:"took"`
 }
 

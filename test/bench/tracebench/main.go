@@ -69,6 +69,7 @@ func main() {
 	connFor := flag.Duration("conn-for", 5*time.Second, "with -counters, length of each measured stream")
 	connRuns := flag.Int("conn-runs", 5, "with -counters, streams measured with counters and without each")
 	computed := flag.Bool("computed", true, "measure the computed trace at scale (starts 3 clusters)")
+	quick := flag.Bool("quick", false, "with -computed, measure the command asking the members only: no in-process or --local baselines (not for make bench: no same-run baseline)")
 	live := flag.Bool("live", false, "also time live traces in the demo's federation (needs root and the programs in $PATH)")
 	liveRuns := flag.Int("live-runs", 5, "with -live, live traces of each flow")
 	liveTimeout := flag.Int("live-timeout", 10, "with -live, the --live-timeout of each live trace (what a dropped flow waits)")
@@ -83,7 +84,7 @@ func main() {
 	var figures []benchtable.Figure
 	settings := map[string]any{"members": members, "entities": *entities, "policies": *policies, "traces": *traces}
 	if *computed {
-		f, err := benchComputed(ctx, *entities/members, *policies/members, *traces)
+		f, err := benchComputed(ctx, *entities/members, *policies/members, *traces, *quick)
 		if err != nil {
 			fail(err)
 		}
@@ -123,7 +124,7 @@ func logf(format string, args ...any) {
 // benchComputed starts the clusters, measures the baseline, grows the
 // population to perMember entities and policies per member, and measures
 // again.
-func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int) ([]benchtable.Figure, error) {
+func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int, quick bool) ([]benchtable.Figure, error) {
 	tools := toolchain.Toolchain{Dir: toolchain.DefaultDir()}
 	if missing := tools.Missing(toolchain.SandboxTools()...); len(missing) > 0 {
 		return nil, fmt.Errorf("tools %v missing from %s: run 'make tools'", missing, tools.Dir)
@@ -177,9 +178,11 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 		return nil, err
 	}
 	logf("created in %s", time.Since(started).Round(time.Second))
-	large, err := measure(ctx, clusters, perMember, traces)
-	if err != nil {
-		return nil, err
+	large := &timings{}
+	if !quick {
+		if large, err = measure(ctx, clusters, perMember, traces); err != nil {
+			return nil, err
+		}
 	}
 	watcher, err := client.NewWithWatch(rest.CopyConfig(clusters[1].Config), client.Options{Scheme: sch})
 	if err != nil {
@@ -201,30 +204,36 @@ func benchComputed(ctx context.Context, perMember, policiesPerMember, traces int
 	if err != nil {
 		return nil, fmt.Errorf("the Trace objects: %w", err)
 	}
-	asked, local, stages, err := commandTraces(ctx, sb, perMember, traces)
+	asked, local, stages, err := commandTraces(ctx, sb, perMember, traces, !quick)
 	if err != nil {
 		return nil, fmt.Errorf("the command: %w", err)
 	}
 	size := fmt.Sprintf("%.0fk VMs, %.0fk policies", float64(perMember*members)/1000, float64(policiesPerMember*members)/1000)
-	return []benchtable.Figure{
+	figures := []benchtable.Figure{
 		benchtable.Summarize(fmt.Sprintf("antreaplus trace, %s in %d members: asks the members", size, members), "ms", asked),
 		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(asked, 0.99), Min: benchtable.Percentile(asked, 0.99), Max: benchtable.Percentile(asked, 0.99)},
 		benchtable.Summarize("  of it: reading what the flow's ends need", "ms", stages.read),
+		benchtable.Summarize("    of which connecting (clients, the members' identities)", "ms", stages.connect),
 		benchtable.Summarize("  of it: the members deciding (Trace objects)", "ms", stages.decide),
 		benchtable.Summarize("  of it: the rest (process start, kubeconfig, output)", "ms", stages.rest),
+	}
+	if quick {
+		return append(figures, benchtable.Summarize("Trace object in member-2, create to Completed", "ms", objects)), nil
+	}
+	return append(figures,
 		benchtable.Summarize("  baseline: antreaplus trace --local, the same flows after", "ms", local),
 		benchtable.Summarize("  ratio", "x", benchtable.Ratios(asked, local)),
 		benchtable.Summarize(fmt.Sprintf("computed here (--local, in process), %s", size), "ms", large.total),
-		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(large.total, 0.99), Min: benchtable.Percentile(large.total, 0.99), Max: benchtable.Percentile(large.total, 0.99)},
+		benchtable.Figure{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(large.total, 0.99), Min: benchtable.Percentile(large.total, 0.99), Max: benchtable.Percentile(large.total, 0.99)},
 		benchtable.Summarize("  reading: the members' lists (concurrent)", "ms", large.list),
 		benchtable.Summarize("  compiling: the policies of the flow's members", "ms", large.compile),
 		benchtable.Summarize("  deciding: resolution and the path", "ms", large.decide),
 		benchtable.Summarize("  baseline: 300 VMs, 30 policies, same clusters", "ms", small.total),
 		benchtable.Summarize("  ratio", "x", benchtable.Ratios(large.total, small.total)),
-		{Name: fmt.Sprintf("  verdicts: %d allowed, %d dropped", large.allowed, large.dropped), Unit: "traces"},
+		benchtable.Figure{Name: fmt.Sprintf("  verdicts: %d allowed, %d dropped", large.allowed, large.dropped), Unit: "traces"},
 		benchtable.Summarize("Trace object in member-2, create to Completed", "ms", objects),
-		{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(objects, 0.99), Min: benchtable.Percentile(objects, 0.99), Max: benchtable.Percentile(objects, 0.99)},
-	}, nil
+		benchtable.Figure{Name: "  p99", Unit: "ms", Median: benchtable.Percentile(objects, 0.99), Min: benchtable.Percentile(objects, 0.99), Max: benchtable.Percentile(objects, 0.99)},
+	), nil
 }
 
 // timings are the measured traces of one size.
