@@ -67,6 +67,11 @@ make -s build-dev >/dev/null  # the live trace's sandbox runs the cloud emulator
 PATH="$repo/bin:$PATH" go run ./test/bench/tracebench -entities "${BENCH_TRACE_ENTITIES:-100000}" -policies "${BENCH_TRACE_POLICIES:-10000}" -live -counters -json "$out/trace.json"
 
 echo
+echo "[bench] the web console in a real headless Chromium: first full render and live update at 3 and 10 light members with 1,000 federated Services, vs antreaplus service list of the same data; the console's memory and CPU at idle"
+hack/ensure-packages.sh chromium
+PATH="$repo/bin:$PATH" go run ./test/bench/consolebench -members "${BENCH_CONSOLE_MEMBERS:-3,10}" -services "${BENCH_CONSOLE_SERVICES:-1000}" -json "$out/console.json"
+
+echo
 echo "[bench] Go benchmarks"
 # Only the packages with benchmarks: the others' TestMain may start clusters.
 pkgs=$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -n1 dirname | sort -u)

@@ -37,6 +37,7 @@ declare -A rbac_packages=(
   [policy-controller]="cmd/policy-controller pkg/policydistribution/feeder pkg/policydistribution/agenttoken pkg/policydistribution/agentstatus pkg/policydistribution/policystatus pkg/policydistribution/policystats pkg/policydistribution/livetrace"
   [cloud-controller]="cmd/cloud-controller pkg/cloudcontroller/... pkg/externalentity pkg/tenancy"
   [coredns]="cmd/coredns pkg/dns/importcache"
+  [console]="cmd/console"
 )
 echo "[generate] RBAC of ${!rbac_packages[*]} into $chart/files/rbac"
 mkdir -p "$chart/files/rbac"

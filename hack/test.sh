@@ -14,8 +14,10 @@ step() { printf '\n[test] %s (at %ds)\n' "$*" $((SECONDS - started)); }
 # The VM tests (e2e/vmagent, e2e/fedpolicy, the sandbox's agented VMs) play VMs
 # in network namespaces whose agents program nftables: the programs are
 # installed here, by the make target, not by a test (they run in parallel).
-step "packages the VM tests need (nftables, iproute2)"
+step "packages the tests need (nftables, iproute2, chromium, skopeo, umoci)"
 hack/ensure-packages.sh nftables iproute2 || echo "[test] nftables or iproute2 could not be installed: the VM tests will fail and say why"
+# test/e2e/console drives Debian's headless Chromium.
+hack/ensure-packages.sh chromium || echo "[test] chromium could not be installed: test/e2e/console will fail and say why"
 # test/images reads the images hack/images builds with skopeo and umoci.
 hack/ensure-packages.sh skopeo umoci || echo "[test] skopeo or umoci could not be installed: test/images will fail and say why"
 
@@ -65,7 +67,7 @@ step "go test (unit, integration and end-to-end; clusters are real kube-apiserve
 # second go test: queued behind the clusters' packages, they would run last.
 heavy=(./test/e2e/services ./test/e2e/vmsandbox ./test/e2e ./test/e2e/fedpolicy ./test/integration/cloud ./test/e2e/federation
   ./test/integration/federation ./test/integration ./test/e2e/vmagent ./test/integration/agentless ./test/integration/tenancy ./test/e2e/dns
-  ./test/integration/policycli ./test/e2e/scale ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
+  ./test/integration/policycli ./test/e2e/scale ./test/e2e/console ./test/e2e/chart ./test/e2e/rbac ./test/e2e/tenancy ./test/e2e/externaldns
   ./pkg/install ./pkg/serviceimport ./pkg/entityimport ./pkg/federatedpolicy ./pkg/membercontroller ./pkg/federation/manager
   ./pkg/federation/tenantoverlaps ./pkg/federation/dnsendpoints ./pkg/tenancy ./pkg/networks/networkstatus ./pkg/policydistribution/livetrace ./test/images ./hack/demo)
 # The list above only orders the cluster packages (longest first); which

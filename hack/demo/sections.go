@@ -345,6 +345,7 @@ func (d *demo) next() {
 		d.printf("  %s --context member-1 -n cloud-demo get virtualmachines,externalentities,networkpolicies.crd.antrea.io\n", d.kubectl)
 		d.printf("  %s policy list\n  %s tenant list --context member-1\n", d.antreaplus, d.antreaplus)
 	}
+	d.printf("  %s console --open    # the web console of every member (docs/console.md)\n", d.antreaplus)
 	d.printf("Logs: %s/ (managers/, members/, cloud/, external-dns/)\nStop everything with:\n  %s sandbox down%s\n",
 		d.sb.Dir(), d.antreaplus, map[bool]string{true: " --dir " + d.o.dir}[d.o.dir != ""])
 }

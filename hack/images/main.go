@@ -24,7 +24,7 @@ import (
 )
 
 // defaultPrograms are the product's programs that run in clusters, one image each.
-var defaultPrograms = []string{"federation-manager", "member-controller", "coredns", "policy-controller", "cloud-controller"}
+var defaultPrograms = []string{"federation-manager", "member-controller", "coredns", "policy-controller", "cloud-controller", "console"}
 
 // defaultRegistry is where the images are named to be pushed
 // (IMAGE_REGISTRY of the Makefile).

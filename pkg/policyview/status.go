@@ -9,7 +9,7 @@ import (
 	policyv1alpha1 "antreaplus.io/antreaplus/api/policy/v1alpha1"
 )
 
-// Status details every policy named name in the snapshots: federated
+// Status details every policy named name ("": every policy) in the snapshots: federated
 // policies, Antrea NetworkPolicies and ClusterNetworkPolicies of that name,
 // and the Antrea NetworkPolicies derived from a federated policy of that
 // name. They are sorted as List sorts rows.
@@ -25,6 +25,14 @@ func Status(snaps []Snapshot, name string) PolicyStatus {
 	return st
 }
 
+// All details every policy of the snapshots (the console's policies view),
+// sorted as List sorts rows.
+func All(snaps []Snapshot) PolicyStatus {
+	return Status(snaps, "")
+}
+
+// memberDetails details the member's policies named name; every one when
+// name is "".
 func memberDetails(s Snapshot, name string) []Detail {
 	var base Row
 	base.Context = s.Context
@@ -33,13 +41,13 @@ func memberDetails(s Snapshot, name string) []Detail {
 	}
 	var out []Detail
 	for i := range s.Federated {
-		if p := &s.Federated[i]; p.Name == name {
+		if p := &s.Federated[i]; name == "" || p.Name == name {
 			out = append(out, federatedDetail(base, p))
 		}
 	}
 	for i := range s.NetworkPolicies {
 		p := &s.NetworkPolicies[i]
-		if p.Name != name && p.Labels[FederatedPolicyLabel] != name {
+		if name != "" && p.Name != name && p.Labels[FederatedPolicyLabel] != name {
 			continue
 		}
 		d := antreaDetail(antreaRow(base, KindNetworkPolicy, p.ObjectMeta, p.Spec.Tier, p.Spec.Priority, p.Status), p.Status)
@@ -47,7 +55,7 @@ func memberDetails(s Snapshot, name string) []Detail {
 		out = append(out, d)
 	}
 	for i := range s.ClusterNetworkPolicies {
-		if p := &s.ClusterNetworkPolicies[i]; p.Name == name {
+		if p := &s.ClusterNetworkPolicies[i]; name == "" || p.Name == name {
 			out = append(out, antreaDetail(antreaRow(base, KindClusterNetworkPolicy, p.ObjectMeta, p.Spec.Tier, p.Spec.Priority, p.Status), p.Status))
 		}
 	}

@@ -37,6 +37,7 @@ and runs a local sandbox of real clusters to try it.`,
 	root.AddCommand(newTenantCommand(cfg, out, errOut))
 	root.AddCommand(newNetworkCommand(cfg, out, errOut))
 	root.AddCommand(newTraceCommand(cfg, out, errOut))
+	root.AddCommand(newConsoleCommand(cfg, out, errOut))
 	root.AddCommand(newInstallCommand(cfg, out), newUpgradeCommand(cfg, out), newUninstallCommand(cfg, out))
 	root.AddCommand(newCompletionCommand(out))
 	return root

@@ -3,7 +3,6 @@ package membership
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
@@ -123,23 +122,6 @@ func readView(ctx context.Context, s Cluster) registryView {
 	return v
 }
 
-// readRefusal describes what a member's ClusterMembership refuses to
-// import; "" when nothing, or when it cannot be read.
-func readRefusal(ctx context.Context, cl client.Client) string {
-	m := &federationv1alpha1.ClusterMembership{}
-	if err := cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, m); err != nil || m.Spec.Imports == nil {
-		return ""
-	}
-	var parts []string
-	if ids := m.Spec.Imports.RefuseFrom; len(ids) > 0 {
-		parts = append(parts, strings.Join(ids, ", "))
-	}
-	if sel := m.Spec.Imports.RefuseFromSelector; sel != nil {
-		parts = append(parts, "members matching "+metav1.FormatLabelSelector(sel))
-	}
-	return strings.Join(parts, "; ")
-}
-
 // readLease reads a member's leader Lease in the member, and what its
 // ClusterMembership refuses.
 func readLease(ctx context.Context, m Cluster) leaseView {
@@ -155,15 +137,9 @@ func readLease(ctx context.Context, m Cluster) leaseView {
 	case err != nil:
 		return leaseView{err: err}
 	}
-	l := leaseView{read: true, renewTime: lease.Spec.RenewTime, since: lease.Spec.AcquireTime, refuses: readRefusal(ctx, cl)}
-	if lease.Spec.LeaseTransitions != nil {
-		l.term = *lease.Spec.LeaseTransitions
+	mem := &federationv1alpha1.ClusterMembership{}
+	if err := cl.Get(ctx, client.ObjectKey{Name: federationv1alpha1.MembershipName}, mem); err != nil {
+		mem = nil
 	}
-	if lease.Spec.HolderIdentity != nil {
-		l.holder = *lease.Spec.HolderIdentity
-	}
-	if lease.Spec.LeaseDurationSeconds != nil {
-		l.duration = time.Duration(*lease.Spec.LeaseDurationSeconds) * time.Second
-	}
-	return l
+	return LeaseOf(lease, mem)
 }

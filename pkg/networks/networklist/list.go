@@ -49,13 +49,14 @@ func List(ctx context.Context, cfg *rest.Config) ([]Network, error) {
 	}
 	out := make([]Network, 0, len(list.Items))
 	for i := range list.Items {
-		out = append(out, row(&list.Items[i]))
+		out = append(out, Row(&list.Items[i]))
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
 	return out, nil
 }
 
-func row(n *federationv1alpha1.Network) Network {
+// Row is a Network as the list shows it.
+func Row(n *federationv1alpha1.Network) Network {
 	r := Network{Name: n.Name, Kind: string(n.Spec.Kind), CIDRs: n.Spec.CIDRs, Valid: "Unknown"}
 	if n.Spec.Cloud != nil {
 		r.VPC = n.Spec.Cloud.Provider + " " + n.Spec.Cloud.VPCID

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -76,31 +77,43 @@ type Importer struct {
 	Sources   []string `json:"sources,omitempty"`
 }
 
-// memberView is what List read of one member.
-type memberView struct {
-	exporters map[types.NamespacedName]Exporter
-	importers map[types.NamespacedName]Importer
-	imports   map[types.NamespacedName]*mcsv1beta1.ServiceImport
-	err       error
+// MemberObjects is what the listing reads of one member: its exports and
+// their Services, its EndpointSlices and nodes (the addresses exports
+// offer), and the ServiceImports its leader wrote.
+type MemberObjects struct {
+	// ClusterID names the member.
+	ClusterID string
+	Exports   []mcsv1beta1.ServiceExport
+	// Services are the exported Services by namespace and name.
+	Services map[types.NamespacedName]*corev1.Service
+	Slices   []discoveryv1.EndpointSlice
+	Nodes    []corev1.Node
+	// Imports are the ServiceImports the federation wrote.
+	Imports []mcsv1beta1.ServiceImport
+	// Err is why the member could not be read.
+	Err error
 }
 
 // List reads every member (by cluster ID) concurrently and gathers the
 // federated Services.
 func List(ctx context.Context, federationID string, members map[string]*rest.Config) (*Listing, error) {
-	views := map[string]*memberView{}
+	objs := make([]MemberObjects, 0, len(members))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for id, cfg := range members {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v := readMember(ctx, id, cfg)
+		wg.Go(func() {
+			o := readMember(ctx, id, cfg)
 			mu.Lock()
-			views[id] = v
+			objs = append(objs, o)
 			mu.Unlock()
-		}()
+		})
 	}
 	wg.Wait()
+	return Build(federationID, objs), nil
+}
+
+// Build gathers the federated Services of what was read of the members.
+func Build(federationID string, members []MemberObjects) *Listing {
 	out := &Listing{FederationID: federationID, Unreadable: map[string]string{}}
 	services := map[types.NamespacedName]*FederatedService{}
 	get := func(k types.NamespacedName) *FederatedService {
@@ -111,20 +124,23 @@ func List(ctx context.Context, federationID string, members map[string]*rest.Con
 		services[k] = s
 		return s
 	}
-	for _, id := range sortedIDs(views) {
-		v := views[id]
-		if v.err != nil {
-			out.Unreadable[id] = v.err.Error()
+	sort.Slice(members, func(i, j int) bool { return members[i].ClusterID < members[j].ClusterID })
+	for _, m := range members {
+		if m.Err != nil {
+			out.Unreadable[m.ClusterID] = m.Err.Error()
 			continue
 		}
-		for k, e := range v.exporters {
+		exporters, importers := memberRows(m)
+		for k, e := range exporters {
 			s := get(k)
 			s.Exporters = append(s.Exporters, e)
 		}
-		for k, i := range v.importers {
+		for i := range m.Imports {
+			imp := &m.Imports[i]
+			k := client.ObjectKeyFromObject(imp)
 			s := get(k)
-			s.Importers = append(s.Importers, i)
-			if imp := v.imports[k]; s.Type == "" {
+			s.Importers = append(s.Importers, importers[k])
+			if s.Type == "" {
 				s.Type = string(imp.Spec.Type)
 				for _, p := range imp.Spec.Ports {
 					s.Ports = append(s.Ports, fmt.Sprintf("%s %d/%s", orUnnamed(p.Name), p.Port, p.Protocol))
@@ -148,16 +164,43 @@ func List(ctx context.Context, federationID string, members map[string]*rest.Con
 		a, b := out.Services[i], out.Services[j]
 		return a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.Name < b.Name
 	})
-	return out, nil
+	return out
 }
 
-func readMember(ctx context.Context, id string, cfg *rest.Config) *memberView {
-	v := &memberView{exporters: map[types.NamespacedName]Exporter{}, importers: map[types.NamespacedName]Importer{},
-		imports: map[types.NamespacedName]*mcsv1beta1.ServiceImport{}}
+// memberRows are a member's exporters and importers by Service.
+func memberRows(m MemberObjects) (map[types.NamespacedName]Exporter, map[types.NamespacedName]Importer) {
+	byService := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
+	imported := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
+	for _, s := range m.Slices {
+		if s.Labels[discoveryv1.LabelManagedBy] == federationv1alpha1.EndpointSliceManagedBy {
+			k := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[mcsv1beta1.LabelServiceName]}
+			imported[k] = append(imported[k], s)
+		} else if svc := s.Labels[discoveryv1.LabelServiceName]; svc != "" {
+			k := types.NamespacedName{Namespace: s.Namespace, Name: svc}
+			byService[k] = append(byService[k], s)
+		}
+	}
+	exporters := map[types.NamespacedName]Exporter{}
+	for i := range m.Exports {
+		exp := &m.Exports[i]
+		k := client.ObjectKeyFromObject(exp)
+		exporters[k] = exporter(m.ClusterID, exp, m.Services[k], byService[k], m.Nodes)
+	}
+	importers := map[types.NamespacedName]Importer{}
+	for i := range m.Imports {
+		imp := &m.Imports[i]
+		k := client.ObjectKeyFromObject(imp)
+		importers[k] = importer(m.ClusterID, imp, imported[k])
+	}
+	return exporters, importers
+}
+
+func readMember(ctx context.Context, id string, cfg *rest.Config) MemberObjects {
+	o := MemberObjects{ClusterID: id, Services: map[types.NamespacedName]*corev1.Service{}}
 	c, err := newClient(cfg)
 	if err != nil {
-		v.err = err
-		return v
+		o.Err = err
+		return o
 	}
 	exports := &mcsv1beta1.ServiceExportList{}
 	imports := &mcsv1beta1.ServiceImportList{}
@@ -168,37 +211,43 @@ func readMember(ctx context.Context, id string, cfg *rest.Config) *memberView {
 		opts []client.ListOption
 	}{{exports, nil}, {imports, []client.ListOption{client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}}}, {slices, nil}, {nodes, nil}} {
 		if err := c.List(ctx, l.list, l.opts...); err != nil {
-			v.err = fmt.Errorf("listing %T: %w", l.list, err)
-			return v
+			o.Err = fmt.Errorf("listing %T: %w", l.list, err)
+			return o
 		}
 	}
-	byService := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
-	imported := map[types.NamespacedName][]discoveryv1.EndpointSlice{}
-	for _, s := range slices.Items {
-		if s.Labels[discoveryv1.LabelManagedBy] == federationv1alpha1.EndpointSliceManagedBy {
-			k := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[mcsv1beta1.LabelServiceName]}
-			imported[k] = append(imported[k], s)
-		} else if svc := s.Labels[discoveryv1.LabelServiceName]; svc != "" {
-			k := types.NamespacedName{Namespace: s.Namespace, Name: svc}
-			byService[k] = append(byService[k], s)
+	o.Exports, o.Imports, o.Slices, o.Nodes = exports.Items, imports.Items, slices.Items, nodes.Items
+	// The exported Services: one list, not a read per export (at client-go's
+	// default 5 requests per second, 1,000 exports took over three minutes).
+	// A user who may read the exported Services but not list them all gets
+	// a read per export.
+	services := &corev1.ServiceList{}
+	listed := len(exports.Items) == 0
+	if !listed {
+		err := c.List(ctx, services)
+		switch {
+		case err == nil:
+			listed = true
+		case !apierrors.IsForbidden(err):
+			o.Err = fmt.Errorf("listing Services: %w", err)
+			return o
 		}
 	}
+	exported := map[types.NamespacedName]bool{}
 	for i := range exports.Items {
-		exp := &exports.Items[i]
-		k := client.ObjectKeyFromObject(exp)
-		svc := &corev1.Service{}
-		if err := c.Get(ctx, k, svc); err != nil {
-			svc = nil
+		k := client.ObjectKeyFromObject(&exports.Items[i])
+		exported[k] = true
+		if !listed {
+			if svc := (&corev1.Service{}); c.Get(ctx, k, svc) == nil {
+				o.Services[k] = svc
+			}
 		}
-		v.exporters[k] = exporter(id, exp, svc, byService[k], nodes.Items)
 	}
-	for i := range imports.Items {
-		imp := &imports.Items[i]
-		k := client.ObjectKeyFromObject(imp)
-		v.imports[k] = imp
-		v.importers[k] = importer(id, imp, imported[k])
+	for i := range services.Items {
+		if k := client.ObjectKeyFromObject(&services.Items[i]); exported[k] {
+			o.Services[k] = &services.Items[i]
+		}
 	}
-	return v
+	return o
 }
 
 // scopeOf is where an export may go, as the CLI shows it.
@@ -275,13 +324,4 @@ func orUnnamed(name string) string {
 		return "(unnamed)"
 	}
 	return name
-}
-
-func sortedIDs(m map[string]*memberView) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

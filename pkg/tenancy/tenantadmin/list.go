@@ -57,7 +57,7 @@ func List(ctx context.Context, cfg *rest.Config, now time.Time) (*Listing, error
 		return nil, fmt.Errorf("listing the claim Leases of %s: %w", federationv1alpha1.SystemNamespace, err)
 	}
 	for _, le := range leases.Items {
-		inv.Claims = append(inv.Claims, claimOf(&le, now))
+		inv.Claims = append(inv.Claims, ClaimOf(&le, now))
 	}
 
 	if err := countMetadata(ctx, c, cloudv1alpha1.GroupVersion.WithKind("CloudProviderAccountList"), l, func(o *metav1.PartialObjectMetadata) {
@@ -88,10 +88,10 @@ func List(ctx context.Context, cfg *rest.Config, now time.Time) (*Listing, error
 	return l, nil
 }
 
-// claimOf is what the listing needs of a claim Lease at now: its
+// ClaimOf is what the listing needs of a claim Lease at now: its
 // contenders are those of the last two lease durations, as the owner
 // counts them.
-func claimOf(le *coordinationv1.Lease, now time.Time) Claim {
+func ClaimOf(le *coordinationv1.Lease, now time.Time) Claim {
 	c := Claim{Tenant: le.Labels[tenancyv1alpha1.LabelTenant]}
 	if c.Tenant == "" {
 		c.Tenant = tenantOfLeaseName(le.Name)

@@ -137,6 +137,26 @@ var callsOf = map[string]probes{
 			listNamed("clustermemberships.federation.antreaplus.io", membershipName),
 		},
 	},
+	// The console only reads, and asks who a viewer is and what they may list.
+	"antreaplus-console": {
+		refused: append([]call{
+			update(userNamespace, object("v1", "Service", "probe")),
+			create(userNamespace, serviceImport()),
+			update("", membership()),
+			create(userNamespace, object("policy.antreaplus.io/v1alpha1", "FederatedNetworkPolicy", "probe")),
+			create(userNamespace, object("policy.antreaplus.io/v1alpha1", "Trace", "probe")),
+			update(federationv1alpha1.SystemNamespace, lease("antreaplus-federation-leader")),
+			list("leases.coordination.k8s.io", userNamespace),
+			list("pods", ""),
+		}, readSecrets...),
+		allowed: []call{
+			list("serviceexports.multicluster.x-k8s.io", ""),
+			list("networkpolicies.crd.antrea.io", ""),
+			list("virtualmachines.cloud.antreaplus.io", ""),
+			list("leases.coordination.k8s.io", federationv1alpha1.SystemNamespace),
+			list("memberclusters.federation.antreaplus.io", federationv1alpha1.SystemNamespace),
+		},
+	},
 	"antreaplus-federation": {
 		refused: append([]call{
 			remove("serviceexports.multicluster.x-k8s.io", userNamespace, "probe"),

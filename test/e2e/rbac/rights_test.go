@@ -152,6 +152,34 @@ var accounts = []account{
 			why: "importcache: the federation ID (zone) from this cluster's ClusterMembership, watched by name"},
 	}},
 
+	// The in-cluster web console (console.enabled): reads what its views
+	// show, and asks the API server who a viewer is and what the viewer
+	// may list (cmd/console).
+	{name: "antreaplus-console", grants: []grant{
+		{verbs: "get list watch", group: "federation.antreaplus.io", resources: "clustermemberships memberclusters networks",
+			why: "the federation view (identity, registry) and the clouds view (networks)"},
+		{inRelease: true, verbs: "get list watch", group: "coordination.k8s.io", resources: "leases",
+			why: "who leads the member, the managers' heartbeats, the tenants' claims: antreaplus-system only"},
+		{verbs: "get list watch", resources: "nodes namespaces services",
+			why: "regions and zones, tenants, exported Services"},
+		{verbs: "get list watch", group: "discovery.k8s.io", resources: "endpointslices",
+			why: "the addresses exports offer and the endpoints imported"},
+		{verbs: "get list watch", group: "multicluster.x-k8s.io", resources: "serviceexports serviceimports",
+			why: "the federated Services view"},
+		{verbs: "get list watch", group: "externaldns.k8s.io", resources: "dnsendpoints",
+			why: "the ExternalDNS records of the federated Services"},
+		{verbs: "get list watch", group: "policy.antreaplus.io", resources: "federatednetworkpolicies",
+			why: "the policies view"},
+		{verbs: "get list watch", group: "crd.antrea.io", resources: "networkpolicies clusternetworkpolicies",
+			why: "the policies view"},
+		{verbs: "get list watch", group: "cloud.antreaplus.io", resources: "cloudprovideraccounts cloudentityselectors virtualmachines cloudnativeservices",
+			why: "the clouds view"},
+		{verbs: "create", group: "authentication.k8s.io", resources: "tokenreviews",
+			why: "who a viewer is: the API server reviews the token the viewer signs in with"},
+		{verbs: "create", group: "authorization.k8s.io", resources: "subjectaccessreviews",
+			why: "what a viewer may list: the views show the rest as not readable"},
+	}},
+
 	// The account supervisors reach this member with (the token `antreaplus
 	// federation join` issues): the rules of pkg/federation/membership's
 	// rbac.go.

@@ -43,11 +43,11 @@ const cluster = "member-1"
 const userNamespace = "team-a"
 
 // chartValues turn every role on, with agentless enforcement and the
-// policy controller's own TLS Secret it needs: every account and grant the
-// chart can render.
+// policy controller's own TLS Secret it needs, and the console: every
+// account and grant the chart can render.
 func chartValues() (map[string]any, error) {
 	return install.Values(install.Roles, install.ValuesFile{Name: "agentless", Data: []byte(
-		"cloud:\n  agentless: true\npolicyController:\n  tls:\n    secretName: policy-distribution-tls\n")})
+		"cloud:\n  agentless: true\npolicyController:\n  tls:\n    secretName: policy-distribution-tls\nconsole:\n  enabled: true\n")})
 }
 
 var installed struct {

@@ -52,7 +52,7 @@ func federation(t testing.TB) *framework.Federation {
 		if fedErr = giveNodesAddresses(clusters); fedErr != nil {
 			return
 		}
-		fedErr = startMemberControllers(clusters)
+		fedErr = clusters.StartMemberControllers()
 	})
 	if fedErr != nil {
 		t.Fatalf("forming the federation: %v", fedErr)
