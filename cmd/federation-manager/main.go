@@ -46,6 +46,7 @@ func main() {
 	fs.DurationVar(&f.opts.Election.LeaseDuration, "lease-duration", f.opts.Election.LeaseDuration, "how long others wait after a member's Lease last changed before taking it")
 	fs.DurationVar(&f.opts.Election.RenewDeadline, "renew-deadline", f.opts.Election.RenewDeadline, "how long a leader acts without renewing; must be below --lease-duration")
 	fs.DurationVar(&f.opts.Election.RetryPeriod, "retry-period", f.opts.Election.RetryPeriod, "interval between election rounds")
+	fs.DurationVar(&f.opts.Election.RenewPeriod, "renew-period", f.opts.Election.RenewPeriod, "how often a leader renews a member's Lease, and the manager its heartbeat, while renewals are quick (slow ones: every round); must be below --renew-deadline")
 	fs.DurationVar(&f.opts.Election.HandoverHoldDown, "handover-hold-down", f.opts.Election.HandoverHoldDown, "how long a returning supervisor waits before taking back its members")
 	fs.DurationVar(&f.opts.UnreachableGrace, "unreachable-grace", f.opts.UnreachableGrace, "how long no supervisor may reach a member before it is marked unreachable")
 	fs.DurationVar(&f.opts.StatusPeriod, "status-period", f.opts.StatusPeriod, "how often the registry status is refreshed")
@@ -54,9 +55,8 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	if f.opts.Election.RenewDeadline >= f.opts.Election.LeaseDuration {
-		return fmt.Errorf("--renew-deadline (%s) must be shorter than --lease-duration (%s): otherwise two supervisors could lead a member at once",
-			f.opts.Election.RenewDeadline, f.opts.Election.LeaseDuration)
+	if err := f.opts.Election.Validate(); err != nil {
+		return fmt.Errorf("the election's timings (--lease-duration, --renew-deadline, --renew-period, --retry-period): %w", err)
 	}
 	cfg, err := f.RESTConfig()
 	if err != nil {
@@ -72,7 +72,7 @@ func run(ctx context.Context, f *flags) error {
 	}
 	log := ctrl.Log.WithValues("supervisor", me)
 	log.Info("Starting the federation manager", "leaseDuration", f.opts.Election.LeaseDuration,
-		"renewDeadline", f.opts.Election.RenewDeadline, "retryPeriod", f.opts.Election.RetryPeriod, "unreachableGrace", f.opts.UnreachableGrace)
+		"renewDeadline", f.opts.Election.RenewDeadline, "retryPeriod", f.opts.Election.RetryPeriod, "renewPeriod", f.opts.Election.RenewPeriod, "unreachableGrace", f.opts.UnreachableGrace)
 
 	opts := f.ManagerOptions(sch)
 	opts.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{f.opts.Namespace: {}}}

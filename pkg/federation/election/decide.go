@@ -1,6 +1,9 @@
 package election
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Config are the timings of an election.
 type Config struct {
@@ -11,6 +14,11 @@ type Config struct {
 	RenewDeadline time.Duration
 	// RetryPeriod is the interval between rounds.
 	RetryPeriod time.Duration
+	// RenewPeriod is how often a leader renews its Lease (and a manager
+	// its heartbeat) while the member's API server answers quickly; after
+	// a renewal that took half a retry period or more the leader renews
+	// every round (RenewDue). Zero: every round. Below RenewDeadline.
+	RenewPeriod time.Duration
 	// HandoverHoldDown is how long the preferred supervisor must have been
 	// up before it asks a holder for a member.
 	HandoverHoldDown time.Duration
@@ -18,7 +26,48 @@ type Config struct {
 
 // DefaultConfig takes a member over within about LeaseDuration+RetryPeriod of its leader dying.
 func DefaultConfig() Config {
-	return Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
+	return Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second,
+		RenewPeriod: 2 * time.Second, HandoverHoldDown: 10 * time.Second}
+}
+
+// Renewal is the interval between a holder's writes of a Lease it renews
+// (the leader Lease, a manager's heartbeat) when nothing is slow:
+// RenewPeriod, or RetryPeriod when that is unset or longer.
+func (c Config) Renewal() time.Duration {
+	return max(c.RenewPeriod, c.RetryPeriod)
+}
+
+// LateAfter is how long a Lease renewed every Renewal may go unwritten
+// before its writer counts as late: a renewal period and two retry
+// periods. A watch that delivered no event for that long is not trusted
+// (the readers go to the API server), and a heartbeat unchanged for that
+// long is a stopped manager's (Observation.HolderStopped).
+func (c Config) LateAfter() time.Duration {
+	return c.Renewal() + 2*c.RetryPeriod
+}
+
+// RenewDue tells whether a leader's round renews the Lease: once Renewal
+// has passed since the send time of its last successful renewal (within
+// half a retry period, the rounds' ticks), or every round while renewals
+// are slow (the last one, took, needed half a retry period or more), so
+// that a starved API server gets as many attempts before RenewDeadline as
+// it always did. A renewal period of a retry period renews every round.
+func RenewDue(cfg Config, lastRenew time.Time, took time.Duration, now time.Time) bool {
+	half := cfg.RetryPeriod / 2
+	return took >= half || now.Sub(lastRenew) >= cfg.Renewal()-half
+}
+
+// Validate says what is wrong with the timings, nil when nothing.
+func (c Config) Validate() error {
+	switch {
+	case c.RetryPeriod <= 0:
+		return fmt.Errorf("the retry period %s must be positive", c.RetryPeriod)
+	case c.RenewDeadline >= c.LeaseDuration:
+		return fmt.Errorf("the renew deadline %s must be below the lease duration %s: otherwise two supervisors could lead a member at once", c.RenewDeadline, c.LeaseDuration)
+	case c.Renewal() >= c.RenewDeadline:
+		return fmt.Errorf("the renew period %s (at least the retry period %s) must be below the renew deadline %s", c.RenewPeriod, c.RetryPeriod, c.RenewDeadline)
+	}
+	return nil
 }
 
 // RoundTimeout is how long one round's requests may take. A leader gets
@@ -96,8 +145,7 @@ type Observation struct {
 	// HolderAlive tells whether the holder's manager is alive.
 	HolderAlive bool
 	// HolderStopped tells that the holder's manager has stopped: its
-	// heartbeat has not changed for three retry periods (it beats every
-	// one). Its Lease is then taken once unchanged for RenewDeadline and
+	// heartbeat has not changed for LateAfter (it beats every Renewal). Its Lease is then taken once unchanged for RenewDeadline and
 	// half a retry period, instead of LeaseDuration. (HolderAlive, judged
 	// over LeaseDuration, is still true for a while.)
 	HolderStopped bool

@@ -1,13 +1,99 @@
 package election
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
 
 // testConfig is the election's timing in the tables: the defaults, with a
 // hand-over hold-down of 10 s.
-var testConfig = Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second, HandoverHoldDown: 10 * time.Second}
+var testConfig = Config{LeaseDuration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second,
+	RenewPeriod: 2 * time.Second, HandoverHoldDown: 10 * time.Second}
+
+func TestDefaultConfigIsTheTables(t *testing.T) {
+	if got := DefaultConfig(); got != testConfig {
+		t.Fatalf("DefaultConfig() = %+v; the tables assume %+v", got, testConfig)
+	}
+}
+
+func TestRenewDue(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name string
+		cfg  func(c *Config)
+		last float64 // seconds
+		took time.Duration
+		now  float64
+		want bool
+	}{
+		{"quick renewal, one round later: not due", nil, 0, 5 * ms, 1, false},
+		{"quick renewal, a round's tick early: not due", nil, 0, 5 * ms, 1.49, false},
+		{"quick renewal, two rounds later (a tick's jitter early): due", nil, 0, 5 * ms, 1.99, true},
+		{"quick renewal, two rounds later: due", nil, 0, 5 * ms, 2, true},
+		{"slow renewal (half a retry period): due every round", nil, 0, 500 * ms, 1, true},
+		{"slower renewal: due every round", nil, 0, 1500 * ms, 1.5, true},
+		{"a renew period of a retry period: every round", func(c *Config) { c.RenewPeriod = time.Second }, 0, 5 * ms, 1, true},
+		{"no renew period: every round", func(c *Config) { c.RenewPeriod = 0 }, 0, 5 * ms, 1, true},
+		{"never renewed: due", nil, -1e6, 0, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig
+			if tt.cfg != nil {
+				tt.cfg(&cfg)
+			}
+			if got := RenewDue(cfg, at(tt.last), tt.took, at(tt.now)); got != tt.want {
+				t.Errorf("RenewDue(last %v s, took %s, now %v s) = %v; want %v", tt.last, tt.took, tt.now, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLateAfter(t *testing.T) {
+	if got, want := testConfig.LateAfter(), 4*time.Second; got != want {
+		t.Errorf("LateAfter() = %s; want a renewal period and two retry periods, %s", got, want)
+	}
+	c := testConfig
+	c.RenewPeriod = 0
+	if got, want := c.LateAfter(), 3*time.Second; got != want {
+		t.Errorf("LateAfter() without a renew period = %s; want three retry periods, %s", got, want)
+	}
+	// A stopped holder's heartbeat is judged before its Lease may be taken
+	// for stopped: LateAfter must not exceed that wait.
+	if late, take := testConfig.LateAfter(), testConfig.RenewDeadline+testConfig.RetryPeriod/2; late > take {
+		t.Errorf("LateAfter() %s exceeds the wait for a stopped holder's Lease, %s", late, take)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  func(c *Config)
+		want string // a part of the error; "" for none
+	}{
+		{"the defaults", nil, ""},
+		{"renew deadline at the lease duration", func(c *Config) { c.RenewDeadline = c.LeaseDuration }, "must be below the lease duration"},
+		{"renew period at the renew deadline", func(c *Config) { c.RenewPeriod = c.RenewDeadline }, "must be below the renew deadline"},
+		{"retry period at the renew deadline, no renew period", func(c *Config) { c.RenewPeriod, c.RetryPeriod = 0, c.RenewDeadline }, "must be below the renew deadline"},
+		{"no retry period", func(c *Config) { c.RetryPeriod = 0 }, "must be positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig
+			if tt.cfg != nil {
+				tt.cfg(&cfg)
+			}
+			err := cfg.Validate()
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Validate() = %v; want nil", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("Validate() = %v; want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
 
 // at is s seconds after the tables' time zero.
 func at(s float64) time.Time { return time.Unix(1000, 0).Add(time.Duration(s * float64(time.Second))) }

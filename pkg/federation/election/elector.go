@@ -58,6 +58,9 @@ type Elector struct {
 	leading   bool
 	term      int32
 	lastRenew time.Time
+	// renewTook is how long the last successful write as holder took
+	// (RenewDue: slow ones are followed by a renewal every round).
+	renewTook time.Duration
 	// own is the Lease as this manager last wrote it as holder, while it
 	// leads: the next renewal updates it without reading it first.
 	own *coordinationv1.Lease
@@ -118,13 +121,21 @@ const nextRoundMargin = 10 * time.Millisecond
 func (e *Elector) round(ctx context.Context) time.Time {
 	log := klog.FromContext(ctx).WithValues("member", e.member)
 	e.mu.Lock()
-	timeout := RoundTimeout(e.cfg, e.leading, e.lastRenew, time.Now())
+	now := time.Now()
+	timeout := RoundTimeout(e.cfg, e.leading, e.lastRenew, now)
 	own := e.own
+	due := RenewDue(e.cfg, e.lastRenew, e.renewTook, now)
 	e.mu.Unlock()
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	// A hand-over asked of me that I refused is decided again every round
 	// (the plan or the asker's liveness may change): read the Lease.
+	// Otherwise a leader whose renewal is not due sends nothing this round:
+	// what another supervisor writes meanwhile (a hand-over asked for) it
+	// sees at its next renewal, which conflicts.
+	if own != nil && refusedNone(own, e.me) && !due {
+		return time.Time{}
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	if own != nil && refusedNone(own, e.me) && e.renewOwn(rctx, log, own) {
 		return time.Time{}
 	}
@@ -336,7 +347,7 @@ func (e *Elector) write(ctx context.Context, do func(context.Context) (*coordina
 	e.mu.Lock()
 	// The renewal counts from when it was sent: the Lease may have been
 	// written at any time after that.
-	e.lastRenew = sent
+	e.lastRenew, e.renewTook = sent, time.Since(sent)
 	e.noteVersion(l.ResourceVersion, time.Now())
 	e.noteLease(l)
 	e.own = l

@@ -163,6 +163,118 @@ func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
 	}
 }
 
+// timedLeases records when each request was sent and how long it took.
+type timedLeases struct {
+	next election.Leases
+	mu   sync.Mutex
+	sent []timedRequest
+}
+
+type timedRequest struct {
+	verb string
+	at   time.Time
+	took time.Duration
+	ok   bool
+}
+
+func (l *timedLeases) do(verb string, f func() (*coordinationv1.Lease, error)) (*coordinationv1.Lease, error) {
+	at := time.Now()
+	out, err := f()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sent = append(l.sent, timedRequest{verb: verb, at: at, took: time.Since(at), ok: err == nil})
+	return out, err
+}
+
+func (l *timedLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	return l.do("get", func() (*coordinationv1.Lease, error) { return l.next.Get(ctx) })
+}
+
+func (l *timedLeases) Create(ctx context.Context, le *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return l.do("create", func() (*coordinationv1.Lease, error) { return l.next.Create(ctx, le) })
+}
+
+func (l *timedLeases) Update(ctx context.Context, le *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return l.do("update", func() (*coordinationv1.Lease, error) { return l.next.Update(ctx, le) })
+}
+
+func (l *timedLeases) requests() []timedRequest {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]timedRequest(nil), l.sent...)
+}
+
+// TestLeaderRenewsEveryRenewalPeriod: a leader whose renewals are quick
+// sends one request every renewal period (2 s), not every round, and its
+// Fence stays open; after a renewal that took half a retry period or more
+// it renews at the next round (election.RenewDue, whose tables cover the
+// rest). Counted on a real API server: every pair of renewals whose first
+// was quick is at least a renewal period less half a round apart.
+func TestLeaderRenewsEveryRenewalPeriod(t *testing.T) {
+	api := freshLeases(t)
+	leases := &timedLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}}
+	const me = "supervisor-quick"
+	cfg := election.DefaultConfig()
+	var e *election.Elector
+	var started atomic.Int32
+	fenceClosed := atomic.Bool{}
+	e = election.New(cfg, me, member, leases, alone{me: me}, func(ctx context.Context, _ int32) {
+		started.Add(1)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, ok := e.Fence().Check(); !ok && ctx.Err() == nil {
+				fenceClosed.Store(true)
+			}
+		}
+	})
+	runElector(t, e)
+	framework.Eventually(t, 20*time.Second, func() error {
+		if started.Load() == 0 {
+			return fmt.Errorf("not leading yet (%d Lease requests sent)", len(leases.requests()))
+		}
+		return nil
+	})
+	led := time.Now()
+	time.Sleep(12 * time.Second)
+	var renewals []timedRequest
+	for _, r := range leases.requests() {
+		if !r.at.Before(led) {
+			renewals = append(renewals, r)
+		}
+	}
+	if started.Load() != 1 || fenceClosed.Load() {
+		t.Errorf("led %d times, fence closed while leading: %t; want once, false", started.Load(), fenceClosed.Load())
+	}
+	if len(renewals) < 4 {
+		t.Fatalf("%d Lease requests in 12 s of leading; want a renewal every %s: %+v", len(renewals), cfg.Renewal(), renewals)
+	}
+	half := cfg.RetryPeriod / 2
+	quick := 0
+	for i := 1; i < len(renewals); i++ {
+		prev, r := renewals[i-1], renewals[i]
+		if prev.verb != "update" || r.verb != "update" || !prev.ok {
+			t.Errorf("request %d: %s after %s (ok %t); a leader renews with one update and reads nothing", i, r.verb, prev.verb, prev.ok)
+			continue
+		}
+		if prev.took >= half*6/10 {
+			continue // slow: the next round renews again, as RenewDue says
+		}
+		quick++
+		if gap := r.at.Sub(prev.at); gap < cfg.Renewal()-half {
+			t.Errorf("renewal %d sent %s after a quick one (it took %s); want a renewal period, %s, less half a round",
+				i, gap.Round(time.Millisecond), prev.took.Round(time.Millisecond), cfg.Renewal())
+		}
+	}
+	if quick == 0 {
+		t.Errorf("no quick renewal in 12 s on an idle API server: %+v", renewals)
+	}
+	t.Logf("12 s of leading: %d renewals, %d of them quick and followed by a round without a request", len(renewals), quick)
+}
+
 // flipping prefers "asker" for every member, and sees it alive once alive is set.
 type flipping struct {
 	me    string
@@ -240,7 +352,7 @@ func runWatchedLease(t *testing.T, member string) (w *watchedLease, stop func())
 	if err != nil {
 		t.Fatal(err)
 	}
-	w = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, 3*election.DefaultConfig().RetryPeriod)
+	w = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, election.DefaultConfig().LateAfter())
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() {

@@ -17,13 +17,14 @@ import (
 // The heartbeat Lease, read through the manager's cache.
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update,namespace=antreaplus-system
 
-// heartbeat renews this manager's Lease in its own supervisor every retry
-// period; the other supervisors read it to know this manager is alive.
+// heartbeat renews this manager's Lease in its own supervisor every renewal
+// period (election.Config.Renewal); the other supervisors read it to know
+// this manager is alive.
 type heartbeat struct{ m *Manager }
 
 // Start implements manager.Runnable.
 func (h heartbeat) Start(ctx context.Context) error {
-	t := time.NewTicker(h.m.opts.Election.RetryPeriod)
+	t := time.NewTicker(h.m.opts.Election.Renewal())
 	defer t.Stop()
 	for {
 		if err := h.beat(ctx); err != nil {

@@ -106,14 +106,15 @@ func (m *Manager) Alive(supervisor string) bool {
 var _ election.StoppedPeers = (*Manager)(nil)
 
 // Stopped implements election.StoppedPeers: a supervisor whose heartbeat,
-// once seen, has not changed for three retry periods (it beats every one).
+// once seen, has not changed for election.Config.LateAfter (it beats every
+// renewal period).
 // Never this manager, nor a supervisor never heard from.
 func (m *Manager) Stopped(supervisor string) bool {
 	if supervisor == m.me {
 		return false
 	}
 	age, seen := m.heartbeatAge(supervisor)
-	return seen && age >= 3*m.opts.Election.RetryPeriod
+	return seen && age >= m.opts.Election.LateAfter()
 }
 
 // heartbeatAge is how long ago a supervisor's heartbeat last changed, as

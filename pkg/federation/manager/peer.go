@@ -71,7 +71,7 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 }
 
 // readPeerLease reads the supervisor's manager Lease: from its watch while
-// fresh (the manager writes it every retry period), else from the API server.
+// fresh (the manager writes it every renewal period), else from the API server.
 func (s *session) readPeerLease(ctx context.Context, cs kubernetes.Interface) (*coordinationv1.Lease, error) {
 	if l, err, ok := s.peerLease.current(); ok {
 		leaseReads.WithLabelValues(s.clusterID, leaseReadWatch).Inc()

@@ -118,7 +118,7 @@ func (s *session) start(c credentials) error {
 	if s.watchCS, err = kubernetes.NewForConfig(s.watchCfg); err != nil {
 		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
 	}
-	fresh := 3 * s.m.opts.Election.RetryPeriod
+	fresh := s.m.opts.Election.LateAfter()
 	s.leaderLease = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.LeaderLease, fresh)
 	if s.spec.Supervisor && s.clusterID != s.m.me {
 		s.peerLease = newWatchedLease(federationv1alpha1.SystemNamespace, federationv1alpha1.ManagerLease, fresh)
@@ -412,7 +412,7 @@ func (p *probe) result(context.Context) error {
 // probingLeases is the member's Lease API; every read, and every update
 // (a leader renews without reading first), doubles as a probe of the
 // member. A read is served from the watch when it is fresh (an event
-// within three retry periods: the member pushed it, so it answers).
+// within election.Config.LateAfter: the member pushed it, so it answers).
 type probingLeases struct {
 	c interface {
 		Get(ctx context.Context, name string, opts metav1.GetOptions) (*coordinationv1.Lease, error)

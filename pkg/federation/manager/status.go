@@ -95,7 +95,7 @@ func (m *Manager) statusInput(s *session, now time.Time) statusInput {
 	} else {
 		lastOK, lastTime, lastErr := s.probe.get()
 		in.lastOK, in.lastErr = lastOK, lastErr
-		in.reachable = lastErr == nil && !lastTime.IsZero() && now.Sub(lastTime) < 3*m.opts.Election.RetryPeriod
+		in.reachable = lastErr == nil && !lastTime.IsZero() && now.Sub(lastTime) < m.opts.Election.LateAfter()
 		if lastTime.IsZero() {
 			in.lastErr = errors.New("not probed yet")
 		}

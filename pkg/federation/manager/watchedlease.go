@@ -17,8 +17,8 @@ import (
 // watchedLease follows one Lease of a member through a watch selected by
 // its name, so that the loops reading it every retry period (the elector's
 // rounds, the peer loop) send no request while the watch shows it alive:
-// whoever holds it writes it every retry period, so an event at least every
-// fresh proves the watch is delivering. When none came for fresh (the
+// whoever holds it writes it every renewal period, so an event at least
+// every fresh (election.Config.LateAfter) proves the watch is delivering. When none came for fresh (the
 // holder died or is slow, the watch is broken, the Lease is being created),
 // the reader goes to the API server, as it always did. A read decides from
 // a copy at most as old as the last event, and every write still carries

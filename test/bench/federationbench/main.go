@@ -68,12 +68,12 @@ func run(s settings, out string) error {
 	}
 	cfg := election.DefaultConfig()
 	benchtable.Print(os.Stdout, fmt.Sprintf("federation figure (%d members, %d supervisors)", s.members, s.supervisors), figures)
-	fmt.Printf("Lease settings: duration %s, renew deadline %s, retry period %s, hand-over hold-down %s\n",
-		cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, cfg.HandoverHoldDown)
+	fmt.Printf("Lease settings: duration %s, renew deadline %s, retry period %s, renew period %s, hand-over hold-down %s\n",
+		cfg.LeaseDuration, cfg.RenewDeadline, cfg.RetryPeriod, cfg.RenewPeriod, cfg.HandoverHoldDown)
 	return benchtable.WriteJSON(out, "federation", map[string]any{
 		"runs": s.runs, "members": s.members, "supervisors": s.supervisors, "scaleMembers": s.scaleMembers,
 		"leaseDuration": cfg.LeaseDuration.String(), "renewDeadline": cfg.RenewDeadline.String(),
-		"retryPeriod": cfg.RetryPeriod.String(), "handoverHoldDown": cfg.HandoverHoldDown.String(),
+		"retryPeriod": cfg.RetryPeriod.String(), "renewPeriod": cfg.RenewPeriod.String(), "handoverHoldDown": cfg.HandoverHoldDown.String(),
 	}, figures)
 }
 
