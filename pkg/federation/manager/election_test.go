@@ -100,6 +100,35 @@ type alone struct{ me string }
 func (a alone) Rank(string) (int, string) { return 0, a.me }
 func (a alone) Alive(s string) bool       { return s == a.me }
 
+// fencedLead counts a leader's terms and whether its Fence closed while
+// it led (checked every 100 ms).
+type fencedLead struct {
+	started, stopped atomic.Int32
+	fenceClosed      atomic.Bool
+}
+
+// newFencedElector is an elector of member for me alone, whose leading
+// fencedLead follows.
+func newFencedElector(cfg election.Config, me string, leases election.Leases) (*election.Elector, *fencedLead) {
+	l := &fencedLead{}
+	var e *election.Elector
+	e = election.New(cfg, me, member, leases, alone{me: me}, func(ctx context.Context, _ int32) {
+		l.started.Add(1)
+		defer l.stopped.Add(1)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, ok := e.Fence().Check(); !ok && ctx.Err() == nil {
+				l.fenceClosed.Store(true)
+			}
+		}
+	})
+	return e, l
+}
+
 // TestLeaderHoldsThroughSlowRenewals: every Lease request to the member
 // takes 1.5 s (a starved API server), so a round's read and write together
 // take longer than two retry periods. The supervisor still takes the member
@@ -110,30 +139,15 @@ func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
 	api := freshLeases(t)
 	leases := &slowLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, delay: 1500 * time.Millisecond}
 	const me = "supervisor-slow"
-	var started, stopped atomic.Int32
-	var e *election.Elector
-	fenceClosed := atomic.Bool{}
-	e = election.New(election.DefaultConfig(), me, member, leases, alone{me: me}, func(ctx context.Context, _ int32) {
-		started.Add(1)
-		defer stopped.Add(1)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(100 * time.Millisecond):
-			}
-			if _, ok := e.Fence().Check(); !ok && ctx.Err() == nil {
-				fenceClosed.Store(true)
-			}
-		}
-	})
+	e, l := newFencedElector(election.DefaultConfig(), me, leases)
 	runElector(t, e)
 	framework.Eventually(t, 20*time.Second, func() error {
-		if started.Load() == 0 {
+		if l.started.Load() == 0 {
 			return fmt.Errorf("not leading yet (%d Lease requests sent)", leases.sent.Load())
 		}
 		return nil
 	})
+	started, stopped, fenceClosed := &l.started, &l.stopped, &l.fenceClosed
 	led := time.Now()
 	sentBefore := leases.sent.Load()
 	first, err := api.Get(t.Context(), federationv1alpha1.LeaderLease, metav1.GetOptions{})
@@ -215,29 +229,15 @@ func TestLeaderRenewsEveryRenewalPeriod(t *testing.T) {
 	leases := &timedLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}}
 	const me = "supervisor-quick"
 	cfg := election.DefaultConfig()
-	var e *election.Elector
-	var started atomic.Int32
-	fenceClosed := atomic.Bool{}
-	e = election.New(cfg, me, member, leases, alone{me: me}, func(ctx context.Context, _ int32) {
-		started.Add(1)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(100 * time.Millisecond):
-			}
-			if _, ok := e.Fence().Check(); !ok && ctx.Err() == nil {
-				fenceClosed.Store(true)
-			}
-		}
-	})
+	e, l := newFencedElector(cfg, me, leases)
 	runElector(t, e)
 	framework.Eventually(t, 20*time.Second, func() error {
-		if started.Load() == 0 {
+		if l.started.Load() == 0 {
 			return fmt.Errorf("not leading yet (%d Lease requests sent)", len(leases.requests()))
 		}
 		return nil
 	})
+	started, fenceClosed := &l.started, &l.fenceClosed
 	led := time.Now()
 	time.Sleep(12 * time.Second)
 	var renewals []timedRequest
