@@ -145,9 +145,10 @@ type Observation struct {
 	// HolderAlive tells whether the holder's manager is alive.
 	HolderAlive bool
 	// HolderStopped tells that the holder's manager has stopped: its
-	// heartbeat has not changed for LateAfter (it beats every Renewal). Its Lease is then taken once unchanged for RenewDeadline and
-	// half a retry period, instead of LeaseDuration. (HolderAlive, judged
-	// over LeaseDuration, is still true for a while.)
+	// heartbeat has not changed for LateAfter (it beats every Renewal).
+	// Its Lease is then taken once unchanged for RenewDeadline and half a
+	// retry period, instead of LeaseDuration. (HolderAlive, judged over
+	// LeaseDuration, is still true for a while.)
 	HolderStopped bool
 	// Leading is whether this manager acts as leader now.
 	Leading bool
