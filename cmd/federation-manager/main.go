@@ -50,6 +50,8 @@ func main() {
 	fs.DurationVar(&f.opts.Election.HandoverHoldDown, "handover-hold-down", f.opts.Election.HandoverHoldDown, "how long a returning supervisor waits before taking back its members")
 	fs.DurationVar(&f.opts.UnreachableGrace, "unreachable-grace", f.opts.UnreachableGrace, "how long no supervisor may reach a member before it is marked unreachable")
 	fs.DurationVar(&f.opts.StatusPeriod, "status-period", f.opts.StatusPeriod, "how often the registry status is refreshed")
+	fs.IntVar(&f.opts.Budget.Limit, "max-reconciles", f.opts.Budget.Limit, "reconciles run at once over every member this supervisor leads (default 8 per CPU); 0: no limit")
+	fs.IntVar(&f.opts.Budget.Floor, "reconciles-while-renewal-late", f.opts.Budget.Floor, "reconciles run at once while a Lease renewal has been in flight half a retry period or more")
 	cmdutil.Parse(fs, version)
 	cmdutil.Run("federation-manager", func(ctx context.Context) error { return run(ctx, f) })
 }
@@ -57,6 +59,10 @@ func main() {
 func run(ctx context.Context, f *flags) error {
 	if err := f.opts.Election.Validate(); err != nil {
 		return fmt.Errorf("the election's timings (--lease-duration, --renew-deadline, --renew-period, --retry-period): %w", err)
+	}
+	if f.opts.Budget.Limit < 0 || f.opts.Budget.Floor < 1 {
+		return fmt.Errorf("--max-reconciles must be 0 (no limit) or more, and --reconciles-while-renewal-late 1 or more: got %d and %d",
+			f.opts.Budget.Limit, f.opts.Budget.Floor)
 	}
 	cfg, err := f.RESTConfig()
 	if err != nil {
@@ -72,7 +78,8 @@ func run(ctx context.Context, f *flags) error {
 	}
 	log := ctrl.Log.WithValues("supervisor", me)
 	log.Info("Starting the federation manager", "leaseDuration", f.opts.Election.LeaseDuration,
-		"renewDeadline", f.opts.Election.RenewDeadline, "retryPeriod", f.opts.Election.RetryPeriod, "renewPeriod", f.opts.Election.RenewPeriod, "unreachableGrace", f.opts.UnreachableGrace)
+		"renewDeadline", f.opts.Election.RenewDeadline, "retryPeriod", f.opts.Election.RetryPeriod, "renewPeriod", f.opts.Election.RenewPeriod, "unreachableGrace", f.opts.UnreachableGrace,
+		"maxReconciles", f.opts.Budget.Limit, "reconcilesWhileRenewalLate", f.opts.Budget.Floor)
 
 	opts := f.ManagerOptions(sch)
 	opts.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{f.opts.Namespace: {}}}

@@ -40,6 +40,13 @@ type StoppedPeers interface {
 	Stopped(supervisor string) bool
 }
 
+// Renewals are told of every round a leader sends (package budget): while
+// one is in flight long, the supervisor starts fewer reconciles.
+type Renewals interface {
+	// Renewing is called as a leader's round starts; done once it ends.
+	Renewing() (done func())
+}
+
 // LeadFunc runs the member's controllers while leading. It must return
 // soon after ctx is cancelled; term is the Lease's leaseTransitions.
 type LeadFunc func(ctx context.Context, term int32)
@@ -53,6 +60,8 @@ type Elector struct {
 	peers  Peers
 	lead   LeadFunc
 	up     time.Time
+	// renewals, when set, are told of the rounds sent while leading.
+	renewals Renewals
 
 	mu        sync.Mutex
 	leading   bool
@@ -83,6 +92,13 @@ type Elector struct {
 // New returns an elector for member, run by supervisor me.
 func New(cfg Config, me, member string, leases Leases, peers Peers, lead LeadFunc) *Elector {
 	return &Elector{cfg: cfg, me: me, member: member, leases: leases, peers: peers, lead: lead, up: time.Now()}
+}
+
+// WithRenewals tells r of every round this elector sends while leading;
+// call it before Run.
+func (e *Elector) WithRenewals(r Renewals) *Elector {
+	e.renewals = r
+	return e
 }
 
 // Run takes part in the election until ctx ends. Then, if it was leading,
@@ -136,6 +152,9 @@ func (e *Elector) round(ctx context.Context) time.Time {
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if own != nil && e.renewals != nil {
+		defer e.renewals.Renewing()()
+	}
 	if own != nil && refusedNone(own, e.me) && e.renewOwn(rctx, log, own) {
 		return time.Time{}
 	}

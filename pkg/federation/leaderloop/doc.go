@@ -13,7 +13,9 @@
 //     caches, every key enqueued, Workers workers; then, every Period, the
 //     source members are looked at again and, when one changed state, every
 //     key is enqueued; every Resync, every key is enqueued;
-//   - per key: the duration and the result (ok, error, fenced) counted on
+//   - per key: a place in the supervisor's budget (Member.Budget, package
+//     budget), shared by every controller of every member it leads, which
+//     narrows while a Lease renewal is late; then the duration and the result (ok, error, fenced) counted on
 //     the controller's metrics, with the label member. A reconcile that
 //     fails with ErrFenced (a write the election no longer allows) or ends
 //     with its context is not retried; another failure is retried,

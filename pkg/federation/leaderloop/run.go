@@ -57,6 +57,13 @@ func (l *Loop[K]) processNext(ctx context.Context, h Hooks[K]) bool {
 		return false
 	}
 	defer l.Queue.Done(k)
+	// The supervisor's budget, shared with every member it leads: a key
+	// waits here while as many reconciles run, or a renewal is late.
+	if err := l.m.Budget.Acquire(ctx); err != nil {
+		l.Queue.Forget(k)
+		return true
+	}
+	defer l.m.Budget.Release()
 	start := time.Now()
 	err := h.Reconcile(ctx, k)
 	l.Metrics.ReconcileSeconds.WithLabelValues(l.m.ClusterID).Observe(time.Since(start).Seconds())

@@ -12,6 +12,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 )
 
@@ -141,5 +142,49 @@ func TestRunStartFails(t *testing.T) {
 	}
 	if !h.loop.Queue.ShuttingDown() || h.enqueues != 0 {
 		t.Errorf("shut down %v, %d EnqueueAll: want true, 0", h.loop.Queue.ShuttingDown(), h.enqueues)
+	}
+}
+
+// TestLoopsShareTheBudget: two loops (two members led) with four workers
+// each and a supervisor budget of one never reconcile two keys at once,
+// and every key is reconciled.
+func TestLoopsShareTheBudget(t *testing.T) {
+	b := budget.New(budget.Config{Limit: 1, Floor: 1, LateAfter: time.Second})
+	var now, peak, total atomic.Int32
+	keys := map[string][]error{}
+	for i := range 20 {
+		keys[fmt.Sprintf("k%d", i)] = nil
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, id := range []string{"m1", "m2"} {
+		h := newHarness(keys)
+		h.loop.m = manager.Member{ClusterID: id, Budget: b}
+		h.loop.opts.Workers = 4
+		hooks := h.hooks(func(context.Context) error { return nil })
+		hooks.Reconcile = func(context.Context, string) error {
+			n := now.Add(1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			now.Add(-1)
+			total.Add(1)
+			return nil
+		}
+		wg.Go(func() {
+			if err := h.loop.Run(ctx, hooks); err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for total.Load() < 40 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	if total.Load() < 40 || peak.Load() != 1 {
+		t.Errorf("%d of 40 keys reconciled, at most %d at once; want all, one at a time", total.Load(), peak.Load())
 	}
 }

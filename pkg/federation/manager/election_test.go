@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/test/framework"
 )
@@ -140,7 +141,11 @@ func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
 	leases := &slowLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, delay: 1500 * time.Millisecond}
 	const me = "supervisor-slow"
 	e, l := newFencedElector(election.DefaultConfig(), me, leases)
-	runElector(t, e)
+	// The supervisor's budget is told of the renewals: each is late (in
+	// flight 500 ms or more) for a second of its 1.5 s, and meanwhile
+	// admits one reconcile, not two.
+	b := budget.New(budget.Config{Limit: 2, Floor: 1, LateAfter: 500 * time.Millisecond})
+	runElector(t, e.WithRenewals(b))
 	framework.Eventually(t, 20*time.Second, func() error {
 		if l.started.Load() == 0 {
 			return fmt.Errorf("not leading yet (%d Lease requests sent)", leases.sent.Load())
@@ -154,7 +159,26 @@ func TestLeaderHoldsThroughSlowRenewals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(15 * time.Second)
+	if err := b.Acquire(t.Context()); err != nil { // one reconcile runs throughout
+		t.Fatal(err)
+	}
+	var held, admitted int
+	for time.Since(led) < 15*time.Second {
+		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+		if b.Acquire(ctx) == nil {
+			admitted++
+			b.Release()
+		} else {
+			held++
+		}
+		cancel()
+		time.Sleep(200 * time.Millisecond)
+	}
+	b.Release()
+	if held == 0 {
+		t.Errorf("a second reconcile was admitted all %d times over 15 s of renewals 1.5 s late; want it held while one is late", admitted)
+	}
+	t.Logf("a second reconcile: admitted %d times, held %d times while a renewal was late", admitted, held)
 	if started.Load() != 1 || stopped.Load() != 0 || fenceClosed.Load() {
 		t.Errorf("over 15 s of slow renewals: led %d times, stepped down %d times, fence closed while leading: %t; want once, never, false",
 			started.Load(), stopped.Load(), fenceClosed.Load())

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/federation/health"
 )
@@ -32,6 +33,9 @@ type Member struct {
 	// Federation reads every member this manager is connected to (their
 	// exports, for the imports a leader writes).
 	Federation FederationView
+	// Budget bounds the reconciles this manager runs at once over every
+	// member it leads; nil admits every one.
+	Budget *budget.Budget
 }
 
 // FederationView gives read access to every member of the registry.
@@ -124,7 +128,7 @@ func (s *session) lead(ctx context.Context, term int32) {
 			case <-runCtx.Done():
 			}
 		}()
-		s.runLeaderControllers(runCtx, Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: member, Fence: s.elector.Fence(), Federation: s.m})
+		s.runLeaderControllers(runCtx, Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: member, Fence: s.elector.Fence(), Federation: s.m, Budget: s.m.budget})
 		cancel()
 	}
 }

@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	"antreaplus.io/antreaplus/pkg/boundedload"
+	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
@@ -27,6 +29,10 @@ type Options struct {
 	StatusPeriod time.Duration
 	// LeaderControllers run for every member this manager leads.
 	LeaderControllers []LeaderController
+	// Budget bounds their reconciles over every member led, and narrows
+	// while a renewal is late (package budget). A zero LateAfter is half
+	// the election's retry period.
+	Budget budget.Config
 }
 
 // DefaultOptions are the settings of a production manager.
@@ -36,13 +42,17 @@ func DefaultOptions() Options {
 		Election:         election.DefaultConfig(),
 		UnreachableGrace: 60 * time.Second,
 		StatusPeriod:     5 * time.Second,
+		Budget:           budget.Config{Limit: 8 * runtime.GOMAXPROCS(0), Floor: 2},
 	}
 }
 
 // Manager is one supervisor's federation manager.
 type Manager struct {
-	opts     Options
-	me       string
+	opts Options
+	me   string
+	// budget is shared by the elections and the leader controllers of
+	// every member (nil when opts.Budget has no limit).
+	budget   *budget.Budget
 	local    client.Client
 	localCfg *rest.Config
 	started  time.Time
@@ -69,8 +79,15 @@ type Manager struct {
 
 // New returns the manager of supervisor me, writing its registry through local.
 func New(opts Options, me string, local client.Client, localCfg *rest.Config) *Manager {
+	var b *budget.Budget
+	if opts.Budget.Limit > 0 {
+		if opts.Budget.LateAfter <= 0 {
+			opts.Budget.LateAfter = opts.Election.RetryPeriod / 2
+		}
+		b = budget.New(opts.Budget)
+	}
 	return &Manager{
-		opts: opts, me: me, local: local, localCfg: localCfg, started: time.Now(),
+		budget: b, opts: opts, me: me, local: local, localCfg: localCfg, started: time.Now(),
 		sessions: map[string]*session{}, members: map[string]federationv1alpha1.MemberClusterSpec{},
 		labels: map[string]map[string]string{},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"antreaplus.io/antreaplus/internal/metricsreg"
 	"antreaplus.io/antreaplus/internal/outage"
+	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
@@ -46,5 +47,6 @@ func RegisterMetrics(reg prometheus.Registerer) error {
 	return errors.Join(
 		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites, leaseReads, sessionsStoppingInBackground),
 		election.RegisterMetrics(reg),
+		budget.RegisterMetrics(reg),
 		outage.RegisterMetrics(reg))
 }

@@ -125,7 +125,7 @@ func (s *session) start(c credentials) error {
 	}
 	leases := &probingLeases{c: cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace), name: federationv1alpha1.LeaderLease,
 		probe: &s.probe, watched: s.leaderLease, member: s.clusterID}
-	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead)
+	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead).WithRenewals(s.m.budget)
 
 	// The session outlives the reconcile that starts it: it gets its own logger and context.
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), ctrl.Log.WithName("member").WithValues("member", s.clusterID)))
