@@ -12,7 +12,8 @@ import (
 
 // A member's live copy: made with what to call on a change, run until the
 // console stops, read for the views. Here its API server does not answer
-// (nothing listens at the address): the copy says so, and every kind waits.
+// (nothing listens at the address): the probe says so, and so does the first
+// failed list of each kind.
 func Example() {
 	changed := make(chan string, 64)
 	m := source.NewMember("member-1", &rest.Config{Host: "https://127.0.0.1:1", Timeout: time.Second}, source.Kinds(),
@@ -20,8 +21,13 @@ func Example() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = m.Run(ctx); close(done) }()
+	// Wait for both outcomes, in whichever order they come: the health
+	// probe ("") and the first failed list of ServiceExports.
+	probed, listed := false, false
 	for kind := range changed {
-		if kind == "" { // the member's health was probed
+		probed = probed || kind == ""
+		listed = listed || (kind == source.ServiceExports && m.State(source.ServiceExports).State != source.Waiting)
+		if probed && listed {
 			break
 		}
 	}
@@ -29,5 +35,5 @@ func Example() {
 	fmt.Println(h.Probed, h.Reachable, m.State(source.ServiceExports).State)
 	cancel()
 	<-done
-	// Output: true false Waiting
+	// Output: true false Failing
 }
