@@ -2,6 +2,7 @@ package manager
 
 import (
 	"errors"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -28,11 +29,26 @@ var (
 		Name: "antreaplus_federation_lease_reads_total",
 		Help: "Reads of a member's leader Lease (and of another supervisor's manager Lease) by the election and the peer loop, by source: watch (no request) or api.",
 	}, []string{"member", "source"})
+	leaseWriteSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "antreaplus_federation_lease_write_seconds",
+		Help: "The election's leader Lease writes (renewals, acquisitions, hand-overs) over every member, by phase (package reqtrace): " +
+			"queued (call to connection: client rate limit, encoding, a connection or stream), sending (connection to request written), " +
+			"answer (request written to the answer's first byte: the member's API server and etcd, and this process reading), " +
+			"reading (first byte to decoded answer), total. A late renewal is late in one of them.",
+		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2, 4, 8},
+	}, []string{"phase"})
 	sessionsStoppingInBackground = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "antreaplus_federation_sessions_stopping",
 		Help: "Ended member sessions whose informers or watches have not stopped yet (left to end in the background after the elector stopped); more than zero for long is a leak worth a goroutine dump.",
 	})
 )
+
+// observeLeaseWrite records a Lease write's phases.
+func observeLeaseWrite(phases map[string]time.Duration) {
+	for phase, d := range phases {
+		leaseWriteSeconds.WithLabelValues(phase).Observe(d.Seconds())
+	}
+}
 
 // Sources of a Lease read.
 const (
@@ -45,7 +61,7 @@ const (
 // sessions. Registering them again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
 	return errors.Join(
-		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites, leaseReads, sessionsStoppingInBackground),
+		metricsreg.Register(reg, sessionsGauge, reachableGauge, exportsObserved, statusWrites, leaseReads, sessionsStoppingInBackground, leaseWriteSeconds),
 		election.RegisterMetrics(reg),
 		budget.RegisterMetrics(reg),
 		outage.RegisterMetrics(reg))

@@ -26,6 +26,7 @@ import (
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 	tenancyv1alpha1 "antreaplus.io/antreaplus/api/tenancy/v1alpha1"
 	"antreaplus.io/antreaplus/internal/outage"
+	"antreaplus.io/antreaplus/internal/reqtrace"
 	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
@@ -459,7 +460,9 @@ func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) 
 }
 
 func (p *probingLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	ctx, req := reqtrace.Start(ctx)
 	out, err := p.c.Create(ctx, l, metav1.CreateOptions{})
+	observeLeaseWrite(req.Done())
 	p.wrote(out, err)
 	return out, err
 }
@@ -476,7 +479,9 @@ func (p *probingLeases) wrote(l *coordinationv1.Lease, err error) {
 }
 
 func (p *probingLeases) Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	ctx, req := reqtrace.Start(ctx)
 	out, err := p.c.Update(ctx, l, metav1.UpdateOptions{})
+	observeLeaseWrite(req.Done())
 	p.wrote(out, err)
 	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 		p.probe.record(nil) // answered: someone else wrote it meanwhile
