@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	"antreaplus.io/antreaplus/pkg/federation/membership"
 	"antreaplus.io/antreaplus/pkg/toolchain"
@@ -21,6 +22,9 @@ type FederationOptions struct {
 	ManagerBinary string
 	// ManagerArgs are extra flags for every federation manager.
 	ManagerArgs []string
+	// ManagerArgsFor, when set, gives one supervisor's manager flags of
+	// its own after ManagerArgs (an address to serve its metrics on).
+	ManagerArgsFor func(supervisor string) []string
 }
 
 // Federate forms a federation of every sandbox cluster, the first
@@ -73,7 +77,11 @@ func (s *Sandbox) Federate(ctx context.Context, opts FederationOptions) error {
 		return nil
 	}
 	for _, sup := range supervisors {
-		if _, err := s.StartManager(sup.Name, opts.ManagerBinary, opts.ManagerArgs...); err != nil {
+		args := opts.ManagerArgs
+		if opts.ManagerArgsFor != nil {
+			args = append(slices.Clip(args), opts.ManagerArgsFor(sup.Name)...)
+		}
+		if _, err := s.StartManager(sup.Name, opts.ManagerBinary, args...); err != nil {
 			return err
 		}
 	}

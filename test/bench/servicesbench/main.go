@@ -172,7 +172,18 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 	if opts.CoreDNS, err = sb.FindBinary(ctx, "coredns"); err != nil {
 		return nil, err
 	}
-	if err := sb.Federate(ctx, sandbox.FederationOptions{FederationID: "bench", Supervisors: s.supervisors, ManagerBinary: mgr, ManagerArgs: s.managerArgs}); err != nil {
+	// Each manager serves its metrics (where its Lease writes' time goes).
+	var supervisors []string
+	for _, p := range st.Clusters[:s.supervisors] {
+		supervisors = append(supervisors, p.Name)
+	}
+	metricsAddrs, err := managerAddrs(supervisors)
+	if err != nil {
+		return nil, err
+	}
+	metricsArg := func(sup string) []string { return []string{"--metrics-bind-address=" + metricsAddrs[sup]} }
+	if err := sb.Federate(ctx, sandbox.FederationOptions{FederationID: "bench", Supervisors: s.supervisors, ManagerBinary: mgr,
+		ManagerArgs: s.managerArgs, ManagerArgsFor: metricsArg}); err != nil {
 		return nil, err
 	}
 	if err := sb.StartMemberServices(ctx, opts); err != nil {
@@ -237,9 +248,17 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		if err != nil {
 			return nil, err
 		}
+		renewalsBefore, err := takeRenewalSnapshot(ctx, members, metricsAddrs)
+		if err != nil {
+			return nil, err
+		}
 		conv, base, err := measure(ctx, members, mode.prefix, s.services, mode.interval)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", mode.name, err)
+		}
+		renewalsAfter, err := takeRenewalSnapshot(ctx, members, metricsAddrs)
+		if err != nil {
+			return nil, err
 		}
 		changes, err := termChanges(ctx, members, before)
 		if err != nil {
@@ -253,6 +272,9 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		figures = append(figures, benchtable.Figure{Name: "  ratio p50 / baseline p50", Unit: "x", Median: r, Min: r, Max: r},
 			benchtable.Figure{Name: "  ratio p99 / baseline p99", Unit: "x", Median: r99, Min: r99, Max: r99},
 			benchtable.Figure{Name: "  changes of leader meanwhile", Unit: "changes", Median: changes, Min: changes, Max: changes})
+		// Half a retry period (after which a leader renews every round)
+		// and the renew period (a renewal that late leaves one more try).
+		figures = append(figures, renewalFigures(renewalsBefore, renewalsAfter, []time.Duration{500 * time.Millisecond, 2 * time.Second})...)
 		if mode.interval > 0 {
 			scale.P50Ms, scale.P99Ms, scale.BaselineRatio = benchtable.Percentile(conv, 0.5), benchtable.Percentile(conv, 0.99), r99
 		}
@@ -274,7 +296,7 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 		figures = append(figures, f...)
 	}
 	if s.failover {
-		took, orphans, err := failover(ctx, sb, members, supervisorNames(members, s.supervisors), mgr, s.managerArgs)
+		took, orphans, err := failover(ctx, sb, members, supervisorNames(members, s.supervisors), mgr, s.managerArgs, metricsArg)
 		if err != nil {
 			return nil, fmt.Errorf("failover: %w", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -314,7 +315,7 @@ func parseFlowCounts(raw []byte) flowCounts {
 // failover kills -9 the manager leading the most members and times until
 // every member it led is led by another supervisor; the manager is
 // started again after.
-func failover(ctx context.Context, sb *sandbox.Sandbox, members []member, supervisors []string, bin string, args []string) (time.Duration, int, error) {
+func failover(ctx context.Context, sb *sandbox.Sandbox, members []member, supervisors []string, bin string, args []string, argsFor func(string) []string) (time.Duration, int, error) {
 	before := leaders(ctx, members)
 	load := map[string]int{}
 	for _, l := range before {
@@ -361,7 +362,7 @@ func failover(ctx context.Context, sb *sandbox.Sandbox, members []member, superv
 	for sandbox.Alive(pid) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if _, err := sb.StartManager(victim, bin, args...); err != nil {
+	if _, err := sb.StartManager(victim, bin, append(slices.Clip(args), argsFor(victim)...)...); err != nil {
 		return 0, 0, err
 	}
 	return took, load[victim], nil
