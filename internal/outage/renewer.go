@@ -34,6 +34,15 @@ type Renewer struct {
 	Min time.Duration
 	// Log gets one line per renewal (none when zero).
 	Log logr.Logger
+	// Broken, when set, tells whether the running generation's informers
+	// failed (a list or a watch) at or after since. An outage then renews
+	// the generation only if they did: probes that failed because the
+	// server was slow, while the informers' watches held, leave them be
+	// (a fresh generation would list everything again, into a server
+	// already behind: at 30 members on two cores, each slow spell of a
+	// member's API server was followed by a full re-list of it, which made
+	// the next one). Nil: every outage of at least Min renews.
+	Broken func(since time.Time) bool
 }
 
 // Run runs generation 0 of start at once and replaces it with the next
@@ -61,7 +70,18 @@ func (r Renewer) Run(ctx context.Context, start func(context.Context, Generation
 				stop()
 				return r.ended(ctx, g, <-done)
 			case <-ticker.C:
-				renewed = tracker.Observe(time.Now(), r.probe(ctx), r.Min)
+				now := time.Now()
+				if !tracker.Observe(now, r.probe(ctx), r.Min) {
+					continue
+				}
+				// The informers may have failed a probe period before
+				// the first probe that did.
+				since := now.Add(-tracker.Last() - r.Period)
+				if renewed = r.Broken == nil || r.Broken(since); !renewed {
+					kept.WithLabelValues(r.Component).Inc()
+					r.Log.V(1).Info("API server answers again after a slow spell; its watches held: informers kept",
+						"component", r.Component, "outage", tracker.Last().Round(time.Millisecond), "generation", g.N)
+				}
 			}
 		}
 		stop()

@@ -92,8 +92,14 @@ type running struct {
 
 func start(t *testing.T, s *server, c *component) *running {
 	t.Helper()
+	return startWith(t, s, c, nil)
+}
+
+// startWith runs a Renewer whose Broken is broken.
+func startWith(t *testing.T, s *server, c *component, broken func(time.Time) bool) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	r := Renewer{Component: t.Name(), Probe: s.probe, Period: period, Min: minOutage}
+	r := Renewer{Component: t.Name(), Probe: s.probe, Period: period, Min: minOutage, Broken: broken}
 	run := &running{cancel: cancel, done: make(chan error, 1)}
 	go func() { run.done <- r.Run(ctx, c.run) }()
 	t.Cleanup(func() {
@@ -162,6 +168,45 @@ func TestLongOutageRenewsOnce(t *testing.T) {
 	s.outage(2 * minOutage)
 	if g := c.next(t); g.N != 2 {
 		t.Fatalf("generation after a second outage: %+v", g)
+	}
+}
+
+// informers stands for a generation's informers: failed is when a list or
+// watch of theirs last failed.
+type informers struct{ failed atomic.Int64 }
+
+func (i *informers) fail()                        { i.failed.Store(time.Now().UnixNano()) }
+func (i *informers) brokenSince(t time.Time) bool { return i.failed.Load() >= t.UnixNano() }
+
+func TestSlowSpellKeepsInformersThatHeld(t *testing.T) {
+	s, c, inf := &server{}, newComponent(), &informers{}
+	keptBefore := testutil.ToFloat64(kept.WithLabelValues(t.Name()))
+	before := renewalsOf(t)
+	startWith(t, s, c, inf.brokenSince)
+	c.next(t)
+	// An informer failure long before the outage is not this outage's.
+	inf.fail()
+	time.Sleep(settle)
+	// Probes fail (a slow server) but the informers do not: kept.
+	s.outage(2 * minOutage)
+	c.none(t)
+	if n := renewalsOf(t) - before; n != 0 {
+		t.Fatalf("renewals counted %v, want 0", n)
+	}
+	if n := testutil.ToFloat64(kept.WithLabelValues(t.Name())) - keptBefore; n != 1 {
+		t.Fatalf("outages counted as kept %v, want 1", n)
+	}
+	// The server goes down and the informers' lists fail: renewed.
+	s.down.Store(true)
+	time.Sleep(minOutage)
+	inf.fail()
+	time.Sleep(minOutage)
+	s.down.Store(false)
+	if g := c.next(t); g.N != 1 {
+		t.Fatalf("generation after an outage that broke the informers: %+v, want number 1", g)
+	}
+	if n := renewalsOf(t) - before; n != 1 {
+		t.Fatalf("renewals counted %v, want 1", n)
 	}
 }
 

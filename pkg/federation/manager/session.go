@@ -2,12 +2,15 @@ package manager
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -16,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -64,6 +68,9 @@ type session struct {
 	watchCS                kubernetes.Interface
 	member                 cluster.Cluster
 	memberSwaps            chan struct{}
+	// informerFailedAt is when a list or watch of the member's cache last
+	// failed (unix nanoseconds; informerFailed).
+	informerFailedAt atomic.Int64
 }
 
 func newSession(m *Manager, mc *federationv1alpha1.MemberCluster, key string) *session {
@@ -270,11 +277,30 @@ func (s *session) newMember() (cluster.Cluster, error) {
 		// updates leave them to the API server), and they are a good part
 		// of every object every supervisor holds of every member.
 		o.Cache.DefaultTransform = cache.TransformStripManagedFields()
+		o.Cache.DefaultWatchErrorHandler = s.informerFailed
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
 	}
 	return member, nil
+}
+
+// informerFailed records a failed list or watch of the member's cache (the
+// reflectors then back off), then logs it as client-go does. An expired
+// resourceVersion or a stream that ended is routine: the reflector lists
+// again at once.
+func (s *session) informerFailed(ctx context.Context, r *toolscache.Reflector, err error) {
+	if !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		s.informerFailedAt.Store(time.Now().UnixNano())
+	}
+	toolscache.DefaultWatchErrorHandler(ctx, r, err)
+}
+
+// informersFailedSince tells whether a list or watch of the member's cache
+// failed at or after t: an outage renews the cache only then (the probes,
+// the election's Lease requests, also fail when the member is only slow).
+func (s *session) informersFailedSince(t time.Time) bool {
+	return s.informerFailedAt.Load() >= t.UnixNano()
 }
 
 // memberScheme is the scheme of every member's client and cache, built
@@ -324,7 +350,7 @@ func (s *session) currentMember() (cluster.Cluster, <-chan struct{}) {
 // The elector's Lease reads are the probes.
 func (s *session) runMember(ctx context.Context) {
 	r := outage.Renewer{Component: "federation-manager/" + s.clusterID, Probe: s.probe.result,
-		Period: s.m.opts.Election.RetryPeriod, Log: klog.FromContext(ctx)}
+		Period: s.m.opts.Election.RetryPeriod, Log: klog.FromContext(ctx), Broken: s.informersFailedSince}
 	if err := r.Run(ctx, s.memberGeneration); err != nil {
 		klog.FromContext(ctx).Error(err, "The member's cache stopped")
 	}
