@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"sort"
-	"strings"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -121,6 +120,25 @@ func histogramsOf(raw []byte, name string, keep func(labels map[string]string) (
 	return out, nil
 }
 
+// countersOf sums the counters of family name from a text exposition by
+// the value of label.
+func countersOf(raw []byte, name, label string) (map[string]float64, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{}
+	for _, m := range families[name].GetMetric() {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == label {
+				out[l.GetValue()] += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return out, nil
+}
+
 func fromProto(p *dto.Histogram) histo {
 	var h histo
 	for _, b := range p.GetBucket() {
@@ -139,6 +157,9 @@ type renewalSnapshot struct {
 	phases map[string]histo
 	// sched is each manager's Go scheduling latency.
 	sched map[string]histo
+	// stepDowns are the managers' step-downs by reason, every manager
+	// summed: why leaders changed.
+	stepDowns map[string]float64
 	// queued, put and etcd are the members' API servers': priority and
 	// fairness wait of the federation's flow, PUT of a Lease, etcd update
 	// of a Lease; every member summed.
@@ -179,7 +200,7 @@ func scrape(ctx context.Context, url string) ([]byte, error) {
 }
 
 func takeRenewalSnapshot(ctx context.Context, members []member, managers map[string]string) (renewalSnapshot, error) {
-	snap := renewalSnapshot{phases: map[string]histo{}, sched: map[string]histo{}}
+	snap := renewalSnapshot{phases: map[string]histo{}, sched: map[string]histo{}, stepDowns: map[string]float64{}}
 	for sup, addr := range managers {
 		raw, err := scrape(ctx, "http://"+addr+"/metrics")
 		if err != nil {
@@ -197,6 +218,13 @@ func takeRenewalSnapshot(ctx context.Context, members []member, managers map[str
 			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
 		}
 		snap.sched[sup] = sched[""]
+		downs, err := countersOf(raw, "antreaplus_federation_stepdowns_total", "reason")
+		if err != nil {
+			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
+		}
+		for r, v := range downs {
+			snap.stepDowns[r] += v
+		}
 	}
 	for _, m := range members {
 		raw, err := m.cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
@@ -215,7 +243,7 @@ func takeRenewalSnapshot(ctx context.Context, members []member, managers map[str
 				return l["verb"] == "PUT" && l["resource"] == "leases"
 			}, &snap.put},
 			{"etcd_request_duration_seconds", func(l map[string]string) bool {
-				return l["operation"] == "update" && strings.HasPrefix(l["type"], "leases")
+				return l["operation"] == "update" && l["resource"] == "leases"
 			}, &snap.etcd},
 		} {
 			hs, err := histogramsOf(raw, f.name, func(l map[string]string) (string, bool) { return "", f.keep(l) })
@@ -241,13 +269,23 @@ func renewalFigures(before, after renewalSnapshot, overs []time.Duration) []benc
 		out = append(out, benchtable.Figure{Name: name + " p50", Unit: "ms", Median: p50, Min: p50, Max: p50},
 			benchtable.Figure{Name: name + " p99", Unit: "ms", Median: p99, Min: p99, Max: p99})
 	}
-	total := after.phases["total"].sub(before.phases["total"])
-	count := func(name string, v float64) {
-		out = append(out, benchtable.Figure{Name: name, Unit: "writes", Median: v, Min: v, Max: v})
+	count := func(name, unit string, v float64) {
+		out = append(out, benchtable.Figure{Name: name, Unit: unit, Median: v, Min: v, Max: v})
 	}
-	count("  Lease writes of the managers", total.count)
+	reasons := make([]string, 0, len(after.stepDowns))
+	for r := range after.stepDowns {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		if d := after.stepDowns[r] - before.stepDowns[r]; d > 0 {
+			count("    step-downs: "+r, "changes", d)
+		}
+	}
+	total := after.phases["total"].sub(before.phases["total"])
+	count("  Lease writes of the managers", "writes", total.count)
 	for _, over := range overs {
-		count(fmt.Sprintf("    of them over %s", over), total.above(over.Seconds()))
+		count(fmt.Sprintf("    of them over %s", over), "writes", total.above(over.Seconds()))
 	}
 	for _, p := range []string{"total", "queued", "sending", "answer", "reading"} {
 		row("    manager: "+p, after.phases[p].sub(before.phases[p]))

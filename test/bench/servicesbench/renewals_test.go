@@ -61,3 +61,18 @@ x_seconds_count{phase="answer"} 10
 		t.Errorf("an absent family: %v, %v; want none, no error", hs, err)
 	}
 }
+
+func TestCountersByLabel(t *testing.T) {
+	raw := []byte(`# TYPE downs_total counter
+downs_total{member="a",reason="HandedOver"} 2
+downs_total{member="b",reason="HandedOver"} 1
+downs_total{member="b",reason="NotRenewed"} 4
+`)
+	got, err := countersOf(raw, "downs_total", "reason")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got["HandedOver"] != 3 || got["NotRenewed"] != 4 {
+		t.Errorf("by reason %v, want HandedOver 3, NotRenewed 4", got)
+	}
+}

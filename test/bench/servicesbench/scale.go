@@ -35,6 +35,13 @@ type scaleResult struct {
 	P99Ms         float64 `json:"p99_ms"`
 	P50Ms         float64 `json:"p50_ms"`
 	BaselineRatio float64 `json:"baseline_ratio"`
+	// Where the Lease writes' time went while exporting one per
+	// interval: the managers' p99 over every write, and at the members
+	// the API server's PUT of a Lease and the etcd update under it.
+	LeaseWriteP99Ms       float64 `json:"lease_write_p99_ms"`
+	LeaseWritesOver2s     float64 `json:"lease_writes_over_2s"`
+	MemberLeasePutP99Ms   float64 `json:"member_lease_put_p99_ms"`
+	MemberEtcdUpdateP99Ms float64 `json:"member_etcd_lease_update_p99_ms"`
 	// FailoverS: kill -9 of the manager leading the most members until
 	// every member it led is led again.
 	FailoverS float64 `json:"failover_s"`
