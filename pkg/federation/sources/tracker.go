@@ -80,6 +80,8 @@ func New(m manager.Member, opts Options, log logr.Logger) *Tracker {
 type hook struct {
 	cluster   cluster.Cluster
 	informers []cache.Informer
+	// kinds name the informers' kinds, in the same order (for the logs).
+	kinds []string
 	// allSynced is set once every informer has synced.
 	allSynced atomic.Bool
 	// unsubscribe end the hook's subscriptions (fanout.go).
@@ -103,6 +105,17 @@ func (h *hook) synced() bool {
 	return true
 }
 
+// unsynced names the kinds whose informers have not synced.
+func (h *hook) unsynced() []string {
+	var out []string
+	for i, inf := range h.informers {
+		if !inf.HasSynced() {
+			out = append(out, h.kinds[i])
+		}
+	}
+	return out
+}
+
 func (h *hook) remove() {
 	for _, u := range h.unsubscribe {
 		u()
@@ -118,6 +131,7 @@ func (h *hook) add(ctx context.Context, id string, kind client.Object, handler t
 		return err
 	}
 	h.informers = append(h.informers, inf)
+	h.kinds = append(h.kinds, fmt.Sprintf("%T", kind))
 	return nil
 }
 
@@ -172,12 +186,12 @@ func (t *Tracker) HookLed(ctx context.Context, watches ...Watch) error {
 		return fmt.Errorf("watching the led member: %w", err)
 	}
 	for _, w := range watches {
-		if err := h.add(ctx, t.m.ClusterID, w.Kind, w.Handler); err != nil {
+		if err := h.add(ctx, t.m.ClusterID, w.Kind, w.Handler, cache.BlockUntilSynced(false)); err != nil {
 			h.remove()
 			return fmt.Errorf("watching the led member: %w", err)
 		}
 	}
-	if !toolscache.WaitForCacheSync(ctx.Done(), h.synced) {
+	if !t.waitSynced(ctx, h) {
 		h.remove()
 		return ctx.Err()
 	}
@@ -185,6 +199,32 @@ func (t *Tracker) HookLed(ctx context.Context, watches ...Watch) error {
 	t.hooks[t.m.ClusterID] = h
 	t.mu.Unlock()
 	return nil
+}
+
+// syncLogEvery is how often waitSynced logs what it still waits for.
+const syncLogEvery = 30 * time.Second
+
+// waitSynced waits until h's informers have synced, or ctx ends; every
+// syncLogEvery it logs the kinds it still waits for, so that a led member
+// whose controller does not start says why (at 30 members under load, a
+// new leader's Service import waited minutes here without a word).
+func (t *Tracker) waitSynced(ctx context.Context, h *hook) bool {
+	start := time.Now()
+	next := start.Add(syncLogEvery)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for !h.synced() {
+		select {
+		case <-ctx.Done():
+			return false
+		case now := <-tick.C:
+			if now.After(next) {
+				t.log.Info("Waiting for the led member's informers to sync", "kinds", h.unsynced(), "waited", now.Sub(start).Round(time.Second))
+				next = now.Add(syncLogEvery)
+			}
+		}
+	}
+	return true
 }
 
 // Close removes every handler the tracker added.
