@@ -35,8 +35,10 @@ type Renewer struct {
 	// Log gets one line per renewal (none when zero).
 	Log logr.Logger
 	// Broken, when set, tells whether the running generation's informers
-	// failed (a list or a watch) at or after since. An outage then renews
-	// the generation only if they did: probes that failed because the
+	// were cut off at or after since: the server could not be reached
+	// (Unreachable: a reflector then retries its watch with growing waits
+	// and reports nothing) or a list or watch failed. An outage then
+	// renews the generation only if so: probes that failed because the
 	// server was slow, while the informers' watches held, leave them be
 	// (a fresh generation would list everything again, into a server
 	// already behind: at 30 members on two cores, each slow spell of a

@@ -296,11 +296,14 @@ func (s *session) informerFailed(ctx context.Context, r *toolscache.Reflector, e
 	toolscache.DefaultWatchErrorHandler(ctx, r, err)
 }
 
-// informersFailedSince tells whether a list or watch of the member's cache
-// failed at or after t: an outage renews the cache only then (the probes,
-// the election's Lease requests, also fail when the member is only slow).
+// informersFailedSince tells whether, at or after t, the member could not
+// be reached (a Lease request refused, reset, no connection: the informers'
+// reflectors then back off by themselves, without a word) or a list or
+// watch of its cache failed. An outage renews the cache only then: the
+// probes, the election's Lease requests, also time out when the member is
+// only slow, and its watches held.
 func (s *session) informersFailedSince(t time.Time) bool {
-	return s.informerFailedAt.Load() >= t.UnixNano()
+	return s.probe.unreachableSince(t) || s.informerFailedAt.Load() >= t.UnixNano()
 }
 
 // memberScheme is the scheme of every member's client and cache, built
@@ -411,6 +414,9 @@ type probe struct {
 	lastOK   time.Time
 	lastErr  error
 	lastTime time.Time
+	// unreachable is when a read last failed without reaching the
+	// member (outage.Unreachable: refused, reset, no connection).
+	unreachable time.Time
 }
 
 func (p *probe) record(err error) {
@@ -421,6 +427,17 @@ func (p *probe) record(err error) {
 	if err == nil {
 		p.lastOK = p.lastTime
 	}
+	if outage.Unreachable(err) {
+		p.unreachable = p.lastTime
+	}
+}
+
+// unreachableSince tells whether a read failed without reaching the member
+// at or after t.
+func (p *probe) unreachableSince(t time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.unreachable.Before(t) && !p.unreachable.IsZero()
 }
 
 func (p *probe) get() (lastOK, lastTime time.Time, lastErr error) {
