@@ -93,20 +93,20 @@ func (h histo) above(bound float64) float64 {
 	return 0
 }
 
-// histogramsOf reads the histograms of family name from a text exposition,
-// merged by the key keep gives their labels (skipped when keep says no).
-func histogramsOf(raw []byte, name string, keep func(labels map[string]string) (string, bool)) (map[string]histo, error) {
+// families are the metric families of one text exposition, by name.
+type families map[string]*dto.MetricFamily
+
+// parseMetrics parses a text exposition once, for every read of it.
+func parseMetrics(raw []byte) (families, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := p.TextToMetricFamilies(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
+	return p.TextToMetricFamilies(bytes.NewReader(raw))
+}
+
+// histogramsOf is the histograms of family name, merged by the key keep
+// gives their labels (skipped when keep says no).
+func (fs families) histogramsOf(name string, keep func(labels map[string]string) (string, bool)) map[string]histo {
 	out := map[string]histo{}
-	fam, ok := families[name]
-	if !ok {
-		return out, nil
-	}
-	for _, m := range fam.GetMetric() {
+	for _, m := range fs[name].GetMetric() {
 		labels := map[string]string{}
 		for _, l := range m.GetLabel() {
 			labels[l.GetName()] = l.GetValue()
@@ -117,26 +117,20 @@ func histogramsOf(raw []byte, name string, keep func(labels map[string]string) (
 		}
 		out[key] = out[key].add(fromProto(m.GetHistogram()))
 	}
-	return out, nil
+	return out
 }
 
-// countersOf sums the counters of family name from a text exposition by
-// the value of label.
-func countersOf(raw []byte, name, label string) (map[string]float64, error) {
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := p.TextToMetricFamilies(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
+// countersOf sums the counters of family name by the value of label.
+func (fs families) countersOf(name, label string) map[string]float64 {
 	out := map[string]float64{}
-	for _, m := range families[name].GetMetric() {
+	for _, m := range fs[name].GetMetric() {
 		for _, l := range m.GetLabel() {
 			if l.GetName() == label {
 				out[l.GetValue()] += m.GetCounter().GetValue()
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 func fromProto(p *dto.Histogram) histo {
@@ -206,28 +200,24 @@ func takeRenewalSnapshot(ctx context.Context, members []member, managers map[str
 		if err != nil {
 			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
 		}
-		phases, err := histogramsOf(raw, "antreaplus_federation_lease_write_seconds", func(l map[string]string) (string, bool) { return l["phase"], true })
+		fs, err := parseMetrics(raw)
 		if err != nil {
 			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
 		}
-		for p, h := range phases {
+		for p, h := range fs.histogramsOf("antreaplus_federation_lease_write_seconds", func(l map[string]string) (string, bool) { return l["phase"], true }) {
 			snap.phases[p] = snap.phases[p].add(h)
 		}
-		sched, err := histogramsOf(raw, "go_sched_latencies_seconds", func(map[string]string) (string, bool) { return "", true })
-		if err != nil {
-			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
-		}
-		snap.sched[sup] = sched[""]
-		downs, err := countersOf(raw, "antreaplus_federation_stepdowns_total", "reason")
-		if err != nil {
-			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
-		}
-		for r, v := range downs {
+		snap.sched[sup] = fs.histogramsOf("go_sched_latencies_seconds", func(map[string]string) (string, bool) { return "", true })[""]
+		for r, v := range fs.countersOf("antreaplus_federation_stepdowns_total", "reason") {
 			snap.stepDowns[r] += v
 		}
 	}
 	for _, m := range members {
 		raw, err := m.cs.Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+		if err != nil {
+			return snap, fmt.Errorf("the metrics of %s: %w", m.name, err)
+		}
+		fs, err := parseMetrics(raw)
 		if err != nil {
 			return snap, fmt.Errorf("the metrics of %s: %w", m.name, err)
 		}
@@ -246,11 +236,7 @@ func takeRenewalSnapshot(ctx context.Context, members []member, managers map[str
 				return l["operation"] == "update" && l["resource"] == "leases"
 			}, &snap.etcd},
 		} {
-			hs, err := histogramsOf(raw, f.name, func(l map[string]string) (string, bool) { return "", f.keep(l) })
-			if err != nil {
-				return snap, fmt.Errorf("the metrics of %s: %w", m.name, err)
-			}
-			*f.into = f.into.add(hs[""])
+			*f.into = f.into.add(fs.histogramsOf(f.name, func(l map[string]string) (string, bool) { return "", f.keep(l) })[""])
 		}
 	}
 	return snap, nil

@@ -21,10 +21,11 @@ x_seconds_bucket{phase="answer",le="+Inf"} 10
 x_seconds_sum{phase="answer"} 0.5
 x_seconds_count{phase="answer"} 10
 `)
-	hs, err := histogramsOf(raw, "x_seconds", func(l map[string]string) (string, bool) { return l["phase"], l["phase"] == "total" })
+	fs, err := parseMetrics(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
+	hs := fs.histogramsOf("x_seconds", func(l map[string]string) (string, bool) { return l["phase"], l["phase"] == "total" })
 	if len(hs) != 1 {
 		t.Fatalf("histograms %v, want only total's", hs)
 	}
@@ -57,8 +58,8 @@ x_seconds_count{phase="answer"} 10
 	if q := (histo{}).quantile(0.5); !math.IsNaN(q) {
 		t.Errorf("an empty histogram's median: %v, want NaN", q)
 	}
-	if hs, err := histogramsOf(raw, "absent_seconds", func(map[string]string) (string, bool) { return "", true }); err != nil || len(hs) != 0 {
-		t.Errorf("an absent family: %v, %v; want none, no error", hs, err)
+	if hs := fs.histogramsOf("absent_seconds", func(map[string]string) (string, bool) { return "", true }); len(hs) != 0 {
+		t.Errorf("an absent family: %v; want none", hs)
 	}
 }
 
@@ -68,10 +69,11 @@ downs_total{member="a",reason="HandedOver"} 2
 downs_total{member="b",reason="HandedOver"} 1
 downs_total{member="b",reason="NotRenewed"} 4
 `)
-	got, err := countersOf(raw, "downs_total", "reason")
+	fs, err := parseMetrics(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := fs.countersOf("downs_total", "reason")
 	if len(got) != 2 || got["HandedOver"] != 3 || got["NotRenewed"] != 4 {
 		t.Errorf("by reason %v, want HandedOver 3, NotRenewed 4", got)
 	}
