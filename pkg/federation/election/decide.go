@@ -57,6 +57,33 @@ func RenewDue(cfg Config, lastRenew time.Time, took time.Duration, now time.Time
 	return took >= half || now.Sub(lastRenew) >= cfg.Renewal()-half
 }
 
+// Acting tells whether a leader that last renewed (the send time of its
+// last renewal that succeeded) at lastRenew may still write at now: until
+// RenewDeadline has passed. The Fence closes then; the leadership itself
+// (the controllers, their caches and queues) is kept until GiveUpAfter,
+// and a late renewal that succeeds opens the Fence again in the same term.
+func Acting(cfg Config, lastRenew, now time.Time) bool {
+	return now.Sub(lastRenew) < cfg.RenewDeadline
+}
+
+// GiveUpAfter is how long a leader keeps its leadership without a renewal
+// that succeeded: two lease durations. Until then its Fence is closed (from
+// RenewDeadline, Acting) but its controllers keep running, so that a renewal
+// answered late by a starved API server resumes the same term instead of
+// stopping and restarting every controller of the member (at 30 members on
+// two cores that was most of the changes of leader: each restart relisted
+// and reconciled everything, and made the next renewal later still). Past
+// it the leader steps down (StepDownNotRenewed): another supervisor may
+// hold the member by then (it may take the Lease LeaseDuration after it saw
+// it last change), and this one stops spending on a member it cannot reach.
+//
+// It is safe at any length: a Lease another supervisor took has another
+// resourceVersion, so the late renewal conflicts and the round steps down
+// (StepDownTaken); only the holder's own unchanged Lease can be renewed.
+func (c Config) GiveUpAfter() time.Duration {
+	return 2 * c.LeaseDuration
+}
+
 // Validate says what is wrong with the timings, nil when nothing.
 func (c Config) Validate() error {
 	switch {
@@ -76,14 +103,20 @@ func (c Config) Validate() error {
 // manager gets RenewDeadline for its read and its write together. On a
 // slow API server (a starved machine) a renewal is then late instead of
 // cancelled, and a take-over completes instead of being cut off between its
-// read and its write: the leader steps down only once it really could not
-// renew within RenewDeadline, and its Fence closes at that moment whatever
-// the round is doing. (A fixed two retry periods for the read and the write
+// read and its write: the leader's Fence closes only once it really could
+// not renew within RenewDeadline, at that moment whatever the round is
+// doing. (A fixed two retry periods for the read and the write
 // together cancelled every round once one request took a retry period.)
+//
+// A leader past its RenewDeadline (its Fence closed, its leadership kept
+// until GiveUpAfter) gets RenewDeadline too: nothing is lost by waiting for
+// the answer, and a late renewal cancelled after two retry periods may
+// have been applied all the same, costing a read and a write more of the
+// slow API server.
 func RoundTimeout(cfg Config, leading bool, lastRenew, now time.Time) time.Duration {
 	timeout := 2 * cfg.RetryPeriod
 	limit := cfg.RenewDeadline
-	if leading {
+	if leading && Acting(cfg, lastRenew, now) {
 		limit = lastRenew.Add(cfg.RenewDeadline).Sub(now)
 	}
 	return max(timeout, limit)
@@ -92,10 +125,11 @@ func RoundTimeout(cfg Config, leading bool, lastRenew, now time.Time) time.Durat
 // Reasons a manager stopped leading a member: the values of the reason
 // label of antreaplus_federation_stepdowns_total.
 const (
-	// StepDownNotRenewed: no renewal succeeded within RenewDeadline (the
-	// member's API server slow or unreachable from this manager). On a
-	// member whose API server answers, one is the sign of a starved
-	// machine: a spurious change of leader.
+	// StepDownNotRenewed: no renewal succeeded within GiveUpAfter (the
+	// member's API server unreachable from this manager, or slower than
+	// that). On a member whose API server answers, one is the sign of a
+	// starved machine: a spurious change of leader. (A renewal late by
+	// less only closed the Fence for a while: late_renewals_total.)
 	StepDownNotRenewed = "NotRenewed"
 	// StepDownTaken: another supervisor holds the Lease.
 	StepDownTaken = "Taken"
@@ -109,7 +143,7 @@ const (
 // StepDownReason says why a round that decided StepDown did: one of the
 // StepDown reasons and a sentence for the log.
 func StepDownReason(cfg Config, o Observation) (reason, why string) {
-	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.RenewDeadline {
+	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.GiveUpAfter() {
 		return StepDownNotRenewed, "no renewal for " + o.Now.Sub(o.LastRenew).Round(time.Millisecond).String()
 	}
 	if o.Lease != nil {
@@ -173,7 +207,8 @@ const (
 
 // Decision is the outcome of a round.
 type Decision struct {
-	// StepDown stops acting as leader before Action is taken.
+	// StepDown ends the leadership (stops the member's controllers)
+	// before Action is taken.
 	StepDown bool
 	Action   Action
 	// Target is the supervisor a HandOver goes to.
@@ -187,7 +222,7 @@ type Decision struct {
 // Decide is one round of the election for one member, as seen by me.
 func Decide(cfg Config, me string, o Observation) Decision {
 	d := Decision{Action: None}
-	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.RenewDeadline {
+	if o.Leading && o.Now.Sub(o.LastRenew) >= cfg.GiveUpAfter() {
 		d.StepDown = true
 	}
 	if !o.Reachable {

@@ -115,14 +115,23 @@ func TestDecide(t *testing.T) {
 		{"missing lease, rank 2: waits two retry periods", func(o *Observation) { o.Rank = 2; o.Now = at(1.5) }, Decision{Action: None}},
 		{"missing lease, rank 2 after the wait: create", func(o *Observation) { o.Rank = 2; o.Now = at(2) }, Decision{Action: Create}},
 		{"unreachable: do nothing", func(o *Observation) { o.Reachable = false; o.Lease = held("other") }, Decision{Action: None}},
-		{"unreachable leader past its renew deadline steps down", func(o *Observation) {
+		{"unreachable leader past its renew deadline: fenced, leadership kept", func(o *Observation) {
 			o.Reachable, o.Leading, o.LastRenew, o.Now = false, true, at(0), at(4)
+		}, Decision{Action: None}},
+		{"unreachable leader at its give-up time (two lease durations) steps down", func(o *Observation) {
+			o.Reachable, o.Leading, o.LastRenew, o.Now = false, true, at(0), at(12)
 		}, Decision{StepDown: true, Action: None}},
 		{"my lease: renew", func(o *Observation) { o.Lease, o.Leading, o.LastRenew = held("me"), true, at(0) }, Decision{Action: Renew}},
 		{"my lease after a restart: renew and lead again", func(o *Observation) { o.Lease = held("me") }, Decision{Action: Renew}},
-		{"my lease past the renew deadline: step down, then renew", func(o *Observation) {
+		{"my lease past the renew deadline: renew, leadership kept", func(o *Observation) {
 			o.Lease, o.Leading, o.LastRenew, o.Now = held("me"), true, at(0), at(4.5)
+		}, Decision{Action: Renew}},
+		{"my lease past the give-up time: step down, then renew", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew, o.Now = held("me"), true, at(0), at(12)
 		}, Decision{StepDown: true, Action: Renew}},
+		{"someone else holds it while I am fenced: step down", func(o *Observation) {
+			o.Lease, o.Leading, o.LastRenew, o.Now, o.HolderAlive, o.Rank = held("other"), true, at(0), at(5), true, 1
+		}, Decision{StepDown: true, Action: None}},
 		{"live holder: wait", func(o *Observation) { o.Lease, o.HolderAlive, o.Rank, o.Preferred = held("other"), true, 1, "other" }, Decision{Action: None}},
 		{"someone else holds it while I lead: step down", func(o *Observation) {
 			o.Lease, o.Leading, o.LastRenew, o.HolderAlive, o.Rank = held("other"), true, at(0), true, 1
@@ -198,9 +207,14 @@ func TestNoTwoLeaders(t *testing.T) {
 		t0 := time.Unix(0, 0)
 		for step := time.Duration(0); step <= cfg.LeaseDuration*2; step += 100 * time.Millisecond {
 			now := t0.Add(step)
-			// The old leader last renewed at t0 and has heard nothing since.
+			// The old leader last renewed at t0 and has heard nothing since:
+			// it writes while its Fence is open (its leadership lasts longer,
+			// fenced: GiveUpAfter).
 			old := Decide(cfg, "old", Observation{Now: now, Reachable: false, Leading: true, LastRenew: t0})
-			stillActing := !old.StepDown
+			stillActing := Acting(cfg, t0, now)
+			if stillActing && old.StepDown {
+				t.Fatalf("%+v: at %s the old leader steps down while its Fence is open", cfg, step)
+			}
 			for rank := 0; rank < 3; rank++ {
 				// Whether or not its manager looks stopped (a live leader's
 				// heartbeat may be late too).
@@ -215,6 +229,23 @@ func TestNoTwoLeaders(t *testing.T) {
 	}
 }
 
+func TestActingAndGiveUp(t *testing.T) {
+	cfg := testConfig
+	for _, c := range []struct {
+		since float64 // seconds since the last renewal was sent
+		want  bool
+	}{{0, true}, {3.999, true}, {4, false}, {11, false}} {
+		if got := Acting(cfg, at(0), at(c.since)); got != c.want {
+			t.Errorf("Acting %v s after the last renewal = %v; want %v", c.since, got, c.want)
+		}
+	}
+	// The give-up time must leave a late renewal more than the renew
+	// deadline, or nothing is kept.
+	if g := cfg.GiveUpAfter(); g != 12*time.Second || g <= cfg.LeaseDuration {
+		t.Errorf("GiveUpAfter() = %s; want two lease durations, 12s", g)
+	}
+}
+
 func TestRoundTimeout(t *testing.T) {
 	cfg := DefaultConfig() // RetryPeriod 1 s, RenewDeadline 4 s
 	now := time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)
@@ -226,7 +257,7 @@ func TestRoundTimeout(t *testing.T) {
 	}{
 		{"a leader just renewed: the time left to its renew deadline", true, 500 * time.Millisecond, 3500 * time.Millisecond},
 		{"a leader late: at least two retry periods", true, 3 * time.Second, 2 * time.Second},
-		{"a leader past its deadline: two retry periods (its fence is closed)", true, 10 * time.Second, 2 * time.Second},
+		{"a leader past its deadline (fenced, leadership kept): the renew deadline", true, 10 * time.Second, 4 * time.Second},
 		{"not leading: the renew deadline for the read and the write", false, 0, 4 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,7 +276,7 @@ func TestStepDownReason(t *testing.T) {
 		o         Observation
 		want, why string
 	}{
-		{"no renewal within the deadline", Observation{Now: now, Leading: true, LastRenew: now.Add(-4500 * time.Millisecond), Lease: &Lease{Holder: "s1"}}, StepDownNotRenewed, "no renewal for 4.5s"},
+		{"no renewal within the give-up time", Observation{Now: now, Leading: true, LastRenew: now.Add(-12500 * time.Millisecond), Lease: &Lease{Holder: "s1"}}, StepDownNotRenewed, "no renewal for 12.5s"},
 		{"someone else holds it", Observation{Now: now, Leading: true, LastRenew: now.Add(-time.Second), Lease: &Lease{Holder: "s2"}}, StepDownTaken, "the lease is held by s2"},
 		{"deleted", Observation{Now: now, Leading: true, LastRenew: now.Add(-time.Second)}, StepDownTaken, "the lease is gone"},
 	} {

@@ -79,6 +79,10 @@ type Elector struct {
 	acquireTime time.Time
 	transitions int32
 
+	// resumes counts the renewals that opened the Fence again after it had
+	// closed, leadership kept (Fence.Resumes).
+	resumes uint64
+
 	lastVersion string
 	changedAt   time.Time
 	stopLead    context.CancelFunc
@@ -363,19 +367,41 @@ func (e *Elector) write(ctx context.Context, do func(context.Context) (*coordina
 	if holderOf(l) != e.me {
 		return fmt.Errorf("lease written with holder %q", holderOf(l))
 	}
+	term := ptr.Deref(l.Spec.LeaseTransitions, 0)
 	e.mu.Lock()
+	newTerm := e.leading && term != e.term
+	e.mu.Unlock()
+	if newTerm {
+		// Another supervisor held the Lease meanwhile and it is mine again:
+		// the controllers of the old term stop before those of the new one.
+		e.stepDown(StepDownTaken)
+	}
+	now := time.Now()
+	e.mu.Lock()
+	// A leader whose Fence had closed (no renewal within RenewDeadline)
+	// and opens again with this renewal resumes: same term, controllers
+	// kept; they reconcile everything again (Fence.Resumes), as writes
+	// refused meanwhile were not retried.
+	resumed := e.leading && !Acting(e.cfg, e.lastRenew, now) && Acting(e.cfg, sent, now)
+	late := now.Sub(e.lastRenew)
+	if resumed {
+		e.resumes++
+	}
 	// The renewal counts from when it was sent: the Lease may have been
 	// written at any time after that.
-	e.lastRenew, e.renewTook = sent, time.Since(sent)
-	e.noteVersion(l.ResourceVersion, time.Now())
+	e.lastRenew, e.renewTook = sent, now.Sub(sent)
+	e.noteVersion(l.ResourceVersion, now)
 	e.noteLease(l)
 	e.own = l
 	start := !e.leading
-	term := ptr.Deref(l.Spec.LeaseTransitions, 0)
 	if start {
 		e.leading, e.term = true, term
 	}
 	e.mu.Unlock()
+	if resumed {
+		lateRenewals.WithLabelValues(e.member).Inc()
+		klog.FromContext(ctx).Info("Renewed late: writing again, leadership kept", "member", e.member, "term", term, "sinceLastRenewal", late.Round(time.Millisecond))
+	}
 	if start {
 		e.startLeading(ctx, term)
 	}
@@ -465,31 +491,51 @@ type LeaseStatus struct {
 	RenewTime, AcquireTime time.Time
 	// Term is the Lease's leaseTransitions: one more at each change of holder.
 	Term int32
-	// Leading is whether this manager acts as leader now.
+	// Leading is whether this manager leads the member now: its
+	// controllers run.
 	Leading bool
+	// Fenced is whether, leading, it may not write now: no renewal within
+	// RenewDeadline (it resumes with a late renewal, or steps down at
+	// GiveUpAfter).
+	Fenced bool
 }
 
 // Status is what the elector last knew of the member's Lease.
 func (e *Elector) Status() LeaseStatus {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return LeaseStatus{Holder: e.holder, RenewTime: e.renewTime, AcquireTime: e.acquireTime, Term: e.transitions, Leading: e.leading}
+	return LeaseStatus{Holder: e.holder, RenewTime: e.renewTime, AcquireTime: e.acquireTime, Term: e.transitions, Leading: e.leading,
+		Fenced: e.leading && !Acting(e.cfg, e.lastRenew, time.Now())}
 }
 
 // Fence tells a controller whether it may still write as leader.
 type Fence struct{ e *Elector }
 
 // Check returns the term to write with, and false once this manager must
-// no longer act: not leading, or no renewal for RenewDeadline (e.g. after
-// the process was paused).
+// no longer act: not leading, or no renewal for RenewDeadline (a starved
+// API server, or the process was paused; Acting).
 func (f Fence) Check() (int32, bool) {
 	e := f.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.leading || time.Since(e.lastRenew) >= e.cfg.RenewDeadline {
+	if !e.leading || !Acting(e.cfg, e.lastRenew, time.Now()) {
 		return 0, false
 	}
 	return e.term, true
+}
+
+// Resumes counts the times the Fence opened again, in the same term, after
+// it had closed (a renewal later than RenewDeadline but within
+// GiveUpAfter): the writes it refused meanwhile were not retried, so a
+// controller that sees the count change reconciles everything again. A
+// Fence of no elector never resumes.
+func (f Fence) Resumes() uint64 {
+	if f.e == nil {
+		return 0
+	}
+	f.e.mu.Lock()
+	defer f.e.mu.Unlock()
+	return f.e.resumes
 }
 
 func holderOf(l *coordinationv1.Lease) string {

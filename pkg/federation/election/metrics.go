@@ -21,8 +21,12 @@ var (
 	}, []string{"member"})
 	stepDowns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "antreaplus_federation_stepdowns_total",
-		Help: "Times this manager stopped leading the member, by reason: NotRenewed (no renewal within the renew deadline), Taken (another supervisor holds the Lease), HandedOver, Released.",
+		Help: "Times this manager stopped leading the member, by reason: NotRenewed (no renewal within the give-up time, two lease durations), Taken (another supervisor holds the Lease), HandedOver, Released.",
 	}, []string{"member", "reason"})
+	lateRenewals = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "antreaplus_federation_late_renewals_total",
+		Help: "Times this manager's renewal of the member's Lease came later than the renew deadline but within the give-up time (two lease durations): its writes were refused meanwhile, its leadership and controllers kept.",
+	}, []string{"member"})
 	electionErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "antreaplus_federation_election_errors_total", Help: "Failed Lease writes, by action.",
 	}, []string{"member", "action"})
@@ -31,5 +35,5 @@ var (
 // RegisterMetrics registers the election's metrics on reg; registering them
 // again is not an error.
 func RegisterMetrics(reg prometheus.Registerer) error {
-	return metricsreg.Register(reg, leading, leaderTransitions, handovers, handoverRequests, stepDowns, electionErrors)
+	return metricsreg.Register(reg, leading, leaderTransitions, handovers, handoverRequests, stepDowns, lateRenewals, electionErrors)
 }

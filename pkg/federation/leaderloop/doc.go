@@ -11,8 +11,10 @@
 //   - on Run: Start (the controller hooks its handlers on the led member),
 //     a look at the source members and a wait of at most 5 s for their
 //     caches, every key enqueued, Workers workers; then, every Period, the
-//     source members are looked at again and, when one changed state, every
-//     key is enqueued; every Resync, every key is enqueued;
+//     source members are looked at again and, when one changed state or
+//     the Fence opened again after a late renewal (Fence.Resumes: the
+//     writes it refused were not retried), every key is enqueued; every
+//     Resync, every key is enqueued;
 //   - per key: a place in the supervisor's budget (Member.Budget, package
 //     budget), shared by every controller of every member it leads, which
 //     narrows while a Lease renewal is late; then the duration and the result (ok, error, fenced) counted on

@@ -21,6 +21,7 @@ func (l *Loop[K]) Run(ctx context.Context, h Hooks[K]) error {
 	}
 	h.Sources.Refresh(ctx)
 	h.Sources.WaitForSources(ctx, 5*time.Second)
+	resumes := l.m.Fence.Resumes()
 	h.EnqueueAll(ctx)
 	var wg sync.WaitGroup
 	for range l.opts.Workers {
@@ -41,9 +42,13 @@ func (l *Loop[K]) Run(ctx context.Context, h Hooks[K]) error {
 			wg.Wait()
 			return nil
 		case <-tick.C:
-			if h.Sources.Refresh(ctx) {
+			// A renewal that came late closed the Fence for a while, and
+			// the writes it refused were not retried: everything again.
+			r := l.m.Fence.Resumes()
+			if h.Sources.Refresh(ctx) || r != resumes {
 				h.EnqueueAll(ctx)
 			}
+			resumes = r
 		case <-resync.C:
 			h.EnqueueAll(ctx)
 		}
