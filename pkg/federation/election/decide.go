@@ -184,6 +184,13 @@ type Observation struct {
 	// retry period, instead of LeaseDuration. (HolderAlive, judged over
 	// LeaseDuration, is still true for a while.)
 	HolderStopped bool
+	// MemberSlow tells that this manager's own read of the Lease, this
+	// round, took half a retry period or more: the member's API server is
+	// slow for everyone, not only for the holder. A live holder's Lease
+	// is then waited for until its give-up time (GiveUpAfter), not
+	// LeaseDuration: a new leader would meet the same slow API server,
+	// and would start by listing and reconciling the whole member again.
+	MemberSlow bool
 	// Leading is whether this manager acts as leader now.
 	Leading bool
 	// LastRenew is when this manager last renewed the Lease as holder.
@@ -266,6 +273,13 @@ func Decide(cfg Config, me string, o Observation) Decision {
 	// leader that has not renewed for that long has stepped down too); the
 	// heartbeat only keeps this shorter wait to holders that look dead, so
 	// that a live but slow one keeps LeaseDuration's margin.
+	//
+	// A live holder's Lease on a member whose API server is slow for me too
+	// (MemberSlow) is waited for longer, until the holder's own give-up
+	// time: its renewals are late for the same reason my reads are, and a
+	// change of leader would only add the new leader's relisting to the
+	// slow API server's load. A holder cut off from a member that answers
+	// me quickly is still replaced after LeaseDuration.
 	wait, rank := takeWait(cfg, o)
 	expired := o.Now.Sub(o.ChangedAt) >= wait
 	switch {
@@ -288,6 +302,8 @@ func takeWait(cfg Config, o Observation) (time.Duration, int) {
 		wait = 0
 	case o.HolderStopped:
 		wait = cfg.RenewDeadline + cfg.RetryPeriod/2
+	case o.HolderAlive && o.MemberSlow:
+		wait = cfg.GiveUpAfter()
 	}
 	// Ranks count the stopped holder among the live supervisors (it is
 	// judged alive over LeaseDuration): when it was the preferred one,

@@ -158,6 +158,18 @@ func TestDecide(t *testing.T) {
 		{"holder's manager stopped, rank 2 behind it: one retry period more", func(o *Observation) {
 			o.Lease, o.Now, o.HolderStopped, o.Rank, o.Preferred = held("dead"), at(5.4), true, 2, "dead"
 		}, Decision{Action: None}},
+		{"live holder, the member slow for me too, rank 1: not taken before its give-up time and a retry period", func(o *Observation) {
+			o.Lease, o.Now, o.HolderAlive, o.MemberSlow, o.Rank, o.Preferred = held("other"), at(12.9), true, true, 1, "other"
+		}, Decision{Action: None}},
+		{"live holder, the member slow for me too, rank 1: taken at the holder's give-up time and a retry period", func(o *Observation) {
+			o.Lease, o.Now, o.HolderAlive, o.MemberSlow, o.Rank, o.Preferred = held("other"), at(13), true, true, 1, "other"
+		}, Decision{Action: Acquire}},
+		{"stopped holder, the member slow: still its renew deadline", func(o *Observation) {
+			o.Lease, o.Now, o.HolderAlive, o.HolderStopped, o.MemberSlow = held("dead"), at(4.5), true, true, true
+		}, Decision{Action: Acquire}},
+		{"dead holder (not beating), the member slow: LeaseDuration", func(o *Observation) {
+			o.Lease, o.Now, o.MemberSlow = held("dead"), at(6), true
+		}, Decision{Action: Acquire}},
 		{"holder beating: LeaseDuration", func(o *Observation) {
 			o.Lease, o.Now, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(5), true, 0, "me"
 		}, Decision{Action: RequestHandover}},
@@ -219,9 +231,12 @@ func TestNoTwoLeaders(t *testing.T) {
 				// Whether or not its manager looks stopped (a live leader's
 				// heartbeat may be late too).
 				for _, stopped := range []bool{false, true} {
-					newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank, HolderStopped: stopped, Preferred: "old"})
-					if stillActing && newer.Action == Acquire {
-						t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires (holder stopped: %t)", cfg, step, rank, stopped)
+					for _, slow := range []bool{false, true} {
+						newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank,
+							HolderStopped: stopped, HolderAlive: !stopped, MemberSlow: slow, Preferred: "old"})
+						if stillActing && newer.Action == Acquire {
+							t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires (holder stopped: %t, member slow: %t)", cfg, step, rank, stopped, slow)
+						}
 					}
 				}
 			}
@@ -301,6 +316,7 @@ func TestNextRound(t *testing.T) {
 		{"a live holder: when it expires", func(o *Observation) { o.Lease, o.HolderAlive = held("other"), true }, at(6)},
 		{"a live holder, rank 2: two retry periods after", func(o *Observation) { o.Lease, o.HolderAlive, o.Rank = held("other"), true, 2 }, at(8)},
 		{"a stopped holder: its renew deadline and half a retry period", func(o *Observation) { o.Lease, o.HolderStopped = held("other"), true }, at(4.5)},
+		{"a live holder on a member slow for me too: its give-up time", func(o *Observation) { o.Lease, o.HolderAlive, o.MemberSlow = held("other"), true, true }, at(12)},
 		{"a stopped preferred holder, rank 1: I move up", func(o *Observation) {
 			o.Lease, o.HolderStopped, o.Rank, o.Preferred = held("other"), true, 1, "other"
 		}, at(4.5)},

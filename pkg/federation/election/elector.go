@@ -261,12 +261,13 @@ func (e *Elector) note(log klog.Logger, obs Observation, d Decision, lease *coor
 func (e *Elector) observe(ctx context.Context) (*coordinationv1.Lease, Observation) {
 	now := time.Now()
 	lease, err := e.leases.Get(ctx)
+	took := time.Since(now)
 	rank, preferred := e.peers.Rank(e.member)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	obs := Observation{
 		Now: now, Rank: rank, Preferred: preferred, PreferredAlive: preferred == e.me || e.peers.Alive(preferred),
-		Leading: e.leading, LastRenew: e.lastRenew, UpSince: e.up,
+		Leading: e.leading, LastRenew: e.lastRenew, UpSince: e.up, MemberSlow: took >= e.cfg.RetryPeriod/2,
 	}
 	switch {
 	case apierrors.IsNotFound(err):

@@ -339,6 +339,43 @@ func TestLeaderStepsDownWhenTakenWhileFenced(t *testing.T) {
 	}
 }
 
+// beside is a federation of two live supervisors in which holder is preferred.
+type beside struct{ holder string }
+
+func (b beside) Rank(string) (int, string) { return 1, b.holder }
+func (b beside) Alive(string) bool         { return true }
+
+// TestNoTakeOverOfASlowMembersLiveLeader: the leader's requests stall for
+// 10 s, past the lease duration (6 s); another supervisor, alive, whose own
+// reads of the member take 1.2 s (the member's API server slow for it
+// too), does not take the Lease: it waits for the holder's give-up time
+// (12 s), and the holder's renewal after the stall keeps the member in the
+// same term. (At the lease duration it took it: a change of leader onto
+// the same slow API server.)
+func TestNoTakeOverOfASlowMembersLiveLeader(t *testing.T) {
+	const me = "supervisor-stalled"
+	api, e, l, stalled := ledStalled(t, me)
+	stalled.stall(10 * time.Second)
+	term := e.Status().Term
+	slowReads := &slowLeases{next: &probingLeases{c: api, name: federationv1alpha1.LeaderLease, probe: &probe{}}, delay: 1200 * time.Millisecond}
+	other := election.New(election.DefaultConfig(), "supervisor-other", member, slowReads, beside{holder: me},
+		func(ctx context.Context, _ int32) { <-ctx.Done() })
+	runElector(t, other)
+	time.Sleep(13 * time.Second)
+	if st := other.Status(); st.Leading {
+		t.Fatalf("the other supervisor took the member of a live leader on a slow API server: %+v", st)
+	}
+	framework.Eventually(t, 5*time.Second, func() error {
+		if _, ok := e.Fence().Check(); !ok {
+			return fmt.Errorf("the leader's Fence is still closed")
+		}
+		return nil
+	})
+	if st := e.Status(); !st.Leading || st.Term != term || l.stopped.Load() != 0 {
+		t.Errorf("after the stall: %+v, stepped down %d times; want leading in term %d, never stepped down", st, l.stopped.Load(), term)
+	}
+}
+
 // timedLeases records when each request was sent and how long it took.
 type timedLeases struct {
 	next election.Leases
