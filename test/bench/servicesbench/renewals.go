@@ -154,6 +154,10 @@ type renewalSnapshot struct {
 	// stepDowns are the managers' step-downs by reason, every manager
 	// summed: why leaders changed.
 	stepDowns map[string]float64
+	// lateRenewals are the renewals that came after the renew deadline
+	// and kept the leadership (Fence closed meanwhile), every manager
+	// summed.
+	lateRenewals float64
 	// queued, put and etcd are the members' API servers': priority and
 	// fairness wait of the federation's flow, PUT of a Lease, etcd update
 	// of a Lease; every member summed.
@@ -210,6 +214,9 @@ func takeRenewalSnapshot(ctx context.Context, members []member, managers map[str
 		snap.sched[sup] = fs.histogramsOf("go_sched_latencies_seconds", func(map[string]string) (string, bool) { return "", true })[""]
 		for r, v := range fs.countersOf("antreaplus_federation_stepdowns_total", "reason") {
 			snap.stepDowns[r] += v
+		}
+		for _, v := range fs.countersOf("antreaplus_federation_late_renewals_total", "member") {
+			snap.lateRenewals += v
 		}
 	}
 	for _, m := range members {
@@ -268,6 +275,7 @@ func renewalFigures(before, after renewalSnapshot, overs []time.Duration) []benc
 			count("    step-downs: "+r, "changes", d)
 		}
 	}
+	count("    late renewals, leadership kept (fenced meanwhile)", "renewals", after.lateRenewals-before.lateRenewals)
 	total := after.phases["total"].sub(before.phases["total"])
 	count("  Lease writes of the managers", "writes", total.count)
 	for _, over := range overs {
