@@ -58,7 +58,11 @@ version="test-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 # -race in process instead (pkg/federation/manager against real API servers).
 go build -race -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" \
   $(go list ./cmd/... ./test/infrastructure/cmd/... | grep -vE '/cmd/(coredns|federation-manager)$')
-CGO_ENABLED=0 go build -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/coredns ./cmd/federation-manager
+# -trimpath and CGO_ENABLED=0 are the images' build flags (hack/images):
+# test/images's linux/amd64 build then finds these two programs' packages,
+# most of every image's, compiled already; on a cold build cache each
+# variant of the flags compiles every dependency again.
+CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags -X main.version=$version" -o "$ANTREAPLUS_BIN_DIR/" ./cmd/coredns ./cmd/federation-manager
 
 step "go test (unit, integration and end-to-end; clusters are real kube-apiservers)"
 # Packages that start clusters run three at a time (they mostly wait); each

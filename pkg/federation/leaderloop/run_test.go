@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,8 +12,12 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"antreaplus.io/antreaplus/pkg/federation/budget"
+	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 )
 
@@ -186,5 +191,120 @@ func TestLoopsShareTheBudget(t *testing.T) {
 	wg.Wait()
 	if total.Load() < 40 || peak.Load() != 1 {
 		t.Errorf("%d of 40 keys reconciled, at most %d at once; want all, one at a time", total.Load(), peak.Load())
+	}
+}
+
+// stallingLease is a leader Lease in memory whose requests wait while it
+// is stalled, as on a starved API server.
+type stallingLease struct {
+	mu    sync.Mutex
+	l     *coordinationv1.Lease
+	rv    int
+	until atomic.Int64 // unix nanoseconds
+}
+
+func (s *stallingLease) wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Until(time.Unix(0, s.until.Load()))):
+		return nil
+	}
+}
+
+var leases = schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}
+
+func (s *stallingLease) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	if err := s.wait(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.l == nil {
+		return nil, apierrors.NewNotFound(leases, "leader")
+	}
+	return s.l.DeepCopy(), nil
+}
+
+func (s *stallingLease) Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return s.write(ctx, l, true)
+}
+
+func (s *stallingLease) Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return s.write(ctx, l, false)
+}
+
+func (s *stallingLease) write(ctx context.Context, l *coordinationv1.Lease, create bool) (*coordinationv1.Lease, error) {
+	if err := s.wait(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case create && s.l != nil:
+		return nil, apierrors.NewAlreadyExists(leases, "leader")
+	case !create && (s.l == nil || l.ResourceVersion != s.l.ResourceVersion):
+		return nil, apierrors.NewConflict(leases, "leader", nil)
+	}
+	s.rv++
+	s.l = l.DeepCopy()
+	s.l.ResourceVersion = strconv.Itoa(s.rv)
+	return s.l.DeepCopy(), nil
+}
+
+// onlyMe is a federation of one supervisor, "s".
+type onlyMe struct{}
+
+func (onlyMe) Rank(string) (int, string) { return 0, "s" }
+func (onlyMe) Alive(string) bool         { return true }
+
+// TestRunReconcilesEverythingAfterALateRenewal: the Lease's requests stall
+// for 6 s, past the renew deadline (4 s): the loop's writes are fenced
+// meanwhile, and not retried; the leadership is kept (the loop runs on),
+// and once the late renewal opens the Fence again every key is enqueued,
+// so that what was fenced is written.
+func TestRunReconcilesEverythingAfterALateRenewal(t *testing.T) {
+	h := newHarness(map[string][]error{"a": nil, "b": nil})
+	lease := &stallingLease{}
+	var led atomic.Int32
+	var e *election.Elector
+	e = election.New(election.DefaultConfig(), "s", "m1", lease, onlyMe{}, func(ctx context.Context, term int32) {
+		led.Add(1)
+		h.mu.Lock()
+		h.loop.m = manager.Member{ClusterID: "m1", Term: term, Fence: e.Fence()}
+		h.mu.Unlock()
+		if err := h.loop.Run(ctx, h.hooks(func(context.Context) error { return nil })); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.Run(ctx)
+	}()
+	defer func() { cancel(); <-done }()
+	enqueues := func() int {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.enqueues
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for enqueues() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if enqueues() != 1 {
+		t.Fatalf("%d EnqueueAll after leading; want 1", enqueues())
+	}
+	lease.until.Store(time.Now().Add(6 * time.Second).UnixNano())
+	deadline = time.Now().Add(10 * time.Second)
+	for enqueues() < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n, r := enqueues(), e.Fence().Resumes(); n != 2 || r != 1 {
+		t.Errorf("after a renewal 6 s late: %d EnqueueAll, %d resumes; want 2 (start, resume), 1", n, r)
+	}
+	if n := led.Load(); n != 1 {
+		t.Errorf("led %d times; want once (the leadership kept through the late renewal)", n)
 	}
 }
