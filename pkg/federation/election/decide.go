@@ -20,7 +20,8 @@ type Config struct {
 	// every round (RenewDue). Zero: every round. Below RenewDeadline.
 	RenewPeriod time.Duration
 	// HandoverHoldDown is how long the preferred supervisor must have been
-	// up before it asks a holder for a member.
+	// up, and the plan must have preferred it for the member, before it
+	// asks a holder for the member.
 	HandoverHoldDown time.Duration
 }
 
@@ -197,6 +198,14 @@ type Observation struct {
 	LastRenew time.Time
 	// UpSince is when this manager started.
 	UpSince time.Time
+	// PreferredSince is since when this manager's plan has named Preferred
+	// for the member without a change. A supervisor whose heartbeat is late
+	// for a moment (a starved machine) leaves every plan and comes back:
+	// the preferred supervisor of its members changes twice, and each
+	// change asked for hand-overs (at 30 members, 85 requests and 18
+	// hand-overs in one run, each a change of leader); a hand-over is
+	// asked for only once the preference has held for HandoverHoldDown.
+	PreferredSince time.Time
 }
 
 // Action is what a round does.
@@ -286,7 +295,7 @@ func Decide(cfg Config, me string, o Observation) Decision {
 	case o.Now.Sub(o.ChangedAt) >= wait+rankDelay(cfg, rank):
 		d.Action = Acquire
 	case !expired && o.Rank == 0 && o.HolderAlive && l.HandoverTo != me &&
-		o.Now.Sub(o.UpSince) >= cfg.HandoverHoldDown:
+		o.Now.Sub(o.UpSince) >= cfg.HandoverHoldDown && o.Now.Sub(o.PreferredSince) >= cfg.HandoverHoldDown:
 		d.Action = RequestHandover
 	}
 	return d

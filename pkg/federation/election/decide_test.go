@@ -182,6 +182,12 @@ func TestDecide(t *testing.T) {
 		{"preferred but just started: hold down first", func(o *Observation) {
 			o.Lease, o.HolderAlive, o.UpSince = held("other"), true, at(-5)
 		}, Decision{Action: None}},
+		{"preferred for 5 s only (the plan changed): hold down first", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.PreferredSince = held("other"), true, at(-5)
+		}, Decision{Action: None}},
+		{"preferred for the hold-down: ask for a hand-over", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.PreferredSince = held("other"), true, at(-10)
+		}, Decision{Action: RequestHandover}},
 		{"preferred, hand-over already asked: wait", func(o *Observation) {
 			o.Lease, o.HolderAlive = &Lease{Holder: "other", HandoverTo: "me"}, true
 		}, Decision{Action: None}},

@@ -88,6 +88,11 @@ type Elector struct {
 	stopLead    context.CancelFunc
 	leadDone    chan struct{}
 
+	// preferred is the supervisor the plan last preferred for the member,
+	// and since when (Observation.PreferredSince).
+	preferred      string
+	preferredSince time.Time
+
 	// noted is what the rounds last logged of the plan and of a refused
 	// hand-over: each change is logged once, not every round.
 	noted struct{ preferred, refused string }
@@ -265,9 +270,13 @@ func (e *Elector) observe(ctx context.Context) (*coordinationv1.Lease, Observati
 	rank, preferred := e.peers.Rank(e.member)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if preferred != e.preferred || e.preferredSince.IsZero() {
+		e.preferred, e.preferredSince = preferred, now
+	}
 	obs := Observation{
 		Now: now, Rank: rank, Preferred: preferred, PreferredAlive: preferred == e.me || e.peers.Alive(preferred),
-		Leading: e.leading, LastRenew: e.lastRenew, UpSince: e.up, MemberSlow: took >= e.cfg.RetryPeriod/2,
+		Leading: e.leading, LastRenew: e.lastRenew, UpSince: e.up, PreferredSince: e.preferredSince,
+		MemberSlow: took >= e.cfg.RetryPeriod/2,
 	}
 	switch {
 	case apierrors.IsNotFound(err):
