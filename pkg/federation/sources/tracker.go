@@ -60,6 +60,11 @@ type Tracker struct {
 
 	mu    sync.Mutex
 	hooks map[string]*hook
+	// hooking is the cache each member is being hooked to, in the
+	// background (rehook), and closed is set by Close: a hook that
+	// completes after it, or for a cache no longer the member's, is removed.
+	hooking map[string]cluster.Cluster
+	closed  bool
 	// last is what Refresh saw of each member the last time.
 	last       []memberSnapshot
 	registered map[string]registration
@@ -72,7 +77,7 @@ type Tracker struct {
 
 // New returns a Tracker of the members m.Federation shows, for the leader of m.
 func New(m manager.Member, opts Options, log logr.Logger) *Tracker {
-	return &Tracker{m: m, opts: opts, log: log, hooks: map[string]*hook{}, registered: map[string]registration{},
+	return &Tracker{m: m, opts: opts, log: log, hooks: map[string]*hook{}, hooking: map[string]cluster.Cluster{}, registered: map[string]registration{},
 		refusals: map[string]refusal{}, unreachable: map[string]time.Time{}, now: time.Now}
 }
 
@@ -231,6 +236,7 @@ func (t *Tracker) waitSynced(ctx context.Context, h *hook) bool {
 func (t *Tracker) Close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.closed = true
 	for id, h := range t.hooks {
 		h.remove()
 		delete(t.hooks, id)
@@ -308,31 +314,53 @@ func (s memberSnapshot) String() string {
 	return b.String()
 }
 
-// rehook hooks a member whose cache is new to the tracker.
+// rehook hooks a member whose cache is new to the tracker, in the
+// background: a new cache's first informers ask the member's API server
+// for its resources (discovery), and a member that is slow or has just
+// come back can take many seconds to answer. Refresh, which every tracker
+// runs each second, would wait that long for every other member's state
+// too (seen: a member marked unreachable was noticed 18 s late, behind the
+// hook of another member's new cache). Until the hook is in place the
+// member is Kept, as an unsynced one is; the next Refresh after it has
+// synced sees it Live.
 func (t *Tracker) rehook(ctx context.Context, mi manager.MemberInfo) {
 	if mi.ClusterID == t.m.ClusterID && !t.opts.ReadLed {
 		return
 	}
+	id, cl := mi.ClusterID, mi.Cluster
 	t.mu.Lock()
-	h := t.hooks[mi.ClusterID]
-	t.mu.Unlock()
-	if mi.Cluster == nil || (h != nil && h.cluster == mi.Cluster) {
+	h := t.hooks[id]
+	if cl == nil || (h != nil && h.cluster == cl) || t.hooking[id] == cl || t.closed {
+		t.mu.Unlock()
 		return
 	}
 	if h != nil {
+		delete(t.hooks, id)
+	}
+	t.hooking[id] = cl
+	t.mu.Unlock()
+	if h != nil {
 		h.remove()
 	}
-	nh, err := t.hookMember(ctx, mi.ClusterID, mi.Cluster)
-	if err != nil {
-		t.log.V(1).Info("Cannot watch member yet", "source", mi.ClusterID, "err", err)
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if nh == nil {
-		delete(t.hooks, mi.ClusterID)
-	} else {
-		t.hooks[mi.ClusterID] = nh
-	}
+	go func() {
+		nh, err := t.hookMember(ctx, id, cl)
+		if err != nil {
+			t.log.V(1).Info("Cannot watch member yet", "source", id, "err", err)
+		}
+		t.mu.Lock()
+		current := t.hooking[id] == cl
+		if current {
+			delete(t.hooking, id)
+		}
+		keep := current && nh != nil && !t.closed
+		if keep {
+			t.hooks[id] = nh
+		}
+		t.mu.Unlock()
+		if nh != nil && !keep {
+			nh.remove()
+		}
+	}()
 }
 
 // WaitForSources gives the members' informers up to timeout to sync, so
