@@ -2,6 +2,7 @@ package federation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -21,14 +23,32 @@ import (
 	"antreaplus.io/antreaplus/test/framework"
 )
 
-// registryEntry reads a supervisor's registry entry of a member.
+// registryEntry reads a supervisor's registry entry of a member. A
+// supervisor's API server that times out or answers 5xx (a loaded machine:
+// "the server was unable to return a response in the time allotted" ended
+// a whole run of these tests once) is asked again for up to 30 s; any
+// other error fails the test.
 func registryEntry(t *testing.T, supervisor, member string) *federationv1alpha1.MemberCluster {
 	t.Helper()
 	mc := &federationv1alpha1.MemberCluster{}
-	if err := clusters.Client(t, supervisor).Get(t.Context(), client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: member}, mc); err != nil {
-		t.Fatalf("reading %s's registry entry of %s: %v", supervisor, member, err)
-	}
+	framework.Eventually(t, 30*time.Second, func() error {
+		err := clusters.Client(t, supervisor).Get(t.Context(), client.ObjectKey{Namespace: federationv1alpha1.SystemNamespace, Name: member}, mc)
+		if err != nil && !transient(err) {
+			t.Fatalf("reading %s's registry entry of %s: %v", supervisor, member, err)
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s's registry entry of %s: %w", supervisor, member, err)
+		}
+		return nil
+	})
 	return mc
+}
+
+// transient tells whether an API error may go away by itself: a timeout,
+// throttling or a server error.
+func transient(err error) bool {
+	return apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) || apierrors.IsTooManyRequests(err) ||
+		apierrors.IsInternalError(err) || apierrors.IsServiceUnavailable(err) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // condition returns a condition's status and reason, "" when absent.
@@ -74,6 +94,19 @@ func TestMemberAPIServerOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	down := time.Now()
+	restarted := false
+	// Whatever ends this test, the member's API server runs again for the
+	// next ones (which all lead it: a failure here once failed them too).
+	t.Cleanup(func() {
+		if restarted {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Minute)
+		defer cancel()
+		if _, err := clusters.Sandbox.Up(ctx, nClusters); err != nil {
+			t.Errorf("restarting %s after the test: %v", victimMember, err)
+		}
+	})
 
 	// Within the grace: every supervisor sees it unreachable, none says it is gone for good.
 	framework.Eventually(t, 15*time.Second, func() error {
@@ -110,6 +143,7 @@ func TestMemberAPIServerOutage(t *testing.T) {
 	if _, err := clusters.Sandbox.Up(ctx, nClusters); err != nil {
 		t.Fatalf("restarting %s: %v", victimMember, err)
 	}
+	restarted = true
 	f.WaitAllLed(t, 30*time.Second)
 	framework.Eventually(t, 30*time.Second, func() error {
 		for _, s := range f.Supervisors {
