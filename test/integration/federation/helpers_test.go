@@ -186,12 +186,25 @@ func managedObjects(t *testing.T, name string) []string {
 func namespaceGone(t *testing.T, name string) {
 	t.Helper()
 	c := clusters.Client(t, name)
-	framework.Eventually(t, time.Minute, func() error {
-		err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKey{Name: federationv1alpha1.SystemNamespace}, &corev1.Namespace{})
-		if apierrors.IsNotFound(err) {
+	// Two minutes: the namespace controller of a loaded cluster backs off
+	// between its passes. A namespace still there says why (its phase and
+	// conditions: what the controller could not delete or discover).
+	framework.Eventually(t, 2*time.Minute, func() error {
+		ns := &corev1.Namespace{}
+		err := c.Get(context.WithoutCancel(t.Context()), client.ObjectKey{Name: federationv1alpha1.SystemNamespace}, ns)
+		switch {
+		case apierrors.IsNotFound(err):
 			return nil
+		case err != nil:
+			return fmt.Errorf("namespace %s of %s: %w", federationv1alpha1.SystemNamespace, name, err)
 		}
-		return fmt.Errorf("namespace %s of %s still there (err: %w)", federationv1alpha1.SystemNamespace, name, err)
+		var why []string
+		for _, c := range ns.Status.Conditions {
+			if c.Status == corev1.ConditionTrue {
+				why = append(why, fmt.Sprintf("%s: %s", c.Type, c.Message))
+			}
+		}
+		return fmt.Errorf("namespace %s of %s still there, %s %v", federationv1alpha1.SystemNamespace, name, ns.Status.Phase, why)
 	})
 }
 
