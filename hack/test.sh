@@ -167,12 +167,16 @@ if [ -n "$reports" ]; then
   status=1
 fi
 
-summary=$(grep -cE '^ok ' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
-failed=$(grep -cE '^(FAIL|--- FAIL)' "${TMPDIR:-/tmp}/antreaplus-test.log" || true)
+# Packages are counted by go test's own lines ("ok  <pkg>", "FAIL\t<pkg>"),
+# and the failing tests are named by their top-level "--- FAIL" lines.
+log="${TMPDIR:-/tmp}/antreaplus-test.log"
+summary=$(grep -cE '^ok ' "$log" || true)
+failed=$(grep -cE '^FAIL[[:space:]]' "$log" || true)
+tests=$(grep -E '^--- FAIL: ' "$log" | awk '{print $3}' | sort -u | tr '\n' ' ')
 if [ $status -ne 0 ]; then
   step "failed after $((SECONDS - started))s: $summary packages passed"
-  echo "$summary passed, $failed failed"
+  echo "$summary packages passed, $failed failed${tests:+; failing tests: $tests}"
   exit 1
 fi
 step "done in $((SECONDS - started))s: $summary packages passed"
-echo "$summary passed, $failed failed"
+echo "$summary packages passed, $failed failed"
