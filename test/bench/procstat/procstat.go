@@ -13,13 +13,21 @@ import (
 const clockTicks = 100
 
 // RSSMiB is the resident memory of a process in MiB (0 when it is gone).
-func RSSMiB(pid int) float64 {
+func RSSMiB(pid int) float64 { return statusMiB(pid, "VmRSS:") }
+
+// AnonRSSMiB is the part of the resident memory that is the process's own
+// (heap, stacks): RSS without the pages of files it maps, its program's
+// text first, which every process of the same program shares and which
+// does not grow with what the process holds.
+func AnonRSSMiB(pid int) float64 { return statusMiB(pid, "RssAnon:") }
+
+func statusMiB(pid int, field string) float64 {
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
 			kb, _ := strconv.ParseFloat(f[1], 64)
 			return kb / 1024
 		}

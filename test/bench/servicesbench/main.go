@@ -72,6 +72,10 @@ type settings struct {
 	// or from its CPU request, against 30 members' control planes packed
 	// onto this one.
 	managerNice int
+	// profiles, when set, is where each manager's heap profile goes after
+	// the idle sampling (and its CPU profile over the idle-cost period):
+	// where a member's memory goes.
+	profiles string
 }
 
 func main() {
@@ -93,6 +97,7 @@ func main() {
 		return nil
 	})
 	flag.IntVar(&s.managerNice, "manager-nice", 0, "run every federation manager at this niceness (e.g. -10: a higher CPU priority than the members' control planes); 0: as every other process")
+	flag.StringVar(&s.profiles, "profiles", "", "serve every manager's /debug/pprof and write its heap profile (and CPU profile over -idle-cost) into this directory")
 	flag.StringVar(&s.logs, "logs", "", "copy the managers', member controllers' and DNS servers' logs into this directory")
 	out := flag.String("json", "", "write the figures as JSON to this file")
 	flag.Parse()
@@ -186,7 +191,19 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 	if err != nil {
 		return nil, err
 	}
-	metricsArg := func(sup string) []string { return []string{"--metrics-bind-address=" + metricsAddrs[sup]} }
+	pprofAddrs := map[string]string{}
+	if s.profiles != "" {
+		if pprofAddrs, err = managerAddrs(supervisors); err != nil {
+			return nil, err
+		}
+	}
+	metricsArg := func(sup string) []string {
+		args := []string{"--metrics-bind-address=" + metricsAddrs[sup]}
+		if a := pprofAddrs[sup]; a != "" {
+			args = append(args, "--pprof-bind-address="+a)
+		}
+		return args
+	}
 	if err := sb.Federate(ctx, sandbox.FederationOptions{FederationID: "bench", Supervisors: s.supervisors, ManagerBinary: mgr,
 		ManagerArgs: s.managerArgs, ManagerArgsFor: metricsArg}); err != nil {
 		return nil, err
@@ -300,11 +317,20 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 	}
 	if s.idle > 0 {
 		fmt.Fprintf(os.Stderr, "servicesbench: sampling the cost at idle for %s\n", s.idle)
+		cpu := profileCPU(ctx, pprofAddrs, s.idle, filepath.Join(s.profiles, fmt.Sprintf("%d-members", n)))
 		f, err := idleCost(ctx, sb, members, supervisorNames(members, s.supervisors), s.idle, &scale)
 		if err != nil {
 			return nil, fmt.Errorf("cost at idle: %w", err)
 		}
 		figures = append(figures, f...)
+		if err := cpu(); err != nil {
+			return nil, err
+		}
+	}
+	if s.profiles != "" {
+		if err := profileHeaps(ctx, pprofAddrs, filepath.Join(s.profiles, fmt.Sprintf("%d-members", n))); err != nil {
+			return nil, err
+		}
 	}
 	if s.failover {
 		took, orphans, err := failover(ctx, sb, members, supervisorNames(members, s.supervisors), mgr, s.managerArgs, metricsArg)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// profileHeaps writes every manager's heap profile (after a collection:
+// what is live) into dir, one file per supervisor.
+func profileHeaps(ctx context.Context, addrs map[string]string, dir string) error {
+	var errs []error
+	for _, sup := range sortedKeys(addrs) {
+		base := "http://" + addrs[sup] + "/debug/pprof/"
+		// The text form ends with the runtime's MemStats: the heap in use,
+		// stacks, what the runtime holds from the OS.
+		for file, path := range map[string]string{".heap.pb.gz": "heap?gc=1", ".heap.txt": "heap?debug=1", ".goroutines.txt": "goroutine?debug=1"} {
+			if err := download(ctx, base+path, filepath.Join(dir, sup+file), 30*time.Second); err != nil {
+				errs = append(errs, fmt.Errorf("profile %s of %s's manager: %w", path, sup, err))
+			}
+		}
+	}
+	if len(errs) == 0 && len(addrs) > 0 {
+		fmt.Fprintf(os.Stderr, "servicesbench: heap profiles in %s (go tool pprof -sample_index=inuse_space -top FILE)\n", dir)
+	}
+	return errors.Join(errs...)
+}
+
+// profileCPU starts a CPU profile of every manager over d and returns a
+// function that waits for them and says what failed.
+func profileCPU(ctx context.Context, addrs map[string]string, d time.Duration, dir string) func() error {
+	errs := make(chan error, len(addrs))
+	for _, sup := range sortedKeys(addrs) {
+		url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addrs[sup], int(d.Seconds()))
+		go func() {
+			if err := download(ctx, url, filepath.Join(dir, sup+".cpu.pb.gz"), d+30*time.Second); err != nil {
+				errs <- fmt.Errorf("CPU profile of %s's manager: %w", sup, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	return func() error {
+		var all []error
+		for range addrs {
+			all = append(all, <-errs)
+		}
+		return errors.Join(all...)
+	}
+}
+
+func download(ctx context.Context, url, path string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
