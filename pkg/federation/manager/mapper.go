@@ -5,44 +5,50 @@ import (
 	"slices"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
-// leaseMapping is the REST mapping of coordination.k8s.io/v1 Leases, the
-// same in every Kubernetes release the federation supports.
-var leaseMapping = &meta.RESTMapping{
+// knownMappings are the REST mappings of the kinds memberCacheByObject
+// names, the same in every Kubernetes release the federation supports:
+// coordination.k8s.io/v1 Leases and v1 Nodes.
+var knownMappings = []meta.RESTMapping{{
 	Resource:         coordinationv1.SchemeGroupVersion.WithResource("leases"),
 	GroupVersionKind: coordinationv1.SchemeGroupVersion.WithKind("Lease"),
 	Scope:            meta.RESTScopeNamespace,
-}
+}, {
+	Resource:         corev1.SchemeGroupVersion.WithResource("nodes"),
+	GroupVersionKind: corev1.SchemeGroupVersion.WithKind("Node"),
+	Scope:            meta.RESTScopeRoot,
+}}
 
-// memberMapper is the REST mapper of a member's client and cache: Leases
-// from leaseMapping, everything else asked of the member lazily, when first
-// used. The cache's per-kind options (memberCacheByObject) need the mapping
-// of every kind they name when the cache is built; asked of the member, a
-// session could not even be built while the member does not answer (the
-// connection is then never retried: an outage during a reconnect left a
-// member without a session).
+// memberMapper is the REST mapper of a member's client and cache: the
+// kinds of knownMappings answered here, everything else asked of the member
+// lazily, when first used. The cache's per-kind options
+// (memberCacheByObject) need the mapping of every kind they name when the
+// cache is built; asked of the member, a session could not even be built
+// while the member does not answer (the connection is then never retried:
+// an outage during a reconnect left a member without a session).
 func memberMapper(c *rest.Config, httpClient *http.Client) (meta.RESTMapper, error) {
 	lazy, err := apiutil.NewDynamicRESTMapper(c, httpClient)
 	if err != nil {
 		return nil, err
 	}
-	return knownLeases{lazy}, nil
+	return known{lazy}, nil
 }
 
-// knownLeases answers the mapping of Leases itself.
-type knownLeases struct{ meta.RESTMapper }
+// known answers the mappings of knownMappings itself.
+type known struct{ meta.RESTMapper }
 
 // RESTMapping implements meta.RESTMapper.
-func (k knownLeases) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
-	if gk == leaseMapping.GroupVersionKind.GroupKind() &&
-		(len(versions) == 0 || slices.Contains(versions, leaseMapping.GroupVersionKind.Version)) {
-		m := *leaseMapping
-		return &m, nil
+func (k known) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
+	for _, m := range knownMappings {
+		if gk == m.GroupVersionKind.GroupKind() && (len(versions) == 0 || slices.Contains(versions, m.GroupVersionKind.Version)) {
+			return &m, nil
+		}
 	}
 	return k.RESTMapper.RESTMapping(gk, versions...)
 }

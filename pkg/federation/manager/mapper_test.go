@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/rest"
 )
@@ -32,6 +33,13 @@ func TestMemberBuiltWhileUnreachable(t *testing.T) {
 	}
 	if m.Scope.Name() != meta.RESTScopeNameNamespace || m.Resource.Resource != "leases" {
 		t.Errorf("Lease mapping %+v, want the namespaced resource leases", m)
+	}
+	n, err := member.GetRESTMapper().RESTMapping(corev1.SchemeGroupVersion.WithKind("Node").GroupKind(), "v1")
+	if err != nil {
+		t.Fatalf("the Node mapping asked of a member that does not answer: %v", err)
+	}
+	if n.Scope.Name() != meta.RESTScopeNameRoot || n.Resource.Resource != "nodes" {
+		t.Errorf("Node mapping %+v, want the cluster-scoped resource nodes", n)
 	}
 	if _, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("Other").GroupKind()); err == nil {
 		t.Error("a kind the mapper does not know was mapped without asking the member")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -32,6 +33,7 @@ import (
 	"antreaplus.io/antreaplus/internal/outage"
 	"antreaplus.io/antreaplus/internal/reqtrace"
 	"antreaplus.io/antreaplus/internal/scheme"
+	"antreaplus.io/antreaplus/pkg/federation/cachetrim"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
@@ -322,6 +324,11 @@ func memberCacheByObject() map[client.Object]cache.ByObject {
 	claims := labels.SelectorFromSet(labels.Set{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim})
 	return map[client.Object]cache.ByObject{
 		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{federationv1alpha1.SystemNamespace: {LabelSelector: claims}}},
+		// Nodes are kept trimmed to what is read of them (package
+		// cachetrim): whole, they were the largest objects of a member's
+		// cache. (A transform of its own replaces DefaultTransform; the
+		// trimmed node has no managedFields either.)
+		&corev1.Node{}: {Transform: cachetrim.Node},
 	}
 }
 
