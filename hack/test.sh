@@ -172,7 +172,7 @@ fi
 log="${TMPDIR:-/tmp}/antreaplus-test.log"
 summary=$(grep -cE '^ok ' "$log" || true)
 failed=$(grep -cE '^FAIL[[:space:]]' "$log" || true)
-tests=$(grep -E '^--- FAIL: ' "$log" | awk '{print $3}' | sort -u | tr '\n' ' ')
+tests=$( (grep -E '^--- FAIL: ' "$log" || true) | awk '{print $3}' | sort -u | tr '\n' ' ')
 if [ $status -ne 0 ]; then
   step "failed after $((SECONDS - started))s: $summary packages passed"
   echo "$summary packages passed, $failed failed${tests:+; failing tests: $tests}"
