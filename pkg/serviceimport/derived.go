@@ -20,7 +20,7 @@ import (
 func (r *run) applyDerivedService(ctx context.Context, k types.NamespacedName, result serviceexport.Result) (serviceexport.ClusterSetIP, error) {
 	want := serviceexport.DerivedService(k.Namespace, k.Name, result)
 	have := &corev1.Service{}
-	err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKeyFromObject(want), have)
+	err := r.own().Get(ctx, client.ObjectKeyFromObject(want), have)
 	switch {
 	case apierrors.IsNotFound(err):
 		return r.createDerived(ctx, want)
@@ -62,10 +62,26 @@ func (r *run) createDerived(ctx context.Context, want *corev1.Service) (servicee
 		r.log.V(1).Info("The member refused the derived Service's IP families", "service", client.ObjectKeyFromObject(want), "reason", refused)
 		return serviceexport.ClusterSetIP{Refused: refused}, nil
 	}
+	if apierrors.IsAlreadyExists(err) && r.takenByAnother(ctx, want) {
+		return serviceexport.ClusterSetIP{}, nil
+	}
 	if err != nil {
 		return serviceexport.ClusterSetIP{}, err
 	}
 	return serviceexport.ClusterSetIP{IPs: want.Spec.ClusterIPs}, nil
+}
+
+// takenByAnother tells (and logs) whether the derived Service's name is a
+// Service the federation does not manage: the cache of the federation's
+// own objects does not hold it, the member's cache does.
+func (r *run) takenByAnother(ctx context.Context, want *corev1.Service) bool {
+	other := &corev1.Service{}
+	if err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKeyFromObject(want), other); err != nil || ours(other) {
+		return false
+	}
+	r.log.Info("The derived Service's name is taken by a Service the federation does not manage: the import gets no cluster-set IP",
+		"service", client.ObjectKeyFromObject(want))
+	return true
 }
 
 // familiesRefused is the API server's reason when err refuses a Service's

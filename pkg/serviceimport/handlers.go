@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
@@ -114,6 +115,27 @@ func (r *run) ledHandler(ctx context.Context, kind client.Object) toolscache.Res
 	})
 }
 
+// ownHandler repairs at once what the leader wrote into the led member (a
+// derived Service, an imported slice) and someone else deleted; other
+// changes are repaired at resync.
+func (r *run) ownHandler() toolscache.ResourceEventHandler {
+	return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
+		if ev == sources.Deleted {
+			r.queue.Add(importKey(o))
+		}
+	})
+}
+
+// own is the cache of the federation's own objects in the led member
+// (manager.Member.Own); a Member without one (a test's) holds them in
+// its cache.
+func (r *run) own() cache.Cache {
+	if r.m.Own != nil {
+		return r.m.Own
+	}
+	return r.m.Cluster.GetCache()
+}
+
 // statusOnly tells whether an update changed only an export's status (the
 // conditions the member controller and the leaders write), which the merge
 // does not read.
@@ -161,13 +183,13 @@ func (r *run) enqueueAll(ctx context.Context) {
 		}
 	}
 	slices := &discoveryv1.EndpointSliceList{}
-	if err := c.List(ctx, slices, sel); err == nil {
+	if err := r.own().List(ctx, slices, sel); err == nil {
 		for i := range slices.Items {
 			r.queue.Add(importKey(&slices.Items[i]))
 		}
 	}
 	svcs := &corev1.ServiceList{}
-	if err := c.List(ctx, svcs, sel); err == nil {
+	if err := r.own().List(ctx, svcs, sel); err == nil {
 		for i := range svcs.Items {
 			r.queue.Add(importKey(&svcs.Items[i]))
 		}

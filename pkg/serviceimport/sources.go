@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	"antreaplus.io/antreaplus/pkg/federation/sources"
@@ -21,12 +22,20 @@ func (r *run) newTracker() *sources.Tracker {
 	}, r.log)
 }
 
-// hookLed watches the led member's ServiceImports and namespaces and waits
-// until they, and its own sources, are synced.
+// hookLed watches the led member's ServiceImports and namespaces, and the
+// federation's own Services and slices in it, and waits until they, and
+// its own sources, are synced.
 func (r *run) hookLed(ctx context.Context) error {
-	return r.sources.HookLed(ctx,
-		sources.Watch{Kind: &mcsv1beta1.ServiceImport{}, Handler: r.ledHandler(ctx, &mcsv1beta1.ServiceImport{})},
-		sources.Watch{Kind: &corev1.Namespace{}, Handler: r.ledHandler(ctx, &corev1.Namespace{})})
+	watches := []sources.Watch{
+		{Kind: &mcsv1beta1.ServiceImport{}, Handler: r.ledHandler(ctx, &mcsv1beta1.ServiceImport{})},
+		{Kind: &corev1.Namespace{}, Handler: r.ledHandler(ctx, &corev1.Namespace{})},
+	}
+	if r.m.Own != nil {
+		watches = append(watches,
+			sources.Watch{Kind: &corev1.Service{}, Handler: r.ownHandler(), Cache: r.m.Own},
+			sources.Watch{Kind: &discoveryv1.EndpointSlice{}, Handler: r.ownHandler(), Cache: r.m.Own})
+	}
+	return r.sources.HookLed(ctx, watches...)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

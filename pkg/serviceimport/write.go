@@ -198,7 +198,11 @@ func (r *run) exportedCondition(k types.NamespacedName, own *ownExport) metav1.C
 }
 
 func (r *run) deleteIfOurs(ctx context.Context, k types.NamespacedName, obj client.Object) error {
-	if err := r.m.Cluster.GetCache().Get(ctx, k, obj); apierrors.IsNotFound(err) {
+	var c client.Reader = r.m.Cluster.GetCache()
+	if _, derived := obj.(*corev1.Service); derived {
+		c = r.own() // (a Service of that name not the federation's is not in it)
+	}
+	if err := c.Get(ctx, k, obj); apierrors.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("reading %s: %w", k, err)

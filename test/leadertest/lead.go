@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
-	"antreaplus.io/antreaplus/internal/scheme"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 	"antreaplus.io/antreaplus/pkg/federation/manager"
 	"antreaplus.io/antreaplus/test/framework"
@@ -20,16 +19,14 @@ import (
 // Supervisor is the clusterID of the supervisor the tests' elections run as.
 const Supervisor = "supervisor"
 
-// Cluster connects to a test cluster; started, its caches run until the
-// test ends. An unstarted cluster's informers never sync: a member that
-// cannot be read.
+// Cluster connects to a test cluster as a federation manager's session
+// connects to a member (manager.MemberClusterOptions: its cache leaves the
+// federation's own Services and EndpointSlices to the leader's own cache,
+// which Lead runs); started, its caches run until the test ends. An
+// unstarted cluster's informers never sync: a member that cannot be read.
 func Cluster(t *testing.T, clusters *framework.Clusters, name string, start bool) cluster.Cluster {
 	t.Helper()
-	s, err := scheme.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cluster.New(clusters.Config(t, name), func(o *cluster.Options) { o.Scheme = s })
+	c, err := cluster.New(clusters.Config(t, name), manager.MemberClusterOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +51,18 @@ func Lead(t *testing.T, c manager.LeaderController, id string, led cluster.Clust
 	t.Helper()
 	var e *election.Elector
 	e = election.New(election.DefaultConfig(), Supervisor, id, &memLeases{}, alone{}, func(ctx context.Context, term int32) {
-		m := manager.Member{ClusterID: id, Leader: Supervisor, Term: term, Cluster: led, Fence: e.Fence(), Federation: view}
+		own, err := manager.NewOwnCache(ctx, led)
+		if err != nil {
+			t.Errorf("the cache of the federation's own objects: %v", err)
+			return
+		}
+		ownDone := make(chan struct{})
+		go func() {
+			defer close(ownDone)
+			_ = own.Start(ctx)
+		}()
+		defer func() { <-ownDone }()
+		m := manager.Member{ClusterID: id, Leader: Supervisor, Term: term, Cluster: led, Own: own, Fence: e.Fence(), Federation: view}
 		if err := c.Run(ctx, m); err != nil {
 			t.Errorf("Run: %v", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -25,8 +26,13 @@ type Member struct {
 	// Term is the leader Lease's leaseTransitions when leadership began.
 	Term int32
 	// Cluster gives a client and a cache of the member, with its
-	// federation account's rights.
+	// federation account's rights. Its cache leaves out the federation's
+	// own Services and EndpointSlices (owncache.go): they are in Own.
 	Cluster cluster.Cluster
+	// Own is a cache of the federation's own objects in the member (the
+	// derived Services and imported EndpointSlices its leader writes),
+	// started with the leadership; only its kinds are answered.
+	Own cache.Cache
 	// Fence must be checked before every write: it turns false as soon as
 	// this manager may no longer act as leader.
 	Fence election.Fence
@@ -128,7 +134,10 @@ func (s *session) lead(ctx context.Context, term int32) {
 			case <-runCtx.Done():
 			}
 		}()
-		s.runLeaderControllers(runCtx, Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: member, Fence: s.elector.Fence(), Federation: s.m, Budget: s.m.budget})
+		if own := runOwnCache(runCtx, member); own != nil {
+			s.runLeaderControllers(runCtx, Member{ClusterID: s.clusterID, Leader: s.m.me, Term: term, Cluster: member, Own: own,
+				Fence: s.elector.Fence(), Federation: s.m, Budget: s.m.budget})
+		}
 		cancel()
 	}
 }

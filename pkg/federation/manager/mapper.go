@@ -6,6 +6,7 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
@@ -14,7 +15,8 @@ import (
 
 // knownMappings are the REST mappings of the kinds memberCacheByObject
 // names, the same in every Kubernetes release the federation supports:
-// coordination.k8s.io/v1 Leases and v1 Nodes.
+// coordination.k8s.io/v1 Leases, v1 Nodes and Services, and
+// discovery.k8s.io/v1 EndpointSlices.
 var knownMappings = []meta.RESTMapping{{
 	Resource:         coordinationv1.SchemeGroupVersion.WithResource("leases"),
 	GroupVersionKind: coordinationv1.SchemeGroupVersion.WithKind("Lease"),
@@ -23,6 +25,14 @@ var knownMappings = []meta.RESTMapping{{
 	Resource:         corev1.SchemeGroupVersion.WithResource("nodes"),
 	GroupVersionKind: corev1.SchemeGroupVersion.WithKind("Node"),
 	Scope:            meta.RESTScopeRoot,
+}, {
+	Resource:         corev1.SchemeGroupVersion.WithResource("services"),
+	GroupVersionKind: corev1.SchemeGroupVersion.WithKind("Service"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         discoveryv1.SchemeGroupVersion.WithResource("endpointslices"),
+	GroupVersionKind: discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"),
+	Scope:            meta.RESTScopeNamespace,
 }}
 
 // memberMapper is the REST mapper of a member's client and cache: the

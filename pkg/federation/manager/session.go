@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -272,19 +273,33 @@ func (s *session) newMember() (cluster.Cluster, error) {
 		return nil, err
 	}
 	member, err := cluster.New(s.watchCfg, func(o *cluster.Options) {
-		o.Scheme = sch
-		o.MapperProvider = memberMapper
-		o.Cache.ByObject = memberCacheByObject()
-		// Nothing the leader controllers read needs managedFields (their
-		// updates leave them to the API server), and they are a good part
-		// of every object every supervisor holds of every member.
-		o.Cache.DefaultTransform = cache.TransformStripManagedFields()
+		memberClusterOptions(o, sch)
 		o.Cache.DefaultWatchErrorHandler = s.informerFailed
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", s.spec.Server, err)
 	}
 	return member, nil
+}
+
+// MemberClusterOptions are the options of a member's client and cache as a
+// session connects them (tests connect theirs the same way).
+func MemberClusterOptions(o *cluster.Options) {
+	sch, err := memberScheme()
+	if err != nil {
+		panic(fmt.Sprintf("the members' scheme: %v", err)) // built from the project's own types
+	}
+	memberClusterOptions(o, sch)
+}
+
+func memberClusterOptions(o *cluster.Options, sch *runtime.Scheme) {
+	o.Scheme = sch
+	o.MapperProvider = memberMapper
+	o.Cache.ByObject = memberCacheByObject()
+	// Nothing the leader controllers read needs managedFields (their
+	// updates leave them to the API server), and they are a good part
+	// of every object every supervisor holds of every member.
+	o.Cache.DefaultTransform = cache.TransformStripManagedFields()
 }
 
 // informerFailed records a failed list or watch of the member's cache (the
@@ -322,7 +337,7 @@ var memberScheme = sync.OnceValues(scheme.New)
 // each at 30 members) for no reader.
 func memberCacheByObject() map[client.Object]cache.ByObject {
 	claims := labels.SelectorFromSet(labels.Set{tenancyv1alpha1.LabelLease: tenancyv1alpha1.LeaseClaim})
-	return map[client.Object]cache.ByObject{
+	byObject := map[client.Object]cache.ByObject{
 		&coordinationv1.Lease{}: {Namespaces: map[string]cache.Config{federationv1alpha1.SystemNamespace: {LabelSelector: claims}}},
 		// Nodes are kept trimmed to what is read of them (package
 		// cachetrim): whole, they were the largest objects of a member's
@@ -330,6 +345,9 @@ func memberCacheByObject() map[client.Object]cache.ByObject {
 		// trimmed node has no managedFields either.)
 		&corev1.Node{}: {Transform: cachetrim.Node},
 	}
+	// Services and EndpointSlices but the federation's own (owncache.go).
+	notOwnByObject(byObject)
+	return byObject
 }
 
 // useMember makes member the session's client and cache of the member and

@@ -50,6 +50,9 @@ type Options struct {
 type Watch struct {
 	Kind    client.Object
 	Handler toolscache.ResourceEventHandler
+	// Cache holds the kind; nil: the led member's cache. (The federation's
+	// own objects are in manager.Member.Own.)
+	Cache cache.Cache
 }
 
 // Tracker follows the members a leader controller reads, for one led member.
@@ -131,7 +134,12 @@ func (h *hook) remove() {
 // add subscribes handler to the informer of kind (fanout.go), without
 // waiting for it to sync (synced tells when it has).
 func (h *hook) add(ctx context.Context, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) error {
-	inf, err := h.subscribe(ctx, id, kind, handler, opts...)
+	return h.addFrom(ctx, h.cluster.GetCache(), id, kind, handler, opts...)
+}
+
+// addFrom is add on the informer of kind in c.
+func (h *hook) addFrom(ctx context.Context, c cache.Cache, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) error {
+	inf, err := h.subscribeFrom(ctx, c, id, kind, handler, opts...)
 	if err != nil {
 		return err
 	}
@@ -142,7 +150,12 @@ func (h *hook) add(ctx context.Context, id string, kind client.Object, handler t
 
 // subscribe subscribes handler to the informer of kind and returns it.
 func (h *hook) subscribe(ctx context.Context, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) (cache.Informer, error) {
-	inf, err := h.cluster.GetCache().GetInformer(ctx, kind, opts...)
+	return h.subscribeFrom(ctx, h.cluster.GetCache(), id, kind, handler, opts...)
+}
+
+// subscribeFrom is subscribe to the informer of kind in c.
+func (h *hook) subscribeFrom(ctx context.Context, c cache.Cache, id string, kind client.Object, handler toolscache.ResourceEventHandler, opts ...cache.InformerGetOption) (cache.Informer, error) {
+	inf, err := c.GetInformer(ctx, kind, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("informer of %T in %s: %w", kind, id, err)
 	}
@@ -191,7 +204,11 @@ func (t *Tracker) HookLed(ctx context.Context, watches ...Watch) error {
 		return fmt.Errorf("watching the led member: %w", err)
 	}
 	for _, w := range watches {
-		if err := h.add(ctx, t.m.ClusterID, w.Kind, w.Handler, cache.BlockUntilSynced(false)); err != nil {
+		c := w.Cache
+		if c == nil {
+			c = t.m.Cluster.GetCache()
+		}
+		if err := h.addFrom(ctx, c, t.m.ClusterID, w.Kind, w.Handler, cache.BlockUntilSynced(false)); err != nil {
 			h.remove()
 			return fmt.Errorf("watching the led member: %w", err)
 		}
