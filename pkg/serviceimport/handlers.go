@@ -173,10 +173,9 @@ func (r *run) enqueueAll(ctx context.Context) {
 	for _, mi := range r.sources.Live() {
 		r.enqueueExports(ctx, mi.Cluster, "")
 	}
-	c := r.m.Cluster.GetCache()
 	sel := client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 	imports := &mcsv1beta1.ServiceImportList{}
-	if err := c.List(ctx, imports, sel); err == nil {
+	if err := r.own().List(ctx, imports, sel); err == nil {
 		importsGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(imports.Items)))
 		for i := range imports.Items {
 			r.queue.Add(importKey(&imports.Items[i]))

@@ -27,7 +27,8 @@ func (r *run) newTracker() *sources.Tracker {
 // its own sources, are synced.
 func (r *run) hookLed(ctx context.Context) error {
 	watches := []sources.Watch{
-		{Kind: &mcsv1beta1.ServiceImport{}, Handler: r.ledHandler(ctx, &mcsv1beta1.ServiceImport{})},
+		// (r.m.Own nil: the led member's cache, a test's.)
+		{Kind: &mcsv1beta1.ServiceImport{}, Handler: r.ledHandler(ctx, &mcsv1beta1.ServiceImport{}), Cache: r.m.Own},
 		{Kind: &corev1.Namespace{}, Handler: r.ledHandler(ctx, &corev1.Namespace{})},
 	}
 	if r.m.Own != nil {

@@ -56,7 +56,7 @@ func (r *run) applyImport(ctx context.Context, k types.NamespacedName, result se
 func (r *run) applyServiceImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, cs serviceexport.ClusterSetIP) (*mcsv1beta1.ServiceImport, func() error, error) {
 	want := serviceexport.DesiredImport(k.Namespace, k.Name, result, cs)
 	have := &mcsv1beta1.ServiceImport{}
-	err := r.m.Cluster.GetCache().Get(ctx, k, have)
+	err := r.own().Get(ctx, k, have)
 	switch {
 	case apierrors.IsNotFound(err):
 		have = want.DeepCopy()
@@ -198,11 +198,9 @@ func (r *run) exportedCondition(k types.NamespacedName, own *ownExport) metav1.C
 }
 
 func (r *run) deleteIfOurs(ctx context.Context, k types.NamespacedName, obj client.Object) error {
-	var c client.Reader = r.m.Cluster.GetCache()
-	if _, derived := obj.(*corev1.Service); derived {
-		c = r.own() // (a Service of that name not the federation's is not in it)
-	}
-	if err := c.Get(ctx, k, obj); apierrors.IsNotFound(err) {
+	// Derived Services and ServiceImports are in the own cache (a Service
+	// of that name not the federation's is not).
+	if err := r.own().Get(ctx, k, obj); apierrors.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("reading %s: %w", k, err)

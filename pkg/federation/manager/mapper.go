@@ -11,12 +11,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 )
 
 // knownMappings are the REST mappings of the kinds memberCacheByObject
 // names, the same in every Kubernetes release the federation supports:
-// coordination.k8s.io/v1 Leases, v1 Nodes and Services, and
-// discovery.k8s.io/v1 EndpointSlices.
+// coordination.k8s.io/v1 Leases, v1 Nodes and Services,
+// discovery.k8s.io/v1 EndpointSlices and multicluster.x-k8s.io/v1beta1
+// ServiceImports (the own cache's kinds, owncache.go).
 var knownMappings = []meta.RESTMapping{{
 	Resource:         coordinationv1.SchemeGroupVersion.WithResource("leases"),
 	GroupVersionKind: coordinationv1.SchemeGroupVersion.WithKind("Lease"),
@@ -32,6 +34,11 @@ var knownMappings = []meta.RESTMapping{{
 }, {
 	Resource:         discoveryv1.SchemeGroupVersion.WithResource("endpointslices"),
 	GroupVersionKind: discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	// (The federation installs the MCS CRDs in every member, at this version.)
+	Resource:         mcsv1beta1.SchemeGroupVersion.WithResource("serviceimports"),
+	GroupVersionKind: mcsv1beta1.SchemeGroupVersion.WithKind("ServiceImport"),
 	Scope:            meta.RESTScopeNamespace,
 }}
 

@@ -6,8 +6,11 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 )
 
 // TestMemberBuiltWhileUnreachable builds a member's client and cache with
@@ -40,6 +43,12 @@ func TestMemberBuiltWhileUnreachable(t *testing.T) {
 	}
 	if n.Scope.Name() != meta.RESTScopeNameRoot || n.Resource.Resource != "nodes" {
 		t.Errorf("Node mapping %+v, want the cluster-scoped resource nodes", n)
+	}
+	for _, gvk := range []schema.GroupVersionKind{corev1.SchemeGroupVersion.WithKind("Service"), discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"),
+		mcsv1beta1.SchemeGroupVersion.WithKind("ServiceImport")} {
+		if _, err := member.GetRESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err != nil {
+			t.Errorf("the %s mapping (a kind of the own cache) asked of a member that does not answer: %v", gvk.Kind, err)
+		}
 	}
 	if _, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("Other").GroupKind()); err == nil {
 		t.Error("a kind the mapper does not know was mapped without asking the member")

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
@@ -26,10 +27,14 @@ import (
 // objects against 400 sources), and every import written anywhere was an
 // event in every supervisor. So a member's cache leaves them out, and the
 // member's leader reads them through a cache of their own (Member.Own),
-// which runs while it leads.
+// which runs while it leads. The member's ServiceImports are there too: in
+// the member's cache, they stayed in every supervisor that had ever led
+// the member.
 
 // ownKind is a kind of the federation's own objects and the label that
-// marks them.
+// marks them; a kind without a label is one only the member's leader reads
+// (ServiceImports): the member's cache never watches it, the own cache
+// holds all of it.
 type ownKind struct {
 	obj        func() client.Object
 	key, value string
@@ -38,6 +43,7 @@ type ownKind struct {
 var ownKinds = []ownKind{
 	{func() client.Object { return &corev1.Service{} }, federationv1alpha1.LabelManagedBy, federationv1alpha1.ManagedByFederation},
 	{func() client.Object { return &discoveryv1.EndpointSlice{} }, discoveryv1.LabelManagedBy, federationv1alpha1.EndpointSliceManagedBy},
+	{obj: func() client.Object { return &mcsv1beta1.ServiceImport{} }},
 }
 
 func (k ownKind) selector(op selection.Operator) labels.Selector {
@@ -52,7 +58,9 @@ func (k ownKind) selector(op selection.Operator) labels.Selector {
 // of ownKinds: everything but the federation's own.
 func notOwnByObject(byObject map[client.Object]cache.ByObject) {
 	for _, k := range ownKinds {
-		byObject[k.obj()] = cache.ByObject{Label: k.selector(selection.NotEquals)}
+		if k.key != "" {
+			byObject[k.obj()] = cache.ByObject{Label: k.selector(selection.NotEquals)}
+		}
 	}
 }
 
@@ -64,7 +72,11 @@ func notOwnByObject(byObject map[client.Object]cache.ByObject) {
 func NewOwnCache(ctx context.Context, member cluster.Cluster) (cache.Cache, error) {
 	byObject := map[client.Object]cache.ByObject{}
 	for _, k := range ownKinds {
-		byObject[k.obj()] = cache.ByObject{Label: k.selector(selection.Equals)}
+		var sel labels.Selector // (nil: every object of the kind)
+		if k.key != "" {
+			sel = k.selector(selection.Equals)
+		}
+		byObject[k.obj()] = cache.ByObject{Label: sel}
 	}
 	c, err := cache.New(member.GetConfig(), cache.Options{
 		HTTPClient: member.GetHTTPClient(), Scheme: member.GetScheme(), Mapper: member.GetRESTMapper(),
