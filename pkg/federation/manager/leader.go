@@ -27,11 +27,13 @@ type Member struct {
 	Term int32
 	// Cluster gives a client and a cache of the member, with its
 	// federation account's rights. Its cache leaves out the federation's
-	// own Services and EndpointSlices (owncache.go): they are in Own.
+	// own Services and EndpointSlices, and is not to watch ServiceImports
+	// (owncache.go): they are in Own.
 	Cluster cluster.Cluster
 	// Own is a cache of the federation's own objects in the member (the
-	// derived Services and imported EndpointSlices its leader writes),
-	// started with the leadership; only its kinds are answered.
+	// derived Services and imported EndpointSlices its leader writes, and
+	// its ServiceImports), started with the leadership; only its kinds are
+	// answered.
 	Own cache.Cache
 	// Fence must be checked before every write: it turns false as soon as
 	// this manager may no longer act as leader.
