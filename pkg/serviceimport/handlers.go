@@ -55,24 +55,17 @@ func (r *run) sourceHandler(ctx context.Context, id string, cl cluster.Cluster, 
 			}
 		})
 	case *corev1.Service:
-		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
-			if ours(o) {
-				// A leader's own creates and updates need no look; a deletion
-				// by someone else is repaired at once, other changes at resync.
-				if led && ev == sources.Deleted {
-					r.queue.Add(importKey(o))
-				}
-				return
+		return sources.Handler(func(_ sources.EventType, o, _ client.Object) {
+			// (The federation's own are left out of a member's cache, and
+			// repaired from the leader's own cache: ownHandler.)
+			if !ours(o) {
+				enqueueIfExported(client.ObjectKeyFromObject(o))
 			}
-			enqueueIfExported(client.ObjectKeyFromObject(o))
 		})
 	case *discoveryv1.EndpointSlice:
-		return sources.Handler(func(ev sources.EventType, o, _ client.Object) {
+		return sources.Handler(func(_ sources.EventType, o, _ client.Object) {
 			if o.GetLabels()[discoveryv1.LabelManagedBy] == federationv1alpha1.EndpointSliceManagedBy {
-				if led && ev == sources.Deleted {
-					r.queue.Add(importKey(o))
-				}
-				return
+				return // (as for Services above)
 			}
 			if svc := o.GetLabels()[discoveryv1.LabelServiceName]; svc != "" {
 				enqueueIfExported(types.NamespacedName{Namespace: o.GetNamespace(), Name: svc})

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -16,7 +15,7 @@ import (
 // what is live) into dir, one file per supervisor.
 func profileHeaps(ctx context.Context, addrs map[string]string, dir string) error {
 	var errs []error
-	for _, sup := range sortedKeys(addrs) {
+	for _, sup := range slices.Sorted(maps.Keys(addrs)) {
 		base := "http://" + addrs[sup] + "/debug/pprof/"
 		// The text form ends with the runtime's MemStats: the heap in use,
 		// stacks, what the runtime holds from the OS.
@@ -36,7 +35,7 @@ func profileHeaps(ctx context.Context, addrs map[string]string, dir string) erro
 // function that waits for them and says what failed.
 func profileCPU(ctx context.Context, addrs map[string]string, d time.Duration, dir string) func() error {
 	errs := make(chan error, len(addrs))
-	for _, sup := range sortedKeys(addrs) {
+	for _, sup := range slices.Sorted(maps.Keys(addrs)) {
 		url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addrs[sup], int(d.Seconds()))
 		go func() {
 			if err := download(ctx, url, filepath.Join(dir, sup+".cpu.pb.gz"), d+30*time.Second); err != nil {
@@ -55,40 +54,14 @@ func profileCPU(ctx context.Context, addrs map[string]string, d time.Duration, d
 	}
 }
 
+// download writes what url answers within timeout to path.
 func download(ctx context.Context, url, path string, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	body, err := get(ctx, url, timeout)
 	if err != nil {
 		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return os.WriteFile(path, body, 0o644)
 }

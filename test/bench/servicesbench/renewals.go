@@ -180,7 +180,12 @@ func managerAddrs(supervisors []string) (map[string]string, error) {
 }
 
 func scrape(ctx context.Context, url string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	return get(ctx, url, 10*time.Second)
+}
+
+// get GETs url within timeout and returns the body of a 200 answer.
+func get(ctx context.Context, url string, timeout time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
