@@ -51,8 +51,13 @@ func measure(ctx context.Context, members []member, prefix string, n int, interv
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel()
+	// Every member's maps exist before the first goroutine reads them:
+	// adding one later, beside a pollDNS already running, is a concurrent
+	// write of the outer maps (a run at 30 members died of it).
 	for _, m := range members {
 		o.ip[m.name], o.seen[m.name] = map[string]string{}, map[string][3]time.Time{}
+	}
+	for _, m := range members {
 		for _, list := range []client.ObjectList{&mcsv1beta1.ServiceImportList{}, &discoveryv1.EndpointSliceList{}, &mcsv1beta1.ServiceExportList{}} {
 			w, err := m.c.Watch(ctx, list, client.InNamespace(namespace))
 			if err != nil {
