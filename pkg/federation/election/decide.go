@@ -42,7 +42,7 @@ func (c Config) Renewal() time.Duration {
 // before its writer counts as late: a renewal period and two retry
 // periods. A watch that delivered no event for that long is not trusted
 // (the readers go to the API server), and a heartbeat unchanged for that
-// long is a stopped manager's (Observation.HolderStopped).
+// long is a stopped manager's (Observation.HolderStopsAt).
 func (c Config) LateAfter() time.Duration {
 	return c.Renewal() + 2*c.RetryPeriod
 }
@@ -179,12 +179,14 @@ type Observation struct {
 	PreferredAlive bool
 	// HolderAlive tells whether the holder's manager is alive.
 	HolderAlive bool
-	// HolderStopped tells that the holder's manager has stopped: its
-	// heartbeat has not changed for LateAfter (it beats every Renewal).
-	// Its Lease is then taken once unchanged for RenewDeadline and half a
-	// retry period, instead of LeaseDuration. (HolderAlive, judged over
-	// LeaseDuration, is still true for a while.)
-	HolderStopped bool
+	// HolderStopsAt is when the holder's manager counts as stopped: its
+	// heartbeat (it beats every Renewal) last changed LateAfter before, as
+	// this manager saw it. From then on, unless it beats again, its Lease
+	// is taken once unchanged for RenewDeadline and half a retry period,
+	// instead of LeaseDuration. (HolderAlive, judged over LeaseDuration,
+	// is still true for a while.) Zero when unknown: the holder's
+	// heartbeat was never seen, or the Peers do not tell.
+	HolderStopsAt time.Time
 	// MemberSlow tells that this manager's own read of the Lease, this
 	// round, took half a retry period or more: the member's API server is
 	// slow for everyone, not only for the holder. A live holder's Lease
@@ -309,7 +311,7 @@ func takeWait(cfg Config, o Observation) (time.Duration, int) {
 	switch {
 	case l.Holder == "":
 		wait = 0
-	case o.HolderStopped:
+	case o.holderStopped():
 		wait = cfg.RenewDeadline + cfg.RetryPeriod/2
 	case o.HolderAlive && o.MemberSlow:
 		wait = cfg.GiveUpAfter()
@@ -318,15 +320,22 @@ func takeWait(cfg Config, o Observation) (time.Duration, int) {
 	// judged alive over LeaseDuration): when it was the preferred one,
 	// everyone else moves up a rank.
 	rank := o.Rank
-	if o.HolderStopped && l.Holder == o.Preferred && rank > 0 {
+	if o.holderStopped() && l.Holder == o.Preferred && rank > 0 {
 		rank--
 	}
 	return wait, rank
 }
 
+// holderStopped tells whether the holder's manager counts as stopped now.
+func (o Observation) holderStopped() bool {
+	return !o.HolderStopsAt.IsZero() && !o.Now.Before(o.HolderStopsAt)
+}
+
 // NextRound is when the election of o would next decide otherwise by
 // itself, time passing and nothing else changing: the moment a Lease held
-// by another (or missing) becomes mine to take at my rank. Zero when no
+// by another (or missing) becomes mine to take at my rank, counting the
+// moment its holder's manager will count as stopped if it does not beat
+// again (HolderStopsAt), which shortens the wait. Zero when no
 // such moment is coming (I hold it, the member is unreachable, it is
 // takeable already). A manager that waits for it rather than for its next
 // retry period takes over a dead leader's member as soon as it may, not up
@@ -343,11 +352,27 @@ func NextRound(cfg Config, me string, o Observation) time.Time {
 	default:
 		wait, rank := takeWait(cfg, o)
 		at = o.ChangedAt.Add(wait + rankDelay(cfg, rank))
+		if !o.holderStopped() && !o.HolderStopsAt.IsZero() {
+			stopped := o
+			stopped.Now = o.HolderStopsAt
+			wait, rank := takeWait(cfg, stopped)
+			if s := later(o.HolderStopsAt, o.ChangedAt.Add(wait+rankDelay(cfg, rank))); s.Before(at) {
+				at = s
+			}
+		}
 	}
 	if !at.After(o.Now) {
 		return time.Time{}
 	}
 	return at
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // rankDelay lets better-ranked supervisors try first.

@@ -144,19 +144,19 @@ func TestDecide(t *testing.T) {
 		{"not in the plan: acquire last", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(13), -1 }, Decision{Action: None}},
 		{"not in the plan, long expired: acquire", func(o *Observation) { o.Lease, o.Now, o.Rank = held("dead"), at(14), -1 }, Decision{Action: Acquire}},
 		{"holder's manager stopped: acquire after its renew deadline and half a retry period", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped = held("dead"), at(4.5), true
+			o.Lease, o.Now, o.HolderStopsAt = held("dead"), at(4.5), at(0)
 		}, Decision{Action: Acquire}},
 		{"holder's manager stopped, before its renew deadline and the margin: wait", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped = held("dead"), at(4.4), true
+			o.Lease, o.Now, o.HolderStopsAt = held("dead"), at(4.4), at(0)
 		}, Decision{Action: None}},
 		{"holder's manager stopped, rank 1: one retry period more", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped, o.Rank = held("dead"), at(5.4), true, 1
+			o.Lease, o.Now, o.HolderStopsAt, o.Rank = held("dead"), at(5.4), at(0), 1
 		}, Decision{Action: None}},
 		{"holder's manager stopped, rank 1 behind it (it was preferred): no retry period more", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped, o.Rank, o.Preferred = held("dead"), at(4.5), true, 1, "dead"
+			o.Lease, o.Now, o.HolderStopsAt, o.Rank, o.Preferred = held("dead"), at(4.5), at(0), 1, "dead"
 		}, Decision{Action: Acquire}},
 		{"holder's manager stopped, rank 2 behind it: one retry period more", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped, o.Rank, o.Preferred = held("dead"), at(5.4), true, 2, "dead"
+			o.Lease, o.Now, o.HolderStopsAt, o.Rank, o.Preferred = held("dead"), at(5.4), at(0), 2, "dead"
 		}, Decision{Action: None}},
 		{"live holder, the member slow for me too, rank 1: not taken before its give-up time and a retry period", func(o *Observation) {
 			o.Lease, o.Now, o.HolderAlive, o.MemberSlow, o.Rank, o.Preferred = held("other"), at(12.9), true, true, 1, "other"
@@ -165,7 +165,7 @@ func TestDecide(t *testing.T) {
 			o.Lease, o.Now, o.HolderAlive, o.MemberSlow, o.Rank, o.Preferred = held("other"), at(13), true, true, 1, "other"
 		}, Decision{Action: Acquire}},
 		{"stopped holder, the member slow: still its renew deadline", func(o *Observation) {
-			o.Lease, o.Now, o.HolderAlive, o.HolderStopped, o.MemberSlow = held("dead"), at(4.5), true, true, true
+			o.Lease, o.Now, o.HolderAlive, o.HolderStopsAt, o.MemberSlow = held("dead"), at(4.5), true, at(0), true
 		}, Decision{Action: Acquire}},
 		{"dead holder (not beating), the member slow: LeaseDuration", func(o *Observation) {
 			o.Lease, o.Now, o.MemberSlow = held("dead"), at(6), true
@@ -174,7 +174,7 @@ func TestDecide(t *testing.T) {
 			o.Lease, o.Now, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(5), true, 0, "me"
 		}, Decision{Action: RequestHandover}},
 		{"holder stopped, still counted alive (over LeaseDuration): taken after its renew deadline", func(o *Observation) {
-			o.Lease, o.Now, o.HolderStopped, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(4.5), true, true, 0, "me"
+			o.Lease, o.Now, o.HolderStopsAt, o.HolderAlive, o.Rank, o.Preferred = held("other"), at(4.5), at(0), true, 0, "me"
 		}, Decision{Action: Acquire}},
 		{"preferred, live non-preferred holder: ask for a hand-over", func(o *Observation) {
 			o.Lease, o.HolderAlive = held("other"), true
@@ -234,14 +234,20 @@ func TestNoTwoLeaders(t *testing.T) {
 				t.Fatalf("%+v: at %s the old leader steps down while its Fence is open", cfg, step)
 			}
 			for rank := 0; rank < 3; rank++ {
-				// Whether or not its manager looks stopped (a live leader's
-				// heartbeat may be late too).
-				for _, stopped := range []bool{false, true} {
+				// Whether or not its manager looks stopped, and since when
+				// (a live leader's heartbeat may be late too).
+				for _, stopsAt := range []time.Time{{}, t0.Add(-time.Hour), t0, t0.Add(2 * time.Second)} {
+					stopped := !stopsAt.IsZero() && !now.Before(stopsAt)
 					for _, slow := range []bool{false, true} {
-						newer := Decide(cfg, "new", Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank,
-							HolderStopped: stopped, HolderAlive: !stopped, MemberSlow: slow, Preferred: "old"})
+						obs := Observation{Now: now, Reachable: true, Lease: &Lease{Holder: "old"}, ChangedAt: t0, Rank: rank,
+							HolderStopsAt: stopsAt, HolderAlive: !stopped, MemberSlow: slow, Preferred: "old"}
+						newer := Decide(cfg, "new", obs)
+						if next := NextRound(cfg, "new", obs); !next.IsZero() && Acting(cfg, t0, next) {
+							t.Fatalf("%+v: at %s rank %d plans its next round at %s, while the old leader still acts (holder stops at %v, member slow: %t)",
+								cfg, step, rank, next.Sub(t0), stopsAt, slow)
+						}
 						if stillActing && newer.Action == Acquire {
-							t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires (holder stopped: %t, member slow: %t)", cfg, step, rank, stopped, slow)
+							t.Fatalf("%+v: at %s the old leader still acts while rank %d acquires (holder stops at %v, member slow: %t)", cfg, step, rank, stopsAt, slow)
 						}
 					}
 				}
@@ -321,10 +327,22 @@ func TestNextRound(t *testing.T) {
 	}{
 		{"a live holder: when it expires", func(o *Observation) { o.Lease, o.HolderAlive = held("other"), true }, at(6)},
 		{"a live holder, rank 2: two retry periods after", func(o *Observation) { o.Lease, o.HolderAlive, o.Rank = held("other"), true, 2 }, at(8)},
-		{"a stopped holder: its renew deadline and half a retry period", func(o *Observation) { o.Lease, o.HolderStopped = held("other"), true }, at(4.5)},
+		{"a stopped holder: its renew deadline and half a retry period", func(o *Observation) { o.Lease, o.HolderStopsAt = held("other"), at(0) }, at(4.5)},
 		{"a live holder on a member slow for me too: its give-up time", func(o *Observation) { o.Lease, o.HolderAlive, o.MemberSlow = held("other"), true, true }, at(12)},
+		{"a holder that will count as stopped at 3: at its renew deadline and half a retry period", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.HolderStopsAt = held("other"), true, at(3)
+		}, at(4.5)},
+		{"a holder that will count as stopped at 5: then", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.HolderStopsAt = held("other"), true, at(5)
+		}, at(5)},
+		{"a holder that will count as stopped at 5, rank 2: its deadline and two retry periods", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.HolderStopsAt, o.Rank = held("other"), true, at(5), 2
+		}, at(6.5)},
+		{"a holder that will count as stopped at 7: it expires first", func(o *Observation) {
+			o.Lease, o.HolderAlive, o.HolderStopsAt = held("other"), true, at(7)
+		}, at(6)},
 		{"a stopped preferred holder, rank 1: I move up", func(o *Observation) {
-			o.Lease, o.HolderStopped, o.Rank, o.Preferred = held("other"), true, 1, "other"
+			o.Lease, o.HolderStopsAt, o.Rank, o.Preferred = held("other"), at(0), 1, "other"
 		}, at(4.5)},
 		{"no Lease, rank 2", func(o *Observation) { o.Rank = 2 }, at(2)},
 		{"released: takeable now", func(o *Observation) { o.Lease = held("") }, time.Time{}},

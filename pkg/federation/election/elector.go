@@ -22,6 +22,17 @@ type Leases interface {
 	Update(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error)
 }
 
+// SeenLeases are Leases that also tell when a version of the Lease was
+// first seen, which may be before the read that returned it (a watch
+// delivered it earlier): the wait for a Lease unchanged then counts from
+// that moment, not from the round that read it, up to a retry period
+// later. The moment must not come before the write it reports was made.
+type SeenLeases interface {
+	Leases
+	// SeenAt is when resourceVersion was first seen, if before read; read otherwise.
+	SeenAt(resourceVersion string, read time.Time) time.Time
+}
+
 // Peers tells an elector about the other supervisors.
 type Peers interface {
 	// Rank is my rank for member among live supervisors, and the preferred one.
@@ -30,14 +41,15 @@ type Peers interface {
 	Alive(supervisor string) bool
 }
 
-// StoppedPeers are Peers that also tell when a supervisor's manager has
-// stopped beating (Observation.HolderStopped): its Leases are then taken
+// StoppedPeers are Peers that also tell when a supervisor's manager
+// counts as stopped (Observation.HolderStopsAt): its Leases are then taken
 // sooner. Peers without it are never taken for stopped.
 type StoppedPeers interface {
 	Peers
-	// Stopped tells whether a supervisor's heartbeat, once seen, has not
-	// changed for three retry periods.
-	Stopped(supervisor string) bool
+	// StopsAt is when a supervisor's heartbeat counts as stopped unless
+	// it changes again: LateAfter after it was last seen to change. Zero
+	// when it was never seen.
+	StopsAt(supervisor string) time.Time
 }
 
 // Renewals are told of every round a leader sends (package budget): while
@@ -287,11 +299,15 @@ func (e *Elector) observe(ctx context.Context) (*coordinationv1.Lease, Observati
 		return nil, obs
 	default:
 		obs.Reachable = true
-		e.noteVersion(lease.ResourceVersion, now)
+		seen := now
+		if sl, ok := e.leases.(SeenLeases); ok {
+			seen = sl.SeenAt(lease.ResourceVersion, now)
+		}
+		e.noteVersion(lease.ResourceVersion, seen)
 		obs.Lease = &Lease{Holder: holderOf(lease), Transitions: ptr.Deref(lease.Spec.LeaseTransitions, 0), HandoverTo: lease.Annotations[federationv1alpha1.AnnotationHandoverTo]}
 		obs.HolderAlive = obs.Lease.Holder == e.me || e.peers.Alive(obs.Lease.Holder)
 		if sp, ok := e.peers.(StoppedPeers); ok && obs.Lease.Holder != e.me && obs.Lease.Holder != "" {
-			obs.HolderStopped = sp.Stopped(obs.Lease.Holder)
+			obs.HolderStopsAt = sp.StopsAt(obs.Lease.Holder)
 		}
 		e.noteLease(lease)
 	}

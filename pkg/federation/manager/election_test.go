@@ -454,6 +454,43 @@ func TestObserverReadsTheWatch(t *testing.T) {
 	}
 }
 
+// TestSeenAtIsWhenTheWatchDelivered: the moment a Lease's version is
+// counted from (election.SeenLeases) is when its watch event arrived,
+// which a round reading it later does not move, and never before the
+// write that made it was sent: the waits of the election count from it.
+func TestSeenAtIsWhenTheWatchDelivered(t *testing.T) {
+	api := freshLeases(t)
+	leases := watchedLeases(t, api, member)
+	now := metav1.NowMicro()
+	sent := time.Now()
+	l, err := api.Create(t.Context(), &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: federationv1alpha1.LeaderLease, Namespace: federationv1alpha1.SystemNamespace},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("holder"), LeaseDurationSeconds: ptr.To(int32(6)), AcquireTime: &now, RenewTime: &now}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := time.Now()
+	framework.Eventually(t, 10*time.Second, func() error {
+		if !leases.watched.delivered(l.ResourceVersion) {
+			return fmt.Errorf("the watch has not delivered version %s yet", l.ResourceVersion)
+		}
+		return nil
+	})
+	delivered := time.Now()
+	time.Sleep(500 * time.Millisecond)
+	read := time.Now()
+	seen := leases.SeenAt(l.ResourceVersion, read)
+	t.Logf("sent at 0, answered at %v, delivered by %v, seen at %v, read at %v", answered.Sub(sent), delivered.Sub(sent), seen.Sub(sent), read.Sub(sent))
+	if seen.Before(sent) {
+		t.Errorf("version %s seen %v before its write was sent", l.ResourceVersion, sent.Sub(seen))
+	}
+	if seen.After(delivered) {
+		t.Errorf("version %s seen %v after the watch had delivered it (the read's time, %v after sending, instead of the event's)", l.ResourceVersion, seen.Sub(delivered), read.Sub(sent))
+	}
+	if got := leases.SeenAt("1", read); !got.Equal(read) {
+		t.Errorf("a version the watch never delivered is seen at %v; want the read's time", got.Sub(sent))
+	}
+}
+
 // lostAnswers applies every update but, once lose is set, answers the
 // next one with the error of a request cancelled in flight: the write is
 // in the Lease, its answer never reached the elector.

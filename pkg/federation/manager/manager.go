@@ -124,16 +124,25 @@ func (m *Manager) Alive(supervisor string) bool {
 
 var _ election.StoppedPeers = (*Manager)(nil)
 
-// Stopped implements election.StoppedPeers: a supervisor whose heartbeat,
-// once seen, has not changed for election.Config.LateAfter (it beats every
-// renewal period).
-// Never this manager, nor a supervisor never heard from.
-func (m *Manager) Stopped(supervisor string) bool {
+// StopsAt implements election.StoppedPeers: a supervisor counts as
+// stopped once its heartbeat, seen to change at some moment, has not
+// changed again for election.Config.LateAfter (it beats every renewal
+// period). Zero for this manager, and for a supervisor never heard from.
+func (m *Manager) StopsAt(supervisor string) time.Time {
 	if supervisor == m.me {
-		return false
+		return time.Time{}
 	}
-	age, seen := m.heartbeatAge(supervisor)
-	return seen && age >= m.opts.Election.LateAfter()
+	m.mu.Lock()
+	s := m.sessions[supervisor]
+	m.mu.Unlock()
+	if s == nil {
+		return time.Time{}
+	}
+	changed, seen := s.heartbeatChangedAt()
+	if !seen {
+		return time.Time{}
+	}
+	return changed.Add(m.opts.Election.LateAfter())
 }
 
 // heartbeatAge is how long ago a supervisor's heartbeat last changed, as

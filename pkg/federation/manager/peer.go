@@ -27,12 +27,16 @@ type peerView struct {
 // heartbeatAge is how long ago the supervisor's heartbeat last changed;
 // false while it was never seen.
 func (s *session) heartbeatAge() (time.Duration, bool) {
+	at, seen := s.heartbeatChangedAt()
+	return time.Since(at), seen
+}
+
+// heartbeatChangedAt is when the supervisor's heartbeat was last seen to
+// change; false while it was never seen.
+func (s *session) heartbeatChangedAt() (time.Time, bool) {
 	s.peer.mu.Lock()
 	defer s.peer.mu.Unlock()
-	if s.peer.changedAt.IsZero() {
-		return 0, false
-	}
-	return time.Since(s.peer.changedAt), true
+	return s.peer.changedAt, !s.peer.changedAt.IsZero()
 }
 
 // report returns the supervisor's last report on member, if any.
@@ -52,7 +56,9 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 		if l, err := s.readPeerLease(ctx, cs); err == nil {
 			s.peer.mu.Lock()
 			if l.ResourceVersion != s.peer.version {
-				s.peer.version, s.peer.changedAt = l.ResourceVersion, time.Now()
+				// When its watch delivered it, if it did: up to a retry
+				// period before this read.
+				s.peer.version, s.peer.changedAt = l.ResourceVersion, s.peerLease.seenAt(l.ResourceVersion, time.Now())
 			}
 			s.peer.mu.Unlock()
 		}

@@ -527,6 +527,14 @@ func (p *probingLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) 
 	return l, err
 }
 
+var _ election.SeenLeases = (*probingLeases)(nil)
+
+// SeenAt implements election.SeenLeases: when the watch delivered the
+// version, if it did before read.
+func (p *probingLeases) SeenAt(rv string, read time.Time) time.Time {
+	return p.watched.seenAt(rv, read)
+}
+
 func (p *probingLeases) Create(ctx context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
 	ctx, req := reqtrace.Start(ctx)
 	out, err := p.c.Create(ctx, l, metav1.CreateOptions{})

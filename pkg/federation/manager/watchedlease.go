@@ -34,9 +34,16 @@ type watchedLease struct {
 	lease   *coordinationv1.Lease
 	present bool
 	eventAt time.Time
-	// recent are the resourceVersions of the last events, newest last:
-	// whether the watch has delivered a write of the reader's own.
-	recent []string
+	// recent are the resourceVersions of the last events, newest last,
+	// and when each was delivered: whether the watch has delivered a
+	// write of the reader's own, and since when a version is known.
+	recent []seenVersion
+}
+
+// seenVersion is a resourceVersion and when its event was delivered.
+type seenVersion struct {
+	rv string
+	at time.Time
 }
 
 // recentVersions is how many resourceVersions of events a watchedLease keeps.
@@ -63,7 +70,7 @@ func (w *watchedLease) run(ctx context.Context, cs kubernetes.Interface) {
 		if !present {
 			w.lease = nil
 		}
-		w.recent = append(w.recent, l.ResourceVersion)
+		w.recent = append(w.recent, seenVersion{rv: l.ResourceVersion, at: w.eventAt})
 		if len(w.recent) > recentVersions {
 			w.recent = w.recent[1:]
 		}
@@ -104,5 +111,23 @@ func (w *watchedLease) current() (l *coordinationv1.Lease, err error, ok bool) {
 func (w *watchedLease) delivered(rv string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return slices.Contains(w.recent, rv)
+	return slices.ContainsFunc(w.recent, func(v seenVersion) bool { return v.rv == rv })
+}
+
+// seenAt is when the watch first delivered the version rv, if that was
+// before read (the moment a reader got it); read otherwise. The time an
+// event arrived is after the write it reports was made, so a wait
+// counted from it is never shorter than one counted from the write.
+func (w *watchedLease) seenAt(rv string, read time.Time) time.Time {
+	if w == nil {
+		return read
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, v := range w.recent {
+		if v.rv == rv && v.at.Before(read) {
+			return v.at
+		}
+	}
+	return read
 }
