@@ -23,20 +23,34 @@ const (
 var errDown = errors.New("connection refused")
 
 // server is an API server the test turns off and on.
-type server struct{ down atomic.Bool }
+type server struct {
+	down atomic.Bool
+	// failedAt is when a probe first failed in the current outage (Unix
+	// nanoseconds; 0 before one has).
+	failedAt atomic.Int64
+}
 
 func (s *server) probe(ctx context.Context) error {
 	if s.down.Load() {
+		s.failedAt.CompareAndSwap(0, time.Now().UnixNano())
 		return errDown
 	}
 	return ctx.Err()
 }
 
-// outage makes the server unreachable for d.
+// outage makes the server unreachable for d as the Renewer sees it: from
+// its first failed probe, so that a test process starved of CPU (CI runs
+// many packages at once on two cores) cannot sleep through the outage and
+// never probe while the server is down. It gives up after 5 s.
 func (s *server) outage(d time.Duration) {
+	s.failedAt.Store(0)
 	s.down.Store(true)
-	time.Sleep(d)
-	s.down.Store(false)
+	defer s.down.Store(false)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if at := s.failedAt.Load(); at != 0 && time.Since(time.Unix(0, at)) >= d {
+			return
+		}
+	}
 }
 
 // component records the generations a Renewer runs.
@@ -197,11 +211,8 @@ func TestSlowSpellKeepsInformersThatHeld(t *testing.T) {
 		t.Fatalf("outages counted as kept %v, want 1", n)
 	}
 	// The server goes down and the informers' lists fail: renewed.
-	s.down.Store(true)
-	time.Sleep(minOutage)
-	inf.fail()
-	time.Sleep(minOutage)
-	s.down.Store(false)
+	go func() { time.Sleep(minOutage); inf.fail() }()
+	s.outage(2 * minOutage)
 	if g := c.next(t); g.N != 1 {
 		t.Fatalf("generation after an outage that broke the informers: %+v, want number 1", g)
 	}
