@@ -59,11 +59,23 @@ func (f *Federation) Lease(t testing.TB, member string) (string, int32) {
 // leaderLease reads a member's leader Lease; nil when unreadable.
 func (f *Federation) leaderLease(t testing.TB, member string) *coordinationv1.Lease {
 	t.Helper()
+	return f.lease(t, member, federationv1alpha1.LeaderLease)
+}
+
+// Heartbeat reads a supervisor's manager Lease (its heartbeat); nil when unreadable.
+func (f *Federation) Heartbeat(t testing.TB, supervisor string) *coordinationv1.Lease {
+	t.Helper()
+	return f.lease(t, supervisor, federationv1alpha1.ManagerLease)
+}
+
+// lease reads a Lease of the federation's namespace in a member; nil when unreadable.
+func (f *Federation) lease(t testing.TB, member, name string) *coordinationv1.Lease {
+	t.Helper()
 	cs := kubernetes.NewForConfigOrDie(f.c.Config(t, member))
 	// Clean-ups wait for leaders too, after t.Context() is cancelled.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 2*time.Second)
 	defer cancel()
-	l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, federationv1alpha1.LeaderLease, metav1.GetOptions{})
+	l, err := cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil
 	}

@@ -43,7 +43,8 @@ const (
 	// holder is the supervisor leading that member.
 	LeaderLease = "antreaplus-federation-leader"
 	// ManagerLease is the Lease, in each supervisor's SystemNamespace, that
-	// its federation manager renews to show it is alive.
+	// its federation manager renews to show it is alive, and releases (an
+	// empty holder) as it shuts down.
 	ManagerLease = "antreaplus-federation-manager"
 )
 

@@ -250,12 +250,16 @@ func isSupervisor(m *Member) bool {
 }
 
 // heartbeat says whether a supervisor's federation manager renews its
-// Lease (ManagerLease): alive while renewed within the Lease's duration.
+// Lease (ManagerLease): alive while renewed within the Lease's duration,
+// stopped once released (an empty holder: the manager shut down).
 func heartbeat(leases []coordinationv1.Lease, now time.Time) (string, bool) {
 	for i := range leases {
 		l := &leases[i]
 		if l.Namespace != federationv1alpha1.SystemNamespace || l.Name != federationv1alpha1.ManagerLease || l.Spec.RenewTime == nil {
 			continue
+		}
+		if ptr.Deref(l.Spec.HolderIdentity, "x") == "" {
+			return "stopped: its manager shut down", false
 		}
 		age := now.Sub(l.Spec.RenewTime.Time)
 		d := time.Duration(ptr.Deref(l.Spec.LeaseDurationSeconds, 0)) * time.Second

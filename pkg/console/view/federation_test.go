@@ -138,3 +138,28 @@ func TestCredentialsShown(t *testing.T) {
 		t.Errorf("east's credentials: %q", f.Members[0].Credentials)
 	}
 }
+
+func TestHeartbeat(t *testing.T) {
+	lease := func(holder *string, age time.Duration) []coordinationv1.Lease {
+		return []coordinationv1.Lease{{ObjectMeta: metav1.ObjectMeta{Namespace: federationv1alpha1.SystemNamespace, Name: federationv1alpha1.ManagerLease},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: holder, RenewTime: &metav1.MicroTime{Time: t0.Add(-age)}, LeaseDurationSeconds: ptr.To(int32(6))}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		leases []coordinationv1.Lease
+		want   string
+		alive  bool
+	}{
+		{"renewed 2 s ago", lease(ptr.To("hub"), 2*time.Second), "beating", true},
+		{"renewed a minute ago", lease(ptr.To("hub"), time.Minute), "stopped: no heartbeat for 1m0s", false},
+		{"released 2 s ago: its manager shut down", lease(ptr.To(""), 2*time.Second), "stopped: its manager shut down", false},
+		{"no holder written (older managers): by its age", lease(nil, 2*time.Second), "beating", true},
+		{"none", nil, "no heartbeat Lease", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, alive := heartbeat(tc.leases, t0); got != tc.want || alive != tc.alive {
+				t.Errorf("heartbeat = %q, %t; want %q, %t", got, alive, tc.want, tc.alive)
+			}
+		})
+	}
+}

@@ -108,11 +108,25 @@ type Elector struct {
 	// noted is what the rounds last logged of the plan and of a refused
 	// hand-over: each change is logged once, not every round.
 	noted struct{ preferred, refused string }
+
+	// poked asks Run for a round now (Poke).
+	poked chan struct{}
 }
 
 // New returns an elector for member, run by supervisor me.
 func New(cfg Config, me, member string, leases Leases, peers Peers, lead LeadFunc) *Elector {
-	return &Elector{cfg: cfg, me: me, member: member, leases: leases, peers: peers, lead: lead, up: time.Now()}
+	return &Elector{cfg: cfg, me: me, member: member, leases: leases, peers: peers, lead: lead, up: time.Now(), poked: make(chan struct{}, 1)}
+}
+
+// Poke asks for a round now, beside those every retry period: something
+// the rounds decide from has changed (the Lease was released or changed
+// hands, a supervisor left). It never blocks; pokes while one is pending
+// make one round.
+func (e *Elector) Poke() {
+	select {
+	case e.poked <- struct{}{}:
+	default:
+	}
 }
 
 // WithRenewals tells r of every round this elector sends while leading;
@@ -144,6 +158,7 @@ func (e *Elector) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		case <-early:
+		case <-e.poked:
 		}
 	}
 }

@@ -113,13 +113,13 @@ func (m *Manager) Rank(member string) (int, string) {
 }
 
 // Alive implements election.Peers: whether a supervisor's manager is
-// alive (its heartbeat changed within LeaseDuration).
+// alive (its heartbeat changed within LeaseDuration, and not released).
 func (m *Manager) Alive(supervisor string) bool {
 	if supervisor == m.me {
 		return true
 	}
-	age, seen := m.heartbeatAge(supervisor)
-	return seen && age < m.opts.Election.LeaseDuration
+	changed, seen, released := m.heartbeat(supervisor)
+	return seen && !released && time.Since(changed) < m.opts.Election.LeaseDuration
 }
 
 var _ election.StoppedPeers = (*Manager)(nil)
@@ -127,34 +127,41 @@ var _ election.StoppedPeers = (*Manager)(nil)
 // StopsAt implements election.StoppedPeers: a supervisor counts as
 // stopped once its heartbeat, seen to change at some moment, has not
 // changed again for election.Config.LateAfter (it beats every renewal
-// period). Zero for this manager, and for a supervisor never heard from.
+// period), and from the moment it was released (its manager shut down).
+// Zero for this manager, and for a supervisor never heard from.
 func (m *Manager) StopsAt(supervisor string) time.Time {
 	if supervisor == m.me {
 		return time.Time{}
 	}
-	m.mu.Lock()
-	s := m.sessions[supervisor]
-	m.mu.Unlock()
-	if s == nil {
+	changed, seen, released := m.heartbeat(supervisor)
+	switch {
+	case !seen:
 		return time.Time{}
-	}
-	changed, seen := s.heartbeatChangedAt()
-	if !seen {
-		return time.Time{}
+	case released:
+		return changed
 	}
 	return changed.Add(m.opts.Election.LateAfter())
 }
 
-// heartbeatAge is how long ago a supervisor's heartbeat last changed, as
-// its session's peer loop saw it; false when it was never seen.
-func (m *Manager) heartbeatAge(supervisor string) (time.Duration, bool) {
+// heartbeat is what a supervisor's session saw of its heartbeat (session.heartbeat).
+func (m *Manager) heartbeat(supervisor string) (changedAt time.Time, seen, released bool) {
 	m.mu.Lock()
 	s := m.sessions[supervisor]
 	m.mu.Unlock()
 	if s == nil {
-		return 0, false
+		return time.Time{}, false, false
 	}
-	return s.heartbeatAge()
+	return s.heartbeat()
+}
+
+// pokeAll asks every elector for a round now: a supervisor left or came
+// back, so the plan's ranks changed.
+func (m *Manager) pokeAll() {
+	for _, s := range m.snapshot() {
+		if s.elector != nil {
+			s.elector.Poke()
+		}
+	}
 }
 
 // plan is the balanced assignment over the registry and the live supervisors.

@@ -8,6 +8,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
@@ -17,26 +18,38 @@ import (
 // peerView is what this manager sees of another supervisor: its manager's
 // heartbeat and its registry's reports on the members.
 type peerView struct {
-	mu          sync.Mutex
-	version     string
-	changedAt   time.Time
+	mu        sync.Mutex
+	version   string
+	changedAt time.Time
+	// released tells that its manager released its heartbeat (an empty
+	// holder): it shut down and led nothing more.
+	released    bool
 	reports     map[string]health.View
 	reportsRead time.Time
 }
 
-// heartbeatAge is how long ago the supervisor's heartbeat last changed;
-// false while it was never seen.
-func (s *session) heartbeatAge() (time.Duration, bool) {
-	at, seen := s.heartbeatChangedAt()
-	return time.Since(at), seen
-}
-
-// heartbeatChangedAt is when the supervisor's heartbeat was last seen to
-// change; false while it was never seen.
-func (s *session) heartbeatChangedAt() (time.Time, bool) {
+// heartbeat is what this session saw of the supervisor's heartbeat: when
+// it last changed (seen false while never) and whether its manager
+// released it as it shut down.
+func (s *session) heartbeat() (changedAt time.Time, seen, released bool) {
 	s.peer.mu.Lock()
 	defer s.peer.mu.Unlock()
-	return s.peer.changedAt, !s.peer.changedAt.IsZero()
+	return s.peer.changedAt, !s.peer.changedAt.IsZero(), s.peer.released
+}
+
+// notePeer records a version of the supervisor's heartbeat, read at read
+// (from the watch: when it delivered it). It tells whether the manager
+// has just released it, or taken it again.
+func (s *session) notePeer(l *coordinationv1.Lease, read time.Time) (releasedChanged bool) {
+	s.peer.mu.Lock()
+	defer s.peer.mu.Unlock()
+	if l.ResourceVersion != s.peer.version {
+		s.peer.version, s.peer.changedAt = l.ResourceVersion, s.peerLease.seenAt(l.ResourceVersion, read)
+	}
+	released := ptr.Deref(l.Spec.HolderIdentity, "") == ""
+	releasedChanged = released != s.peer.released
+	s.peer.released = released
+	return releasedChanged
 }
 
 // report returns the supervisor's last report on member, if any.
@@ -53,14 +66,8 @@ func (s *session) peerLoop(ctx context.Context, cs kubernetes.Interface) {
 	retry := time.NewTicker(s.m.opts.Election.RetryPeriod)
 	defer retry.Stop()
 	for {
-		if l, err := s.readPeerLease(ctx, cs); err == nil {
-			s.peer.mu.Lock()
-			if l.ResourceVersion != s.peer.version {
-				// When its watch delivered it, if it did: up to a retry
-				// period before this read.
-				s.peer.version, s.peer.changedAt = l.ResourceVersion, s.peerLease.seenAt(l.ResourceVersion, time.Now())
-			}
-			s.peer.mu.Unlock()
+		if l, err := s.readPeerLease(ctx, cs); err == nil && s.notePeer(l, time.Now()) {
+			s.m.pokeAll()
 		}
 		s.peer.mu.Lock()
 		due := time.Since(s.peer.reportsRead) >= s.m.opts.StatusPeriod

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -137,6 +138,22 @@ func (s *session) start(c credentials) error {
 	leases := &probingLeases{c: cs.CoordinationV1().Leases(federationv1alpha1.SystemNamespace), name: federationv1alpha1.LeaderLease,
 		probe: &s.probe, watched: s.leaderLease, member: s.clusterID}
 	s.elector = election.New(s.m.opts.Election, s.m.me, s.clusterID, leases, s.m, s.lead).WithRenewals(s.m.budget)
+	// A Lease released, or gone to another holder, or a hand-over asked:
+	// a round now, not at the next retry period. (A renewal changes
+	// nothing a round decides from.) A supervisor whose manager released
+	// its heartbeat left: every elector's ranks change.
+	s.leaderLease.onChange = func(old, l *coordinationv1.Lease) {
+		if decidesAgain(old, l) {
+			s.elector.Poke()
+		}
+	}
+	if s.peerLease != nil {
+		s.peerLease.onChange = func(_, l *coordinationv1.Lease) {
+			if l != nil && s.notePeer(l, time.Now()) {
+				s.m.pokeAll()
+			}
+		}
+	}
 
 	// The session outlives the reconcile that starts it: it gets its own logger and context.
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), ctrl.Log.WithName("member").WithValues("member", s.clusterID)))
@@ -476,6 +493,17 @@ func (p *probe) get() (lastOK, lastTime time.Time, lastErr error) {
 func (p *probe) result(context.Context) error {
 	_, _, err := p.get()
 	return err
+}
+
+// decidesAgain tells whether a leader Lease that changed from old to l
+// (nil: none) changed what an election round decides from: its holder or
+// the hand-over it asks for. A renewal changes neither.
+func decidesAgain(old, l *coordinationv1.Lease) bool {
+	if old == nil || l == nil {
+		return true
+	}
+	return ptr.Deref(old.Spec.HolderIdentity, "") != ptr.Deref(l.Spec.HolderIdentity, "") ||
+		old.Annotations[federationv1alpha1.AnnotationHandoverTo] != l.Annotations[federationv1alpha1.AnnotationHandoverTo]
 }
 
 // probingLeases is the member's Lease API; every read, and every update

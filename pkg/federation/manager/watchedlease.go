@@ -27,6 +27,10 @@ import (
 type watchedLease struct {
 	namespace, name string
 	fresh           time.Duration
+	// onChange, when set (before run), is told of every event: the
+	// version seen before (nil at first) and the new one (nil once
+	// deleted). It runs outside the lock, on the informer's goroutine.
+	onChange func(old, l *coordinationv1.Lease)
 
 	mu sync.Mutex
 	// lease is the last watched version; nil with present false when the
@@ -65,7 +69,7 @@ func (w *watchedLease) run(ctx context.Context, cs kubernetes.Interface) {
 			return
 		}
 		w.mu.Lock()
-		defer w.mu.Unlock()
+		old := w.lease
 		w.lease, w.present, w.eventAt = l, present, time.Now()
 		if !present {
 			w.lease = nil
@@ -73,6 +77,11 @@ func (w *watchedLease) run(ctx context.Context, cs kubernetes.Interface) {
 		w.recent = append(w.recent, seenVersion{rv: l.ResourceVersion, at: w.eventAt})
 		if len(w.recent) > recentVersions {
 			w.recent = w.recent[1:]
+		}
+		now := w.lease
+		w.mu.Unlock()
+		if w.onChange != nil {
+			w.onChange(old, now)
 		}
 	}
 	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/utils/ptr"
+
 	"antreaplus.io/antreaplus/test/framework"
 )
 
@@ -76,6 +78,53 @@ func TestKillSupervisorManager(t *testing.T) {
 			t.Errorf("member %s moved from %s to %s on the return although %s never led it: a hand-over storm", m, after[m], final[m], victim)
 		}
 	}
+	if n, details := audit.deposedWrites(); n > 0 {
+		t.Errorf("%d writes by deposed leaders: %v\nall writes: %s", n, details, audit)
+	}
+}
+
+// TestStopSupervisorManager: a manager stopped gracefully (SIGTERM, a
+// rolling upgrade) releases its heartbeat, then its members' Leases; the
+// other supervisors take its members without waiting for it, and nothing
+// else moves.
+func TestStopSupervisorManager(t *testing.T) {
+	f := federation(t)
+	audit := startAudit(t, f.Members)
+	before := f.WaitSettled(t, time.Minute)
+	victim := busiest(before)
+	others := without(f.Supervisors, victim)
+
+	start := time.Now()
+	f.Signal(t, victim, syscall.SIGTERM)
+	after := f.WaitAllLed(t, bound, others...)
+	took := time.Since(start)
+	t.Logf("SIGTERM of %s's manager: its members led again by %v in %s", victim, after, took.Round(10*time.Millisecond))
+	framework.Eventually(t, 10*time.Second, func() error {
+		l := f.Heartbeat(t, victim)
+		if l == nil {
+			return fmt.Errorf("%s's heartbeat Lease cannot be read", victim)
+		}
+		if h := ptr.Deref(l.Spec.HolderIdentity, ""); h != "" {
+			return fmt.Errorf("%s's heartbeat is held by %q; want it released as its manager stopped", victim, h)
+		}
+		return nil
+	})
+	for m, l := range before {
+		if l != victim && after[m] != l {
+			t.Errorf("member %s changed leader from %s to %s although its leader was not stopped", m, l, after[m])
+		}
+	}
+
+	f.Restart(t, victim)
+	framework.Eventually(t, 40*time.Second, func() error {
+		if n := framework.Count(f.Leaders(t))[victim]; n == 0 {
+			return fmt.Errorf("%s leads nothing yet", victim)
+		}
+		if l := f.Heartbeat(t, victim); l == nil || ptr.Deref(l.Spec.HolderIdentity, "") != victim {
+			return fmt.Errorf("%s's heartbeat is not held by its manager again", victim)
+		}
+		return nil
+	})
 	if n, details := audit.deposedWrites(); n > 0 {
 		t.Errorf("%d writes by deposed leaders: %v\nall writes: %s", n, details, audit)
 	}
