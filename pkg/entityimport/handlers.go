@@ -119,7 +119,7 @@ func (r *run) enqueueAll(ctx context.Context) {
 		}
 	}
 	imported := &federationv1alpha1.RemoteEntityList{}
-	if err := r.m.Cluster.GetCache().List(ctx, imported, client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}); err != nil {
+	if err := r.m.OwnCache().List(ctx, imported, client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}); err != nil {
 		return
 	}
 	remoteEntitiesGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(imported.Items)))

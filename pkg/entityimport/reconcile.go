@@ -113,7 +113,7 @@ func readExports(ctx context.Context, mi manager.MemberInfo, ns string) ([]feder
 // a leader imported from k's source, by name.
 func (r *run) imported(ctx context.Context, k key) (map[string]*federationv1alpha1.RemoteEntity, error) {
 	list := &federationv1alpha1.RemoteEntityList{}
-	err := r.m.Cluster.GetCache().List(ctx, list, client.InNamespace(k.Namespace), client.MatchingLabels(entityexport.ImportedLabels(k.Source)))
+	err := r.m.OwnCache().List(ctx, list, client.InNamespace(k.Namespace), client.MatchingLabels(entityexport.ImportedLabels(k.Source)))
 	if err != nil {
 		return nil, fmt.Errorf("listing the RemoteEntities imported from %s in %s: %w", k.Source, k.Namespace, err)
 	}

@@ -27,11 +27,14 @@ func (r *run) newTracker() *sources.Tracker {
 	}, r.log)
 }
 
-// hookLed watches the led member's RemoteEntities, Namespaces and own
-// EntityExports (for their status) and waits until they are synced.
+// hookLed watches the led member's RemoteEntities (in the cache of the
+// federation's own objects, which runs while this leader leads),
+// Namespaces and own EntityExports (for their status) and waits until they
+// are synced.
 func (r *run) hookLed(ctx context.Context) error {
 	return r.sources.HookLed(ctx,
-		sources.Watch{Kind: &federationv1alpha1.RemoteEntity{}, Handler: r.remoteEntityHandler()},
+		// (r.m.Own nil: the led member's cache, a test's.)
+		sources.Watch{Kind: &federationv1alpha1.RemoteEntity{}, Handler: r.remoteEntityHandler(), Cache: r.m.Own},
 		sources.Watch{Kind: &corev1.Namespace{}, Handler: r.namespaceHandler(ctx)},
 		sources.Watch{Kind: &federationv1alpha1.EntityExport{}, Handler: r.ownExportHandler()})
 }

@@ -50,7 +50,7 @@ func (r *run) apply(ctx context.Context, k key, have map[string]*federationv1alp
 // import from the same source holds the name: that one is left alone.
 func (r *run) create(ctx context.Context, want *federationv1alpha1.RemoteEntity) error {
 	taken := &federationv1alpha1.RemoteEntity{}
-	err := r.m.Cluster.GetCache().Get(ctx, client.ObjectKeyFromObject(want), taken)
+	err := r.m.OwnCache().Get(ctx, client.ObjectKeyFromObject(want), taken)
 	switch {
 	case apierrors.IsNotFound(err):
 		return r.write(kindRemoteEntity, "create", want, func() error { return r.writer.Create(ctx, want) })

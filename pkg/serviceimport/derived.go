@@ -20,7 +20,7 @@ import (
 func (r *run) applyDerivedService(ctx context.Context, k types.NamespacedName, result serviceexport.Result) (serviceexport.ClusterSetIP, error) {
 	want := serviceexport.DerivedService(k.Namespace, k.Name, result)
 	have := &corev1.Service{}
-	err := r.own().Get(ctx, client.ObjectKeyFromObject(want), have)
+	err := r.m.OwnCache().Get(ctx, client.ObjectKeyFromObject(want), have)
 	switch {
 	case apierrors.IsNotFound(err):
 		return r.createDerived(ctx, want)

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	toolscache "k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
@@ -119,16 +118,6 @@ func (r *run) ownHandler() toolscache.ResourceEventHandler {
 	})
 }
 
-// own is the cache of the federation's own objects in the led member
-// (manager.Member.Own); a Member without one (a test's) holds them in
-// its cache.
-func (r *run) own() cache.Cache {
-	if r.m.Own != nil {
-		return r.m.Own
-	}
-	return r.m.Cluster.GetCache()
-}
-
 // statusOnly tells whether an update changed only an export's status (the
 // conditions the member controller and the leaders write), which the merge
 // does not read.
@@ -168,20 +157,20 @@ func (r *run) enqueueAll(ctx context.Context) {
 	}
 	sel := client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}
 	imports := &mcsv1beta1.ServiceImportList{}
-	if err := r.own().List(ctx, imports, sel); err == nil {
+	if err := r.m.OwnCache().List(ctx, imports, sel); err == nil {
 		importsGauge.WithLabelValues(r.m.ClusterID).Set(float64(len(imports.Items)))
 		for i := range imports.Items {
 			r.queue.Add(importKey(&imports.Items[i]))
 		}
 	}
 	slices := &discoveryv1.EndpointSliceList{}
-	if err := r.own().List(ctx, slices, sel); err == nil {
+	if err := r.m.OwnCache().List(ctx, slices, sel); err == nil {
 		for i := range slices.Items {
 			r.queue.Add(importKey(&slices.Items[i]))
 		}
 	}
 	svcs := &corev1.ServiceList{}
-	if err := r.own().List(ctx, svcs, sel); err == nil {
+	if err := r.m.OwnCache().List(ctx, svcs, sel); err == nil {
 		for i := range svcs.Items {
 			r.queue.Add(importKey(&svcs.Items[i]))
 		}

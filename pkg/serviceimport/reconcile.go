@@ -200,7 +200,7 @@ func readExport(ctx context.Context, cl cluster.Cluster, id string, k types.Name
 // importedSlices are the led member's imported slices of a name, by source cluster.
 func (r *run) importedSlices(ctx context.Context, k types.NamespacedName) (map[string][]discoveryv1.EndpointSlice, error) {
 	list := &discoveryv1.EndpointSliceList{}
-	err := r.own().List(ctx, list, client.InNamespace(k.Namespace), client.MatchingLabels{
+	err := r.m.OwnCache().List(ctx, list, client.InNamespace(k.Namespace), client.MatchingLabels{
 		federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation, mcsv1beta1.LabelServiceName: k.Name})
 	if err != nil {
 		return nil, fmt.Errorf("listing the imported slices of %s: %w", k, err)

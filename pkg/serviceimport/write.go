@@ -56,7 +56,7 @@ func (r *run) applyImport(ctx context.Context, k types.NamespacedName, result se
 func (r *run) applyServiceImport(ctx context.Context, k types.NamespacedName, result serviceexport.Result, cs serviceexport.ClusterSetIP) (*mcsv1beta1.ServiceImport, func() error, error) {
 	want := serviceexport.DesiredImport(k.Namespace, k.Name, result, cs)
 	have := &mcsv1beta1.ServiceImport{}
-	err := r.own().Get(ctx, k, have)
+	err := r.m.OwnCache().Get(ctx, k, have)
 	switch {
 	case apierrors.IsNotFound(err):
 		have = want.DeepCopy()
@@ -200,7 +200,7 @@ func (r *run) exportedCondition(k types.NamespacedName, own *ownExport) metav1.C
 func (r *run) deleteIfOurs(ctx context.Context, k types.NamespacedName, obj client.Object) error {
 	// Derived Services and ServiceImports are in the own cache (a Service
 	// of that name not the federation's is not).
-	if err := r.own().Get(ctx, k, obj); apierrors.IsNotFound(err) {
+	if err := r.m.OwnCache().Get(ctx, k, obj); apierrors.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("reading %s: %w", k, err)

@@ -57,7 +57,7 @@ func (r *run) ledZonesChanged(ctx context.Context) {
 		return
 	}
 	imports := &mcsv1beta1.ServiceImportList{}
-	if err := r.own().List(ctx, imports, client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}); err != nil {
+	if err := r.m.OwnCache().List(ctx, imports, client.MatchingLabels{federationv1alpha1.LabelManagedBy: federationv1alpha1.ManagedByFederation}); err != nil {
 		return
 	}
 	for i := range imports.Items {

@@ -28,12 +28,12 @@ type Member struct {
 	// Cluster gives a client and a cache of the member, with its
 	// federation account's rights. Its cache leaves out the federation's
 	// own Services and EndpointSlices, and is not to watch ServiceImports
-	// (owncache.go): they are in Own.
+	// or RemoteEntities (owncache.go): they are in Own.
 	Cluster cluster.Cluster
 	// Own is a cache of the federation's own objects in the member (the
-	// derived Services and imported EndpointSlices its leader writes, and
-	// its ServiceImports), started with the leadership; only its kinds are
-	// answered.
+	// derived Services and imported EndpointSlices its leader writes, its
+	// ServiceImports and RemoteEntities), started with the leadership;
+	// only its kinds are answered. Read it through OwnCache.
 	Own cache.Cache
 	// Fence must be checked before every write: it turns false as soon as
 	// this manager may no longer act as leader.
@@ -44,6 +44,15 @@ type Member struct {
 	// Budget bounds the reconciles this manager runs at once over every
 	// member it leads; nil admits every one.
 	Budget *budget.Budget
+}
+
+// OwnCache is where the federation's own objects in the member are read:
+// Own, or, for a Member without one (a test's), the member's cache.
+func (m Member) OwnCache() cache.Cache {
+	if m.Own != nil {
+		return m.Own
+	}
+	return m.Cluster.GetCache()
 }
 
 // FederationView gives read access to every member of the registry.

@@ -27,14 +27,14 @@ import (
 // objects against 400 sources), and every import written anywhere was an
 // event in every supervisor. So a member's cache leaves them out, and the
 // member's leader reads them through a cache of their own (Member.Own),
-// which runs while it leads. The member's ServiceImports are there too: in
-// the member's cache, they stayed in every supervisor that had ever led
-// the member.
+// which runs while it leads. The member's ServiceImports and
+// RemoteEntities are there too: in the member's cache, they stayed in
+// every supervisor that had ever led the member.
 
 // ownKind is a kind of the federation's own objects and the label that
 // marks them; a kind without a label is one only the member's leader reads
 // (ServiceImports): the member's cache never watches it, the own cache
-// holds all of it.
+// holds all of it (ServiceImports, RemoteEntities).
 type ownKind struct {
 	obj        func() client.Object
 	key, value string
@@ -44,6 +44,7 @@ var ownKinds = []ownKind{
 	{func() client.Object { return &corev1.Service{} }, federationv1alpha1.LabelManagedBy, federationv1alpha1.ManagedByFederation},
 	{func() client.Object { return &discoveryv1.EndpointSlice{} }, discoveryv1.LabelManagedBy, federationv1alpha1.EndpointSliceManagedBy},
 	{obj: func() client.Object { return &mcsv1beta1.ServiceImport{} }},
+	{obj: func() client.Object { return &federationv1alpha1.RemoteEntity{} }},
 }
 
 func (k ownKind) selector(op selection.Operator) labels.Selector {
