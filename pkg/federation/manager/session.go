@@ -94,6 +94,18 @@ func memberConfig(server string, c credentials, timeout time.Duration) *rest.Con
 	}
 }
 
+// protobuf is cfg asking for and sending Kubernetes protobuf, for the
+// clientsets of Leases alone (the elector's and the Lease watches'): at
+// idle, a supervisor decodes a Lease event of every member every renewal
+// period. (The member's cluster client reads custom resources too, which
+// have no protobuf form: it stays on JSON.)
+func protobuf(cfg *rest.Config) *rest.Config {
+	pb := rest.CopyConfig(cfg)
+	pb.ContentType = runtime.ContentTypeProtobuf
+	pb.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	return pb
+}
+
 // start connects to the member and starts the elector, the exports watch
 // and, for a supervisor member, the peer loop.
 func (s *session) start(c credentials) error {
@@ -114,7 +126,7 @@ func (s *session) start(c credentials) error {
 	// their renew deadline while importing a burst of exports. A dialer of
 	// its own gives the elector's client a transport of its own.
 	cfg.Dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := kubernetes.NewForConfig(protobuf(cfg))
 	if err != nil {
 		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
 	}
@@ -127,7 +139,7 @@ func (s *session) start(c credentials) error {
 	if err != nil {
 		return err
 	}
-	if s.watchCS, err = kubernetes.NewForConfig(s.watchCfg); err != nil {
+	if s.watchCS, err = kubernetes.NewForConfig(protobuf(s.watchCfg)); err != nil {
 		return fmt.Errorf("client for %s: %w", s.spec.Server, err)
 	}
 	fresh := s.m.opts.Election.LateAfter()
