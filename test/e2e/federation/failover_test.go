@@ -39,29 +39,37 @@ func busiest(leaders map[string]string) string {
 	return best
 }
 
-func TestKillSupervisorManager(t *testing.T) {
-	f := federation(t)
-	audit := startAudit(t, f.Members)
-	before := f.WaitSettled(t, time.Minute)
-	victim := busiest(before)
+// failOver signals the manager of the supervisor leading the most members
+// once the federation is settled, waits until the others lead every
+// member, and checks that only the victim's members moved. It returns the
+// victim and the leaders before and after.
+func failOver(t *testing.T, f *framework.Federation, sig syscall.Signal, what string) (victim string, before, after map[string]string) {
+	t.Helper()
+	before = f.WaitSettled(t, time.Minute)
+	victim = busiest(before)
 	var orphans []string
 	for m, l := range before {
 		if l == victim {
 			orphans = append(orphans, m)
 		}
 	}
-	others := without(f.Supervisors, victim)
-
 	start := time.Now()
-	f.Signal(t, victim, syscall.SIGKILL)
-	after := f.WaitAllLed(t, bound, others...)
+	f.Signal(t, victim, sig)
+	after = f.WaitAllLed(t, bound, without(f.Supervisors, victim)...)
 	took := time.Since(start)
-	t.Logf("kill -9 of %s's manager: its %d members %v led again by %v in %s", victim, len(orphans), orphans, after, took.Round(10*time.Millisecond))
+	t.Logf("%s of %s's manager: its %d members %v led again by %v in %s", what, victim, len(orphans), orphans, after, took.Round(10*time.Millisecond))
 	for m, l := range before {
 		if l != victim && after[m] != l {
-			t.Errorf("member %s changed leader from %s to %s although its leader was alive", m, l, after[m])
+			t.Errorf("member %s changed leader from %s to %s although its leader was not signalled", m, l, after[m])
 		}
 	}
+	return victim, before, after
+}
+
+func TestKillSupervisorManager(t *testing.T) {
+	f := federation(t)
+	audit := startAudit(t, f.Members)
+	victim, before, after := failOver(t, f, syscall.SIGKILL, "kill -9")
 
 	// The supervisor comes back: it gets its share back, and each member moves at most once.
 	f.Restart(t, victim)
@@ -90,15 +98,7 @@ func TestKillSupervisorManager(t *testing.T) {
 func TestStopSupervisorManager(t *testing.T) {
 	f := federation(t)
 	audit := startAudit(t, f.Members)
-	before := f.WaitSettled(t, time.Minute)
-	victim := busiest(before)
-	others := without(f.Supervisors, victim)
-
-	start := time.Now()
-	f.Signal(t, victim, syscall.SIGTERM)
-	after := f.WaitAllLed(t, bound, others...)
-	took := time.Since(start)
-	t.Logf("SIGTERM of %s's manager: its members led again by %v in %s", victim, after, took.Round(10*time.Millisecond))
+	victim, _, _ := failOver(t, f, syscall.SIGTERM, "SIGTERM")
 	framework.Eventually(t, 10*time.Second, func() error {
 		l := f.Heartbeat(t, victim)
 		if l == nil {
@@ -109,11 +109,6 @@ func TestStopSupervisorManager(t *testing.T) {
 		}
 		return nil
 	})
-	for m, l := range before {
-		if l != victim && after[m] != l {
-			t.Errorf("member %s changed leader from %s to %s although its leader was not stopped", m, l, after[m])
-		}
-	}
 
 	f.Restart(t, victim)
 	framework.Eventually(t, 40*time.Second, func() error {
