@@ -18,6 +18,8 @@ import (
 type View struct {
 	mu      sync.Mutex
 	members map[string]manager.MemberInfo
+	// version counts the calls of Set and Remove.
+	version uint64
 }
 
 // NewView returns a view of members.
@@ -40,11 +42,19 @@ func (v *View) Members() []manager.MemberInfo {
 	return out
 }
 
+// Version implements manager.FederationView: every Set and Remove changes it.
+func (v *View) Version() uint64 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.version
+}
+
 // Set adds or replaces a member.
 func (v *View) Set(mi manager.MemberInfo) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.members[mi.ClusterID] = mi
+	v.version++
 }
 
 // Remove drops a member from the view.
@@ -52,6 +62,7 @@ func (v *View) Remove(id string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	delete(v.members, id)
+	v.version++
 }
 
 // Registry is a supervisor's registry of MemberClusters, held in memory:

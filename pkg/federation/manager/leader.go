@@ -2,8 +2,6 @@ package manager
 
 import (
 	"context"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 
 	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/election"
-	"antreaplus.io/antreaplus/pkg/federation/health"
 )
 
 // Member is what a leader controller gets of the member it manages.
@@ -53,72 +50,6 @@ func (m Member) OwnCache() cache.Cache {
 		return m.Own
 	}
 	return m.Cluster.GetCache()
-}
-
-// FederationView gives read access to every member of the registry.
-type FederationView interface {
-	// Members lists the registry's members, sorted by clusterID.
-	Members() []MemberInfo
-}
-
-// MemberInfo is one member as this manager sees it.
-type MemberInfo struct {
-	ClusterID  string
-	Supervisor bool
-	// Cluster is the member's client and cache; nil while not connected.
-	Cluster cluster.Cluster
-	// Reachable is this manager's last probe result.
-	Reachable bool
-	// UnreachableSince is set once no supervisor has reached the member for
-	// longer than the grace period: only then may its exports be withdrawn.
-	UnreachableSince *time.Time
-	// Labels are the labels of the member's registry entry (its
-	// MemberCluster): what export scopes and refusals select. Shared: not
-	// to be modified.
-	Labels map[string]string
-}
-
-// Members implements FederationView.
-//
-// The view is computed at most once per membersFresh while no session or
-// label changes, and shared: every leader controller of every member led
-// asks for it at least once a second, and computing it is quadratic in
-// the members (each member's health reads every supervisor's report).
-func (m *Manager) Members() []MemberInfo {
-	now := time.Now()
-	m.mu.Lock()
-	changes := m.changes
-	m.mu.Unlock()
-	m.view.mu.Lock()
-	defer m.view.mu.Unlock()
-	if m.view.members != nil && m.view.changes == changes && now.Sub(m.view.at) < membersFresh {
-		return slices.Clone(m.view.members)
-	}
-	m.view.members, m.view.at, m.view.changes = m.computeMembers(now), now, changes
-	return slices.Clone(m.view.members)
-}
-
-// membersFresh is how long Members' view is reused: well under the
-// election's retry period, at which reachability is judged.
-const membersFresh = 200 * time.Millisecond
-
-// computeMembers computes the view of Members at now.
-func (m *Manager) computeMembers(now time.Time) []MemberInfo {
-	out := []MemberInfo{}
-	m.mu.Lock()
-	labels := maps.Clone(m.labels)
-	m.mu.Unlock()
-	for _, s := range m.snapshot() {
-		in := m.statusInput(s, now)
-		member, _ := s.currentMember()
-		info := MemberInfo{ClusterID: s.clusterID, Supervisor: s.spec.Supervisor, Cluster: member, Reachable: in.reachable, Labels: labels[s.clusterID]}
-		if v := health.Assess(in.views, now, in.grace, in.registered); v.Unreachable {
-			since := v.LastSeen
-			info.UnreachableSince = &since
-		}
-		out = append(out, info)
-	}
-	return out
 }
 
 // Reader reads the member without the cache.

@@ -76,6 +76,8 @@ type Manager struct {
 		at      time.Time
 		changes uint64
 		members []MemberInfo
+		// version counts the computed views that differed from the last.
+		version uint64
 	}
 }
 

@@ -53,7 +53,7 @@ func (m *Manager) writeStatus(ctx context.Context, s *session) error {
 		return client.IgnoreNotFound(err)
 	}
 	now := time.Now()
-	desired := desiredStatus(m.statusInput(s, now), mc.Status, mc.Generation)
+	desired := desiredStatus(m.statusInput(s, m.snapshot(), now), mc.Status, mc.Generation)
 	due := mc.Status.LastProbeTime == nil || now.Sub(mc.Status.LastProbeTime.Time) >= 2*m.opts.StatusPeriod
 	if !due && sameStatus(mc.Status, desired) {
 		return nil
@@ -82,7 +82,7 @@ type statusInput struct {
 	registered    time.Time
 }
 
-func (m *Manager) statusInput(s *session, now time.Time) statusInput {
+func (m *Manager) statusInput(s *session, peers []*session, now time.Time) statusInput {
 	// A manager that just started has not probed yet: it counts the member as
 	// seen at its own start, so a restart never marks members unreachable.
 	registered := s.created
@@ -102,7 +102,7 @@ func (m *Manager) statusInput(s *session, now time.Time) statusInput {
 		in.lease = s.elector.Status()
 	}
 	in.views = []health.View{{Supervisor: m.me, Reachable: in.reachable, LastReachable: in.lastOK, ReportedAt: now}}
-	for _, p := range m.snapshot() {
+	for _, p := range peers {
 		if p.clusterID == m.me || !p.spec.Supervisor {
 			continue
 		}

@@ -19,7 +19,16 @@
 // view is kept while it is still in the supervisor's registry (its session
 // is starting) and withdrawn once it is gone from it (it left the
 // federation): see StillRegistered. Registry answers, with the member's
-// registry labels, are cached for a few seconds. Handler adapts a function
+// registry labels, are cached for a few seconds.
+//
+// Refresh, which every leader controller of every member led calls each
+// second, looks at every member only when something it compares may have
+// changed: the federation view's version (manager.FederationView.Version),
+// an event that marks the tracker dirty (a hook in place, a member's
+// refusal changed), a hold-down that ends, or a member still being hooked
+// or synced. Otherwise it is quiet and returns at once (Looks counts both).
+//
+// Handler adapts a function
 // of (event type, object, old object) to an informer's event handler.
 //
 // # Usage

@@ -40,8 +40,12 @@ func (t *Tracker) membershipHandler(id string) toolscache.ResourceEventHandler {
 		if err != nil {
 			t.log.Error(err, "A member's refusal of imports cannot be read: it refuses every other member until it is fixed", "source", id)
 		}
+		sig := refusalSignature(spec)
 		t.mu.Lock()
-		t.refusals[id] = refusal{spec: spec, decided: decided, err: err, sig: refusalSignature(spec)}
+		if t.refusals[id].sig != sig {
+			t.dirty = true
+		}
+		t.refusals[id] = refusal{spec: spec, decided: decided, err: err, sig: sig}
 		t.mu.Unlock()
 	})
 }

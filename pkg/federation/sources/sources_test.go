@@ -33,6 +33,9 @@ type view []manager.MemberInfo
 
 func (v view) Members() []manager.MemberInfo { return v }
 
+// Version is the same for every view: a test that changes one builds a new tracker.
+func (v view) Version() uint64 { return 0 }
+
 func newTracker(reg client.Reader, c *clock) *Tracker {
 	t := New(manager.Member{ClusterID: "member-1", Federation: view{}}, Options{UnreachableHoldDown: 5 * time.Second,
 		Registry: reg, RegistryNamespace: "antreaplus-system"}, logr.Discard())

@@ -68,8 +68,16 @@ type Tracker struct {
 	// completes after it, or for a cache no longer the member's, is removed.
 	hooking map[string]cluster.Cluster
 	closed  bool
-	// last is what Refresh saw of each member the last time.
-	last       []memberSnapshot
+	// last is what Refresh saw of each member the last time, and settled
+	// until when that holds without a look (quiet).
+	last    []memberSnapshot
+	settled settlement
+	// dirty is set by what changes a member's state behind Refresh's back:
+	// a hook in place, a refusal changed.
+	dirty bool
+	// looks and quietLooks count Refresh's calls (Looks).
+	looks, quietLooks atomic.Uint64
+
 	registered map[string]registration
 	// refusals are what each member's ClusterMembership refuses.
 	refusals map[string]refusal
@@ -262,9 +270,21 @@ func (t *Tracker) Close() {
 
 // Refresh hooks new or reconnected members and tells whether any member's
 // state changed since the last call (then everything is reconciled again).
-// It runs every second in every tracker of every member led: it compares
-// what it saw without building anything unless something changed.
+// It runs every second in every tracker of every member led: while nothing
+// it compares can have changed (quiet), it returns at once; otherwise it
+// looks at every member, comparing what it saw without building anything
+// unless something changed.
 func (t *Tracker) Refresh(ctx context.Context) bool {
+	version := t.m.Federation.Version()
+	if t.quiet(version) {
+		t.quietLooks.Add(1)
+		return false
+	}
+	t.looks.Add(1)
+	t.mu.Lock()
+	// Cleared before anything is read: what changes from here on marks it again.
+	t.dirty = false
+	t.mu.Unlock()
 	members := t.m.Federation.Members()
 	for _, mi := range members {
 		t.rehook(ctx, mi)
@@ -302,7 +322,57 @@ func (t *Tracker) Refresh(ctx context.Context) bool {
 		t.log.Info("Member states changed", "states", strings.Join(states, ","))
 	}
 	t.last = snaps
+	t.settled = t.settleLocked(version, members, snaps)
 	return changed
+}
+
+// settlement is when the states Refresh last saw can change with nothing
+// to mark it: never (ok false: a member is still being hooked or synced,
+// and is looked at every time), or at wake, when a member marked
+// unreachable ends its hold-down. Otherwise only a new federation view
+// (version) or an event (dirty) changes them.
+type settlement struct {
+	ok      bool
+	version uint64
+	wake    time.Time
+}
+
+// settleLocked is the settlement of a look at members (t.mu held).
+func (t *Tracker) settleLocked(version uint64, members []manager.MemberInfo, snaps []memberSnapshot) settlement {
+	st := settlement{ok: true, version: version}
+	for i, mi := range members {
+		state := snaps[i].state
+		if state == Kept && mi.Cluster != nil {
+			// Hooked, or being hooked, but not synced yet: its informers say
+			// nothing when they have.
+			st.ok = false
+		}
+		if mi.UnreachableSince != nil && state != Withdrawn {
+			if since, seen := t.unreachable[mi.ClusterID]; seen {
+				if w := since.Add(t.opts.UnreachableHoldDown); st.wake.IsZero() || w.Before(st.wake) {
+					st.wake = w
+				}
+			}
+		}
+	}
+	return st
+}
+
+// quiet tells whether nothing Refresh compares can have changed since it
+// last looked: the same federation view, no event that marks the tracker
+// dirty, no hook under way, and no hold-down ended.
+func (t *Tracker) quiet(version uint64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.settled
+	return st.ok && !t.dirty && st.version == version && len(t.hooking) == 0 && t.last != nil &&
+		(st.wake.IsZero() || t.now().Before(st.wake))
+}
+
+// Looks counts Refresh's calls: those that looked at every member, and
+// those that found the tracker quiet and returned at once.
+func (t *Tracker) Looks() (looked, quiet uint64) {
+	return t.looks.Load(), t.quietLooks.Load()
 }
 
 // memberSnapshot is what Refresh compares of a member from one call to the
@@ -373,6 +443,7 @@ func (t *Tracker) rehook(ctx context.Context, mi manager.MemberInfo) {
 		if keep {
 			t.hooks[id] = nh
 		}
+		t.dirty = true
 		t.mu.Unlock()
 		if nh != nil && !keep {
 			nh.remove()

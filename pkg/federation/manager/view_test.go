@@ -1,0 +1,51 @@
+package manager
+
+import (
+	"testing"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+)
+
+// TestSameMembers: the view's version moves when any field a leader
+// controller reads of a member changes, and not when a view is computed
+// again with the same answer (a copy of the same time, of the same labels).
+func TestSameMembers(t *testing.T) {
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	again := at
+	var a, b cluster.Cluster = fakeCluster{name: "a"}, fakeCluster{name: "b"}
+	base := MemberInfo{ClusterID: "m", Cluster: a, Reachable: true, UnreachableSince: &at, Labels: map[string]string{"region": "eu"}}
+	cases := []struct {
+		name   string
+		change func(*MemberInfo)
+		same   bool
+	}{
+		{name: "computed again", same: true, change: func(mi *MemberInfo) {
+			mi.UnreachableSince, mi.Labels = &again, map[string]string{"region": "eu"}
+		}},
+		{name: "another cache", change: func(mi *MemberInfo) { mi.Cluster = b }},
+		{name: "not connected", change: func(mi *MemberInfo) { mi.Cluster = nil }},
+		{name: "probe failed", change: func(mi *MemberInfo) { mi.Reachable = false }},
+		{name: "reachable again", change: func(mi *MemberInfo) { mi.UnreachableSince = nil }},
+		{name: "last seen later", change: func(mi *MemberInfo) { later := at.Add(time.Second); mi.UnreachableSince = &later }},
+		{name: "a label", change: func(mi *MemberInfo) { mi.Labels = map[string]string{"region": "us"} }},
+		{name: "a supervisor now", change: func(mi *MemberInfo) { mi.Supervisor = true }},
+		{name: "another member", change: func(mi *MemberInfo) { mi.ClusterID = "n" }},
+	}
+	for _, c := range cases {
+		mi := base
+		c.change(&mi)
+		if got := SameMembers([]MemberInfo{base}, []MemberInfo{mi}); got != c.same {
+			t.Errorf("%s: same %t, want %t", c.name, got, c.same)
+		}
+	}
+	if SameMembers([]MemberInfo{base}, []MemberInfo{base, base}) {
+		t.Error("a member more: the same view")
+	}
+}
+
+// fakeCluster is a member's cache, told apart from another by name.
+type fakeCluster struct {
+	cluster.Cluster
+	name string
+}
