@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
-	"antreaplus.io/antreaplus/pkg/boundedload"
 	"antreaplus.io/antreaplus/pkg/federation/budget"
 	"antreaplus.io/antreaplus/pkg/federation/election"
 )
@@ -69,6 +68,12 @@ type Manager struct {
 	// changes counts the changes of sessions and labels (under mu): a
 	// change makes Members compute its view again at once.
 	changes uint64
+	// registryChanges counts the changes of the registry's members and
+	// supervisors (under mu): what the plan is computed from.
+	registryChanges uint64
+
+	// plans is the last plan computed (plan.go).
+	plans planCache
 
 	// view is Members' last answer (membersFresh).
 	view struct {
@@ -164,27 +169,6 @@ func (m *Manager) pokeAll() {
 			s.elector.Poke()
 		}
 	}
-}
-
-// plan is the balanced assignment over the registry and the live supervisors.
-func (m *Manager) plan() boundedload.Plan {
-	m.mu.Lock()
-	members := make([]string, 0, len(m.members))
-	var supervisors []string
-	for id, spec := range m.members {
-		members = append(members, id)
-		if spec.Supervisor {
-			supervisors = append(supervisors, id)
-		}
-	}
-	m.mu.Unlock()
-	alive := []string{m.me}
-	for _, s := range supervisors {
-		if s != m.me && m.Alive(s) {
-			alive = append(alive, s)
-		}
-	}
-	return boundedload.Compute(members, alive)
 }
 
 // snapshot returns the current sessions sorted by member.

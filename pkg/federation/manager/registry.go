@@ -79,6 +79,9 @@ func (r *registryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	retryLater := ctrl.Result{RequeueAfter: 10 * time.Second}
 
 	m.mu.Lock()
+	if old, ok := m.members[id]; !ok || old.Supervisor != mc.Spec.Supervisor {
+		m.registryChanges++
+	}
 	m.members[id] = mc.Spec
 	if !maps.Equal(m.labels[id], mc.Labels) {
 		m.changes++
@@ -126,6 +129,9 @@ func (m *Manager) removeMember(name string) {
 	m.mu.Lock()
 	s := m.sessions[name]
 	delete(m.sessions, name)
+	if _, ok := m.members[name]; ok {
+		m.registryChanges++
+	}
 	delete(m.members, name)
 	delete(m.labels, name)
 	m.changes++
