@@ -34,8 +34,9 @@ func (l statusLoop) Start(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		for _, s := range l.m.snapshot() {
-			if err := l.m.writeStatus(ctx, s); err != nil && !apierrors.IsConflict(err) {
+		sessions := l.m.snapshot()
+		for _, s := range sessions {
+			if err := l.m.writeStatus(ctx, s, sessions); err != nil && !apierrors.IsConflict(err) {
 				log.FromContext(ctx).V(1).Info("Writing member status failed", "member", s.clusterID, "err", err)
 			}
 		}
@@ -46,14 +47,15 @@ func (l statusLoop) Start(ctx context.Context) error {
 func (statusLoop) NeedLeaderElection() bool { return false }
 
 // writeStatus updates a member's registry status when it changed, or when
-// its report is due for a refresh (other supervisors read its age).
-func (m *Manager) writeStatus(ctx context.Context, s *session) error {
+// its report is due for a refresh (other supervisors read its age); peers
+// are every session (a snapshot), whose reports of the member it reads.
+func (m *Manager) writeStatus(ctx context.Context, s *session, peers []*session) error {
 	mc := &federationv1alpha1.MemberCluster{}
 	if err := m.local.Get(ctx, client.ObjectKey{Namespace: m.opts.Namespace, Name: s.clusterID}, mc); err != nil {
 		return client.IgnoreNotFound(err)
 	}
 	now := time.Now()
-	desired := desiredStatus(m.statusInput(s, m.snapshot(), now), mc.Status, mc.Generation)
+	desired := desiredStatus(m.statusInput(s, peers, now), mc.Status, mc.Generation)
 	due := mc.Status.LastProbeTime == nil || now.Sub(mc.Status.LastProbeTime.Time) >= 2*m.opts.StatusPeriod
 	if !due && sameStatus(mc.Status, desired) {
 		return nil
@@ -82,6 +84,9 @@ type statusInput struct {
 	registered    time.Time
 }
 
+// statusInput is what this manager knows of the member of s at now, with
+// the reports of it by the supervisors among peers (a snapshot of the
+// sessions, taken once by a caller that asks for every member).
 func (m *Manager) statusInput(s *session, peers []*session, now time.Time) statusInput {
 	// A manager that just started has not probed yet: it counts the member as
 	// seen at its own start, so a restart never marks members unreachable.
