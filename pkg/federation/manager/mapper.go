@@ -12,13 +12,26 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
-// knownMappings are the REST mappings of the kinds memberCacheByObject
-// names, the same in every Kubernetes release the federation supports:
-// coordination.k8s.io/v1 Leases, v1 Nodes and Services,
+// knownMappings are the REST mappings of the kinds a supervisor reads or
+// writes in a member, the same in every Kubernetes release the federation
+// supports and in every member it joined: the kinds memberCacheByObject
+// names (coordination.k8s.io/v1 Leases, v1 Nodes and Services,
 // discovery.k8s.io/v1 EndpointSlices and multicluster.x-k8s.io/v1beta1
-// ServiceImports (the own cache's kinds, owncache.go).
+// ServiceImports, the own cache's kinds, owncache.go), the other core kinds
+// the leader controllers read (Namespaces, ConfigMaps, Events), the
+// ServiceExports of the MCS CRDs the federation installs, and the
+// federation's own kinds in a member. Asked of the member instead, each
+// member's mapper loaded every resource of these groups (the core group's
+// twenty and more): about 220 KB per member in every supervisor, and
+// discovery requests before a session could read anything. Kinds of CRDs
+// others install (Antrea's ExternalEntities, ExternalDNS's DNSEndpoints)
+// are still asked of the member, which says whether and at what version it
+// serves them. TestKnownMappingsAsServed checks these against a real API
+// server's discovery.
 var knownMappings = []meta.RESTMapping{{
 	Resource:         coordinationv1.SchemeGroupVersion.WithResource("leases"),
 	GroupVersionKind: coordinationv1.SchemeGroupVersion.WithKind("Lease"),
@@ -39,6 +52,34 @@ var knownMappings = []meta.RESTMapping{{
 	// (The federation installs the MCS CRDs in every member, at this version.)
 	Resource:         mcsv1beta1.SchemeGroupVersion.WithResource("serviceimports"),
 	GroupVersionKind: mcsv1beta1.SchemeGroupVersion.WithKind("ServiceImport"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         mcsv1beta1.SchemeGroupVersion.WithResource("serviceexports"),
+	GroupVersionKind: mcsv1beta1.SchemeGroupVersion.WithKind("ServiceExport"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         corev1.SchemeGroupVersion.WithResource("namespaces"),
+	GroupVersionKind: corev1.SchemeGroupVersion.WithKind("Namespace"),
+	Scope:            meta.RESTScopeRoot,
+}, {
+	Resource:         corev1.SchemeGroupVersion.WithResource("configmaps"),
+	GroupVersionKind: corev1.SchemeGroupVersion.WithKind("ConfigMap"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         corev1.SchemeGroupVersion.WithResource("events"),
+	GroupVersionKind: corev1.SchemeGroupVersion.WithKind("Event"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         federationv1alpha1.GroupVersion.WithResource("clustermemberships"),
+	GroupVersionKind: federationv1alpha1.GroupVersion.WithKind("ClusterMembership"),
+	Scope:            meta.RESTScopeRoot,
+}, {
+	Resource:         federationv1alpha1.GroupVersion.WithResource("entityexports"),
+	GroupVersionKind: federationv1alpha1.GroupVersion.WithKind("EntityExport"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         federationv1alpha1.GroupVersion.WithResource("remoteentities"),
+	GroupVersionKind: federationv1alpha1.GroupVersion.WithKind("RemoteEntity"),
 	Scope:            meta.RESTScopeNamespace,
 }}
 

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 )
 
@@ -52,5 +53,31 @@ func TestMemberBuiltWhileUnreachable(t *testing.T) {
 	}
 	if _, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("Other").GroupKind()); err == nil {
 		t.Error("a kind the mapper does not know was mapped without asking the member")
+	}
+}
+
+// TestKnownMappingsAsServed: every mapping the member mapper answers
+// itself is the one a real member's API server serves (with the CRDs the
+// federation installs in a member), by resource and scope.
+func TestKnownMappingsAsServed(t *testing.T) {
+	cfg := clusters.Config(t, member)
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, err := apiutil.NewDynamicRESTMapper(cfg, httpClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range knownMappings {
+		gvk := want.GroupVersionKind
+		got, err := served.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			t.Errorf("%s: the member does not serve it: %v", gvk, err)
+			continue
+		}
+		if got.Resource != want.Resource || got.Scope.Name() != want.Scope.Name() {
+			t.Errorf("%s: served as %s (%s), known as %s (%s)", gvk, got.Resource, got.Scope.Name(), want.Resource, want.Scope.Name())
+		}
 	}
 }
