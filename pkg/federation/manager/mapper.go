@@ -13,25 +13,29 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
 
+	antreav1alpha2 "antreaplus.io/antreaplus/api/antrea/v1alpha2"
+	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
 )
 
-// knownMappings are the REST mappings of the kinds a supervisor reads or
+// knownMappings are the REST mappings of every kind a supervisor reads or
 // writes in a member, the same in every Kubernetes release the federation
 // supports and in every member it joined: the kinds memberCacheByObject
 // names (coordination.k8s.io/v1 Leases, v1 Nodes and Services,
 // discovery.k8s.io/v1 EndpointSlices and multicluster.x-k8s.io/v1beta1
 // ServiceImports, the own cache's kinds, owncache.go), the other core kinds
 // the leader controllers read (Namespaces, ConfigMaps, Events), the
-// ServiceExports of the MCS CRDs the federation installs, and the
-// federation's own kinds in a member. Asked of the member instead, each
-// member's mapper loaded every resource of these groups (the core group's
-// twenty and more): about 220 KB per member in every supervisor, and
-// discovery requests before a session could read anything. Kinds of CRDs
-// others install (Antrea's ExternalEntities, ExternalDNS's DNSEndpoints)
-// are still asked of the member, which says whether and at what version it
-// serves them. TestKnownMappingsAsServed checks these against a real API
-// server's discovery.
+// ServiceExports of the MCS CRDs the federation installs, the federation's
+// own kinds in a member, and the two kinds of others' CRDs it reads or
+// writes at the one version it speaks (Antrea's crd.antrea.io/v1alpha2
+// ExternalEntities, ExternalDNS's externaldns.k8s.io/v1alpha1 DNSEndpoints:
+// a member without them answers a request for them with NotFound, which
+// their readers take for "not installed", as they took the mapper's
+// NoMatch). The first kind asked of the member instead made its mapper load
+// the member's whole discovery (aggregated discovery: every group, every
+// resource), 0.2-0.3 MB per member in every supervisor, and a member
+// without the CRD had the group asked for again at every retry.
+// TestKnownMappingsAsServed checks these against a real API server.
 var knownMappings = []meta.RESTMapping{{
 	Resource:         coordinationv1.SchemeGroupVersion.WithResource("leases"),
 	GroupVersionKind: coordinationv1.SchemeGroupVersion.WithKind("Lease"),
@@ -80,6 +84,14 @@ var knownMappings = []meta.RESTMapping{{
 }, {
 	Resource:         federationv1alpha1.GroupVersion.WithResource("remoteentities"),
 	GroupVersionKind: federationv1alpha1.GroupVersion.WithKind("RemoteEntity"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         antreav1alpha2.GroupVersion.WithResource("externalentities"),
+	GroupVersionKind: antreav1alpha2.GroupVersion.WithKind("ExternalEntity"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
+	Resource:         externaldnsv1alpha1.GroupVersion.WithResource("dnsendpoints"),
+	GroupVersionKind: externaldnsv1alpha1.GroupVersion.WithKind("DNSEndpoint"),
 	Scope:            meta.RESTScopeNamespace,
 }}
 

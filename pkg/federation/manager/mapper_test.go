@@ -7,11 +7,16 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
+
+	externaldnsv1alpha1 "antreaplus.io/antreaplus/api/externaldns/v1alpha1"
+	"antreaplus.io/antreaplus/test/framework"
 )
 
 // TestMemberBuiltWhileUnreachable builds a member's client and cache with
@@ -58,9 +63,10 @@ func TestMemberBuiltWhileUnreachable(t *testing.T) {
 
 // TestKnownMappingsAsServed: every mapping the member mapper answers
 // itself is the one a real member's API server serves (with the CRDs the
-// federation installs in a member), by resource and scope.
+// federation installs in a member, and ExternalDNS's), by resource and scope.
 func TestKnownMappingsAsServed(t *testing.T) {
 	cfg := clusters.Config(t, member)
+	framework.InstallDNSEndpointCRD(t, cfg)
 	httpClient, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -79,5 +85,33 @@ func TestKnownMappingsAsServed(t *testing.T) {
 		if got.Resource != want.Resource || got.Scope.Name() != want.Scope.Name() {
 			t.Errorf("%s: served as %s (%s), known as %s (%s)", gvk, got.Resource, got.Scope.Name(), want.Resource, want.Scope.Name())
 		}
+	}
+}
+
+// TestKnownKindNotInstalled: a kind of another project's CRD that a member
+// does not serve is answered NotFound through the member mapper (not a
+// NoMatch error, and without asking the member's discovery), which is what
+// its readers take for "not installed" (package dnsendpoints).
+func TestKnownKindNotInstalled(t *testing.T) {
+	cfg := clusters.Config(t, supervisor) // no ExternalDNS here
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper, err := memberMapper(cfg, httpClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := memberScheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(cfg, client.Options{HTTPClient: httpClient, Mapper: mapper, Scheme: sch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.List(t.Context(), &externaldnsv1alpha1.DNSEndpointList{}, client.InNamespace("default"))
+	if !apierrors.IsNotFound(err) {
+		t.Fatalf("listing DNSEndpoints in a member without their CRD: %v, want NotFound", err)
 	}
 }
