@@ -3,6 +3,7 @@ package manager
 import (
 	"net/http"
 	"slices"
+	"strings"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -86,6 +87,11 @@ var knownMappings = []meta.RESTMapping{{
 	GroupVersionKind: federationv1alpha1.GroupVersion.WithKind("RemoteEntity"),
 	Scope:            meta.RESTScopeNamespace,
 }, {
+	// (Read of a supervisor member: its registry's reports, peer.go.)
+	Resource:         federationv1alpha1.GroupVersion.WithResource("memberclusters"),
+	GroupVersionKind: federationv1alpha1.GroupVersion.WithKind("MemberCluster"),
+	Scope:            meta.RESTScopeNamespace,
+}, {
 	Resource:         antreav1alpha2.GroupVersion.WithResource("externalentities"),
 	GroupVersionKind: antreav1alpha2.GroupVersion.WithKind("ExternalEntity"),
 	Scope:            meta.RESTScopeNamespace,
@@ -110,15 +116,31 @@ func memberMapper(c *rest.Config, httpClient *http.Client) (meta.RESTMapper, err
 	return known{lazy}, nil
 }
 
-// known answers the mappings of knownMappings itself.
+// known answers the mappings of knownMappings itself, and those of their
+// lists (a cache asks for the scope of the list it is given: "LeaseList").
 type known struct{ meta.RESTMapper }
 
 // RESTMapping implements meta.RESTMapper.
 func (k known) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
-	for _, m := range knownMappings {
-		if gk == m.GroupVersionKind.GroupKind() && (len(versions) == 0 || slices.Contains(versions, m.GroupVersionKind.Version)) {
-			return &m, nil
+	if m := knownMapping(gk, versions); m != nil {
+		return m, nil
+	}
+	if item, isList := strings.CutSuffix(gk.Kind, "List"); isList {
+		if m := knownMapping(schema.GroupKind{Group: gk.Group, Kind: item}, versions); m != nil {
+			m.GroupVersionKind.Kind = gk.Kind
+			return m, nil
 		}
 	}
 	return k.RESTMapper.RESTMapping(gk, versions...)
+}
+
+// knownMapping is a copy of the known mapping of gk at one of versions
+// (any, when none is given), or nil.
+func knownMapping(gk schema.GroupKind, versions []string) *meta.RESTMapping {
+	for _, m := range knownMappings {
+		if gk == m.GroupVersionKind.GroupKind() && (len(versions) == 0 || slices.Contains(versions, m.GroupVersionKind.Version)) {
+			return &m
+		}
+	}
+	return nil
 }

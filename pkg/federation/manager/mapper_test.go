@@ -56,6 +56,16 @@ func TestMemberBuiltWhileUnreachable(t *testing.T) {
 			t.Errorf("the %s mapping (a kind of the own cache) asked of a member that does not answer: %v", gvk.Kind, err)
 		}
 	}
+	// A cache of Leases in one namespace asks for the scope of the list it
+	// is given (controller-runtime's multi-namespace cache).
+	if l, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("LeaseList").GroupKind(), "v1"); err != nil {
+		t.Errorf("the LeaseList mapping asked of a member that does not answer: %v", err)
+	} else if l.Scope.Name() != meta.RESTScopeNameNamespace || l.Resource.Resource != "leases" || l.GroupVersionKind.Kind != "LeaseList" {
+		t.Errorf("LeaseList mapping %+v, want the list kind of the namespaced resource leases", l)
+	}
+	if k := knownMappings[0].GroupVersionKind.Kind; k != "Lease" {
+		t.Errorf("asking for a list changed the known mapping of Lease: %s", k)
+	}
 	if _, err := member.GetRESTMapper().RESTMapping(coordinationv1.SchemeGroupVersion.WithKind("Other").GroupKind()); err == nil {
 		t.Error("a kind the mapper does not know was mapped without asking the member")
 	}
