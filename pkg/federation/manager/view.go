@@ -38,8 +38,8 @@ type MemberInfo struct {
 	Labels map[string]string
 }
 
-// Same tells whether two views of a member say the same.
-func (mi MemberInfo) Same(o MemberInfo) bool {
+// same tells whether two views of a member say the same.
+func (mi MemberInfo) same(o MemberInfo) bool {
 	return mi.ClusterID == o.ClusterID && mi.Supervisor == o.Supervisor && mi.Cluster == o.Cluster && mi.Reachable == o.Reachable &&
 		sameTime(mi.UnreachableSince, o.UnreachableSince) && maps.Equal(mi.Labels, o.Labels)
 }
@@ -51,9 +51,9 @@ func sameTime(a, b *time.Time) bool {
 	return a.Equal(*b)
 }
 
-// SameMembers tells whether two views say the same of every member.
-func SameMembers(a, b []MemberInfo) bool {
-	return slices.EqualFunc(a, b, MemberInfo.Same)
+// sameMembers tells whether two views say the same of every member.
+func sameMembers(a, b []MemberInfo) bool {
+	return slices.EqualFunc(a, b, MemberInfo.same)
 }
 
 // Members implements FederationView.
@@ -89,7 +89,7 @@ func (m *Manager) freshViewLocked() {
 		return
 	}
 	members := m.computeMembers(now)
-	if m.view.members == nil || !SameMembers(members, m.view.members) {
+	if m.view.members == nil || !sameMembers(members, m.view.members) {
 		m.view.version++
 	}
 	m.view.members, m.view.at, m.view.changes = members, now, changes

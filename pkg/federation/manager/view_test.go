@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 )
 
-// TestSameMembers: the view's version moves when any field a leader
+// TestsameMembers: the view's version moves when any field a leader
 // controller reads of a member changes, and not when a view is computed
 // again with the same answer (a copy of the same time, of the same labels).
 func TestSameMembers(t *testing.T) {
@@ -35,11 +35,11 @@ func TestSameMembers(t *testing.T) {
 	for _, c := range cases {
 		mi := base
 		c.change(&mi)
-		if got := SameMembers([]MemberInfo{base}, []MemberInfo{mi}); got != c.same {
+		if got := sameMembers([]MemberInfo{base}, []MemberInfo{mi}); got != c.same {
 			t.Errorf("%s: same %t, want %t", c.name, got, c.same)
 		}
 	}
-	if SameMembers([]MemberInfo{base}, []MemberInfo{base, base}) {
+	if sameMembers([]MemberInfo{base}, []MemberInfo{base, base}) {
 		t.Error("a member more: the same view")
 	}
 }

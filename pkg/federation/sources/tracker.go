@@ -365,7 +365,8 @@ func (t *Tracker) quiet(version uint64) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	st := t.settled
-	return st.ok && !t.dirty && st.version == version && len(t.hooking) == 0 && t.last != nil &&
+	// (settled.ok is set by a look only: none yet, never quiet.)
+	return st.ok && !t.dirty && st.version == version && len(t.hooking) == 0 &&
 		(st.wake.IsZero() || t.now().Before(st.wake))
 }
 
