@@ -124,11 +124,14 @@ func TestAWSAssumeRole(t *testing.T) {
 		t.Errorf("%d objects imported without the role", o.Len())
 	}
 
+	// A merge patch, not an update: the controller writes the account's
+	// status meanwhile, and an update from a read before it conflicts.
 	if err := c.Get(t.Context(), client.ObjectKeyFromObject(acct), acct); err != nil {
 		t.Fatal(err)
 	}
-	acct.Spec.AWS.Credentials.AssumeRole.ExternalID = externalID
-	if err := c.Update(t.Context(), acct); err != nil {
+	fixed := acct.DeepCopy()
+	fixed.Spec.AWS.Credentials.AssumeRole.ExternalID = externalID
+	if err := c.Patch(t.Context(), fixed, client.MergeFrom(acct)); err != nil {
 		t.Fatal(err)
 	}
 	waitCondition(t, c, acct, cloudv1alpha1.ConditionReady, metav1.ConditionTrue, "Ready")
