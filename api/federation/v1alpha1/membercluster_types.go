@@ -89,7 +89,9 @@ type MemberClusterStatus struct {
 	// +kubebuilder:validation:MaxLength=1024
 	LastError string `json:"lastError,omitempty"`
 
-	// lastProbeTime is when the member was last probed.
+	// lastProbeTime is when the reporting federation manager last wrote
+	// this report: at a change, and every half grace period while nothing
+	// changes.
 	// +optional
 	LastProbeTime *metav1.Time `json:"lastProbeTime,omitempty"`
 

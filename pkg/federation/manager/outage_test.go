@@ -91,8 +91,9 @@ func federate(t *testing.T) *framework.TCPProxy {
 	return proxy
 }
 
-// runManager runs the supervisor's manager in-process until the test ends.
-func runManager(t *testing.T) *Manager {
+// runManager runs the supervisor's manager in-process until the test ends,
+// with the default options changed by each of with.
+func runManager(t *testing.T, with ...func(*Options)) *Manager {
 	t.Helper()
 	cfg := clusters.Config(t, supervisor)
 	sch, err := scheme.New()
@@ -101,6 +102,9 @@ func runManager(t *testing.T) *Manager {
 	}
 	opts := DefaultOptions()
 	opts.LeaderControllers = []LeaderController{idle{}}
+	for _, w := range with {
+		w(&opts)
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: sch, Metrics: metricsserver.Options{BindAddress: "0"},
 		Cache: cache.Options{DefaultNamespaces: map[string]cache.Config{opts.Namespace: {}}}})
 	if err != nil {

@@ -12,9 +12,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
@@ -50,7 +52,10 @@ func (m *Manager) setupRegistryController(mgr ctrl.Manager) error {
 	})
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("registry").
-		For(&federationv1alpha1.MemberCluster{}).
+		// Only what a session is built from: the spec (its generation), the
+		// labels (export scopes select them) and deletion. Not the status:
+		// this manager writes it, and every write would reconcile again.
+		For(&federationv1alpha1.MemberCluster{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}))).
 		Watches(&corev1.Secret{}, secretToMembers).
 		Complete(&registryReconciler{m: m})
 }

@@ -46,9 +46,10 @@ func (l statusLoop) Start(ctx context.Context) error {
 // NeedLeaderElection implements LeaderElectionRunnable.
 func (statusLoop) NeedLeaderElection() bool { return false }
 
-// writeStatus updates a member's registry status when it changed, or when
-// its report is due for a refresh (other supervisors read its age); peers
-// are every session (a snapshot), whose reports of the member it reads.
+// writeStatus updates a member's registry status when it changed (within a
+// status period of the change), or when its report is due for a refresh
+// (reportRefresh); peers are every session (a snapshot), whose reports of
+// the member it reads.
 func (m *Manager) writeStatus(ctx context.Context, s *session, peers []*session) error {
 	mc := &federationv1alpha1.MemberCluster{}
 	if err := m.local.Get(ctx, client.ObjectKey{Namespace: m.opts.Namespace, Name: s.clusterID}, mc); err != nil {
@@ -56,7 +57,7 @@ func (m *Manager) writeStatus(ctx context.Context, s *session, peers []*session)
 	}
 	now := time.Now()
 	desired := desiredStatus(m.statusInput(s, peers, now), mc.Status, mc.Generation)
-	due := mc.Status.LastProbeTime == nil || now.Sub(mc.Status.LastProbeTime.Time) >= 2*m.opts.StatusPeriod
+	due := mc.Status.LastProbeTime == nil || now.Sub(mc.Status.LastProbeTime.Time) >= m.reportRefresh()
 	if !due && sameStatus(mc.Status, desired) {
 		return nil
 	}
@@ -112,7 +113,7 @@ func (m *Manager) statusInput(s *session, peers []*session, now time.Time) statu
 			continue
 		}
 		if v, ok := p.report(s.clusterID); ok && v.Supervisor != m.me {
-			in.views = append(in.views, v)
+			in.views = append(in.views, m.confirmedReport(p, v, now))
 		}
 	}
 	if in.reachable {
@@ -121,6 +122,74 @@ func (m *Manager) statusInput(s *session, peers []*session, now time.Time) statu
 		reachableGauge.WithLabelValues(s.clusterID).Set(0)
 	}
 	return in
+}
+
+// reportRefresh is how long a manager leaves a member's registry status
+// unwritten while it does not change: half the grace, so that a report
+// read every status period is never older than the grace (a reader that
+// does not know heartbeats, confirmedReport, still counts it), and at
+// least two status periods. A change is written at the next status period.
+//
+// Before, every report was rewritten every two status periods: F/10
+// writes a second into each supervisor's registry at idle, with F members
+// (docs/scale.md, "Registry reports written on change").
+func (m *Manager) reportRefresh() time.Duration {
+	return max(m.opts.UnreachableGrace/2, 2*m.opts.StatusPeriod)
+}
+
+// confirmedReport is another supervisor's report v, read from its registry,
+// as of the last time that supervisor was seen alive. Its manager writes a
+// change of the report within a status period (two, to allow for a slow
+// pass over every member), and its registry is read every status period:
+// while its heartbeat beats, the report read still says what it thinks
+// at confirmed = (the heartbeat's last change, or the last read if
+// earlier) - 2 status periods - a status period. A reachable report then
+// also says that the supervisor reached the member within LateAfter of
+// confirmed (statusInput's reachable), so its LastReachable is at least
+// that. Confirmation needs a report no older than the grace itself: a
+// manager whose heartbeat beats but whose reports stopped (its status
+// loop stuck) stops vouching after the grace, as it did before.
+func (m *Manager) confirmedReport(p *session, v health.View, now time.Time) health.View {
+	changedAt, seen, released := p.heartbeat()
+	p.peer.mu.Lock()
+	read := p.peer.reportsRead
+	p.peer.mu.Unlock()
+	return confirmReport(v, peerSeen{heartbeat: changedAt, beating: seen && !released, read: read}, now, reportTiming{
+		statusPeriod: m.opts.StatusPeriod, grace: m.opts.UnreachableGrace, lateAfter: m.opts.Election.LateAfter()})
+}
+
+// peerSeen is what a session saw of another supervisor: when its
+// heartbeat last changed, whether it beats (seen, not released), and when
+// its registry was last read.
+type peerSeen struct {
+	heartbeat time.Time
+	beating   bool
+	read      time.Time
+}
+
+// reportTiming are the periods confirmReport reasons with.
+type reportTiming struct {
+	statusPeriod, grace, lateAfter time.Duration
+}
+
+// confirmReport moves a report's times to what a live writer's silence
+// confirms (confirmedReport). It is pure.
+func confirmReport(v health.View, p peerSeen, now time.Time, c reportTiming) health.View {
+	if !p.beating || now.Sub(v.ReportedAt) > c.grace || now.Sub(p.heartbeat) > c.lateAfter {
+		return v
+	}
+	last := p.heartbeat
+	if p.read.Before(last) {
+		last = p.read
+	}
+	confirmed := last.Add(-3 * c.statusPeriod)
+	if confirmed.After(v.ReportedAt) {
+		v.ReportedAt = confirmed
+	}
+	if at := confirmed.Add(-c.lateAfter); v.Reachable && at.After(v.LastReachable) {
+		v.LastReachable = at
+	}
+	return v
 }
 
 // desiredStatus is the registry status a manager reports for a member. It is pure.
