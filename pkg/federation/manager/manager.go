@@ -3,6 +3,7 @@ package manager
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -75,11 +76,15 @@ type Manager struct {
 	// plans is the last plan computed (plan.go).
 	plans planCache
 
+	// probeFlips counts the probes of any member whose outcome changed.
+	probeFlips atomic.Uint64
+
 	// view is Members' last answer (membersFresh).
 	view struct {
 		mu      sync.Mutex
 		at      time.Time
 		changes uint64
+		flips   uint64
 		members []MemberInfo
 		// version counts the computed views that differed from the last.
 		version uint64

@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -28,11 +29,18 @@ type probe struct {
 	// unreachable is when a read last failed without reaching the
 	// member (outage.Unreachable: refused, reset, no connection).
 	unreachable time.Time
+	// flips, when set, counts the probes whose outcome (answered or not)
+	// differs from the one before: the manager's view is computed again
+	// at once (freshViewLocked).
+	flips *atomic.Uint64
 }
 
 func (p *probe) record(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.flips != nil && (p.lastTime.IsZero() || (p.lastErr == nil) != (err == nil)) {
+		p.flips.Add(1)
+	}
 	p.lastTime = time.Now()
 	p.lastErr = err
 	if err == nil {

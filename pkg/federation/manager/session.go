@@ -75,7 +75,9 @@ type session struct {
 }
 
 func newSession(m *Manager, mc *federationv1alpha1.MemberCluster, key string) *session {
-	return &session{m: m, clusterID: mc.Spec.ClusterID, spec: mc.Spec, created: mc.CreationTimestamp.Time, key: key, cancel: func() {}}
+	s := &session{m: m, clusterID: mc.Spec.ClusterID, spec: mc.Spec, created: mc.CreationTimestamp.Time, key: key, cancel: func() {}}
+	s.probe.flips = &m.probeFlips
+	return s
 }
 
 // memberConfig is the rest.Config of the member's federation account.

@@ -1,10 +1,14 @@
 package manager
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
+
+	federationv1alpha1 "antreaplus.io/antreaplus/api/federation/v1alpha1"
+	"antreaplus.io/antreaplus/pkg/federation/election"
 )
 
 // TestsameMembers: the view's version moves when any field a leader
@@ -48,4 +52,35 @@ func TestSameMembers(t *testing.T) {
 type fakeCluster struct {
 	cluster.Cluster
 	name string
+}
+
+// TestViewFreshAtAProbesOutcome: a probe whose outcome differs from the
+// one before (answered, then failed, then answered) makes the next reader
+// see a new view at once, well within membersFresh; probes with the same
+// outcome do not make the view computed again.
+func TestViewFreshAtAProbesOutcome(t *testing.T) {
+	m := New(DefaultOptions(), "supervisor", nil, nil)
+	s := newSession(m, &federationv1alpha1.MemberCluster{Spec: federationv1alpha1.MemberClusterSpec{ClusterID: "m"}}, "key")
+	s.elector = election.New(m.opts.Election, "supervisor", "m", nil, nil, nil)
+	m.sessions["m"] = s
+
+	reachable := func() bool { return m.Members()[0].Reachable }
+	v0 := m.Version()
+	if reachable() {
+		t.Fatal("reachable before any probe")
+	}
+	s.probe.record(nil)
+	if v := m.Version(); v == v0 || !reachable() {
+		t.Fatalf("after a probe answered: version %d (was %d), reachable %t; want a new view, reachable", v, v0, reachable())
+	}
+	at := m.view.at
+	s.probe.record(nil)
+	if m.Version(); !m.view.at.Equal(at) {
+		t.Error("a probe with the same outcome made the view computed again")
+	}
+	v1 := m.Version()
+	s.probe.record(errors.New("connection refused"))
+	if v := m.Version(); v == v1 || reachable() {
+		t.Fatalf("after a probe failed: version %d (was %d), reachable %t; want a new view, unreachable", v, v1, reachable())
+	}
 }
