@@ -318,7 +318,7 @@ func measureFederation(ctx context.Context, s settings, n int) ([]benchtable.Fig
 	if s.idle > 0 {
 		fmt.Fprintf(os.Stderr, "servicesbench: sampling the cost at idle for %s\n", s.idle)
 		cpu := profileCPU(ctx, pprofAddrs, s.idle, filepath.Join(s.profiles, fmt.Sprintf("%d-members", n)))
-		f, err := idleCost(ctx, sb, members, supervisorNames(members, s.supervisors), s.idle, &scale)
+		f, err := idleCost(ctx, sb, members, supervisorNames(members, s.supervisors), metricsAddrs, s.idle, &scale)
 		if err != nil {
 			return nil, fmt.Errorf("cost at idle: %w", err)
 		}

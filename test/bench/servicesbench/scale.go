@@ -140,7 +140,7 @@ type group struct {
 // each member's API server receives from the federation (its own
 // Priority and Fairness counters, by FlowSchema), and the machine's split
 // between the members' control planes and our processes.
-func idleCost(ctx context.Context, sb *sandbox.Sandbox, members []member, supervisors []string, window time.Duration, r *scaleResult) ([]benchtable.Figure, error) {
+func idleCost(ctx context.Context, sb *sandbox.Sandbox, members []member, supervisors []string, metricsAddrs map[string]string, window time.Duration, r *scaleResult) ([]benchtable.Figure, error) {
 	led := map[string]int{}
 	for _, l := range leaders(ctx, members) {
 		led[l]++
@@ -163,10 +163,18 @@ func idleCost(ctx context.Context, sb *sandbox.Sandbox, members []member, superv
 	if err != nil {
 		return nil, err
 	}
+	writes0, err := registryWrites(ctx, metricsAddrs)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	time.Sleep(window)
 	elapsed := time.Since(t0).Seconds()
 	req1, err := requestCounts(ctx, members)
+	if err != nil {
+		return nil, err
+	}
+	writes1, err := registryWrites(ctx, metricsAddrs)
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +205,20 @@ func idleCost(ctx context.Context, sb *sandbox.Sandbox, members []member, superv
 		figs = append(figs, benchtable.Figure{Name: fmt.Sprintf("  manager of %s, leading %d: RSS / CPU %% / conns", s, n),
 			Unit: fmt.Sprintf("MiB (%.0f MiB anonymous, %.1f%% core, %d conns)", anon, cpu, c), Median: rss, Min: rss, Max: rss})
 	}
+	// Each supervisor's registry: the reports its manager writes there,
+	// and what its own control plane (which serves them, beside being a
+	// member like any other) spends.
+	for _, s := range supervisors {
+		var cp float64
+		for _, c := range []string{"etcd", "kube-apiserver"} {
+			if pid := procstat.PidFromFile(filepath.Join(sb.ClusterDir(s), "pids", c+".pid")); pid > 0 {
+				cp += cpuPct(pid)
+			}
+		}
+		w := (writes1[s] - writes0[s]) / elapsed
+		figs = append(figs, benchtable.Figure{Name: fmt.Sprintf("  registry of %s: status writes", s),
+			Unit: fmt.Sprintf("writes/s (its control plane %.1f%% core)", cp), Median: w, Min: w, Max: w})
+	}
 	var lease, other []float64
 	for _, m := range members {
 		lease = append(lease, (req1[m.name].leases-req0[m.name].leases)/elapsed)
@@ -220,6 +242,26 @@ func idleCost(ctx context.Context, sb *sandbox.Sandbox, members []member, superv
 		{Name: fmt.Sprintf("%d members, idle: AntreaPlus (%d processes) CPU", n, len(ours.pids)), Unit: fmt.Sprintf("%% core (%.0f MiB)", r.OursRSSMiB), Median: r.OursCPUPct, Min: r.OursCPUPct, Max: r.OursCPUPct},
 	}, figs...)
 	return figs, nil
+}
+
+// registryWrites reads how many registry status writes each supervisor's
+// manager has made.
+func registryWrites(ctx context.Context, metricsAddrs map[string]string) (map[string]float64, error) {
+	out := map[string]float64{}
+	for sup, addr := range metricsAddrs {
+		raw, err := scrape(ctx, "http://"+addr+"/metrics")
+		if err != nil {
+			return nil, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
+		}
+		fs, err := parseMetrics(raw)
+		if err != nil {
+			return nil, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
+		}
+		for _, v := range fs.countersOf("antreaplus_federation_registry_status_writes_total", "result") {
+			out[sup] += v
+		}
+	}
+	return out, nil
 }
 
 // processGroups are the members' control planes (etcd, kube-apiserver)
