@@ -132,7 +132,7 @@ func (m *Manager) statusInput(s *session, peers []*session, now time.Time) statu
 //
 // Before, every report was rewritten every two status periods: F/10
 // writes a second into each supervisor's registry at idle, with F members
-// (docs/scale.md, "Registry reports written on change").
+// (docs/scale.md, "Registry reports written on change, 2026-12-06").
 func (m *Manager) reportRefresh() time.Duration {
 	return max(m.opts.UnreachableGrace/2, 2*m.opts.StatusPeriod)
 }
