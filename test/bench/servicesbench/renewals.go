@@ -202,16 +202,24 @@ func get(ctx context.Context, url string, timeout time.Duration) ([]byte, error)
 	return io.ReadAll(resp.Body)
 }
 
+// managerMetrics scrapes the metrics of the manager of sup at addr.
+func managerMetrics(ctx context.Context, sup, addr string) (families, error) {
+	raw, err := scrape(ctx, "http://"+addr+"/metrics")
+	if err == nil {
+		var fs families
+		if fs, err = parseMetrics(raw); err == nil {
+			return fs, nil
+		}
+	}
+	return nil, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
+}
+
 func takeRenewalSnapshot(ctx context.Context, members []member, managers map[string]string) (renewalSnapshot, error) {
 	snap := renewalSnapshot{phases: map[string]histo{}, sched: map[string]histo{}, stepDowns: map[string]float64{}}
 	for sup, addr := range managers {
-		raw, err := scrape(ctx, "http://"+addr+"/metrics")
+		fs, err := managerMetrics(ctx, sup, addr)
 		if err != nil {
-			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
-		}
-		fs, err := parseMetrics(raw)
-		if err != nil {
-			return snap, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
+			return snap, err
 		}
 		for p, h := range fs.histogramsOf("antreaplus_federation_lease_write_seconds", func(l map[string]string) (string, bool) { return l["phase"], true }) {
 			snap.phases[p] = snap.phases[p].add(h)

@@ -249,13 +249,9 @@ func idleCost(ctx context.Context, sb *sandbox.Sandbox, members []member, superv
 func registryWrites(ctx context.Context, metricsAddrs map[string]string) (map[string]float64, error) {
 	out := map[string]float64{}
 	for sup, addr := range metricsAddrs {
-		raw, err := scrape(ctx, "http://"+addr+"/metrics")
+		fs, err := managerMetrics(ctx, sup, addr)
 		if err != nil {
-			return nil, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
-		}
-		fs, err := parseMetrics(raw)
-		if err != nil {
-			return nil, fmt.Errorf("the metrics of the manager of %s: %w", sup, err)
+			return nil, err
 		}
 		for _, v := range fs.countersOf("antreaplus_federation_registry_status_writes_total", "result") {
 			out[sup] += v
