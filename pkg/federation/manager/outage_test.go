@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
+	"sync"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	mcsv1beta1 "sigs.k8s.io/mcs-api/pkg/apis/v1beta1"
@@ -50,7 +54,6 @@ func TestMemberCacheRenewedAfterOutage(t *testing.T) {
 	renewed := renewals(t, "federation-manager/"+member)
 
 	proxy.Refuse()
-	t.Cleanup(func() { _ = proxy.Restore() })
 	time.Sleep(outageLength)
 	if err := proxy.Restore(); err != nil {
 		t.Fatalf("listening again on %s: %v", proxy.Addr(), err)
@@ -70,25 +73,52 @@ func TestMemberCacheRenewedAfterOutage(t *testing.T) {
 	})
 }
 
+// federated is the package's federation, made once (a member joins once):
+// member-1 its supervisor, member-2 joined through a proxy the tests cut.
+var federated struct {
+	once  sync.Once
+	proxy *framework.TCPProxy
+	err   error
+}
+
 // federate makes member-1 the supervisor of a federation that member-2
-// joins through a proxy to its API server: the registry holds the proxy's
-// address.
+// joins through a proxy to its API server (the registry holds the proxy's
+// address), once for the package: every test that calls it gets the same
+// proxy, serving again when it ends.
 func federate(t *testing.T) *framework.TCPProxy {
 	t.Helper()
+	federated.once.Do(func() { federated.proxy, federated.err = makeFederation(t) })
+	if federated.err != nil {
+		t.Fatal(federated.err)
+	}
+	t.Cleanup(func() { _ = federated.proxy.Restore() })
+	return federated.proxy
+}
+
+func makeFederation(t *testing.T) (*framework.TCPProxy, error) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	sup := membership.Cluster{Name: supervisor, Config: clusters.Config(t, supervisor)}
 	if err := membership.Create(ctx, io.Discard, "fed", []membership.Cluster{sup}, membership.CreateOptions{}); err != nil {
-		t.Fatalf("creating the federation: %v", err)
+		return nil, fmt.Errorf("creating the federation: %w", err)
 	}
 	cfg := clusters.Config(t, member)
-	proxy, host := framework.ProxyServer(t, cfg.Host)
-	cfg.Host = host
+	server, err := url.Parse(cfg.Host)
+	if err != nil {
+		return nil, err
+	}
+	// Not closed: the package's tests share it until the process ends.
+	proxy, err := framework.NewTCPProxy(server.Host)
+	if err != nil {
+		return nil, err
+	}
+	server.Host = proxy.Addr()
+	cfg.Host = server.String()
 	joining := membership.Cluster{Name: member, Config: cfg}
 	if _, err := membership.Join(ctx, io.Discard, joining, member, []membership.Cluster{sup}, membership.JoinOptions{FederationID: "fed"}); err != nil {
-		t.Fatalf("joining %s: %v", member, err)
+		return nil, fmt.Errorf("joining %s: %w", member, err)
 	}
-	return proxy
+	return proxy, nil
 }
 
 // runManager runs the supervisor's manager in-process until the test ends,
@@ -105,8 +135,11 @@ func runManager(t *testing.T, with ...func(*Options)) *Manager {
 	for _, w := range with {
 		w(&opts)
 	}
+	// Several tests of the package run a manager, one after the other: the
+	// same controller names again in one process.
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: sch, Metrics: metricsserver.Options{BindAddress: "0"},
-		Cache: cache.Options{DefaultNamespaces: map[string]cache.Config{opts.Namespace: {}}}})
+		Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{opts.Namespace: {}}},
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)}})
 	if err != nil {
 		t.Fatal(err)
 	}
