@@ -96,6 +96,7 @@ func federate(t *testing.T) *framework.TCPProxy {
 }
 
 func makeFederation(t *testing.T) (*framework.TCPProxy, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	sup := membership.Cluster{Name: supervisor, Config: clusters.Config(t, supervisor)}
