@@ -228,12 +228,15 @@ func createArgs(tools toolchain.Toolchain, p ClusterPlan, config, userKubeconfig
 // given up after 10 s) a controller manager whose API server stalls longer
 // exits, as on two cores shared with a test suite's other clusters, and
 // then nothing fills token Secrets or deletes Namespaces until the next `up`.
+//
+// A full member's kwok controller plays one Pod stage at a time
+// (kwokPodStagesSerial).
 func kwokctlConfig(p ClusterPlan, light bool) []byte {
 	controllers := fmt.Sprintf(`- name: kube-controller-manager
   extraArgs:%[1]s
 - name: kube-scheduler
   extraArgs:%[1]s
-`, leaderElectionArgs)
+%[2]s`, leaderElectionArgs, kwokPodStagesSerial)
 	if light {
 		controllers = ""
 	}
@@ -262,6 +265,21 @@ const priorityAndFairnessArgs = `
     value: "400"
   - key: max-mutating-requests-inflight
     value: "200"`
+
+// kwokPodStagesSerial is a KwokConfiguration document: its kwok controller
+// plays one Pod stage at a time rather than four. kwok 0.7 makes a node's
+// pool of Pod IPs when it first gives one out, and two workers giving the
+// first IPs of a node at once can each make a pool of their own: two Pods
+// then get the node's first address (the sandbox's CoreDNS and federation
+// manager once did, and the DNS Service's traffic went to the manager).
+// The sandbox's members run a handful of Pods; playing them one by one
+// costs nothing noticeable.
+const kwokPodStagesSerial = `---
+apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokConfiguration
+options:
+  podPlayStageParallelism: 1
+`
 
 // leaderElectionArgs hold a lone controller manager's or scheduler's Lease
 // through an API server that stalls for up to 45 s.

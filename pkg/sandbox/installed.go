@@ -231,6 +231,9 @@ func (s *Sandbox) runInstalledCluster(ctx context.Context, st *State, p ClusterP
 		}
 		deployments[component], pods[component] = d, pod
 	}
+	if err := s.ownPodIPs(ctx, cs, p.Name, pods); err != nil {
+		return fmt.Errorf("%s: %w", p.Name, err)
+	}
 	kube, err := cs.CoreV1().Services(metav1.NamespaceDefault).Get(ctx, "kubernetes", metav1.GetOptions{})
 	if err != nil {
 		return fmt.Errorf("reading the kubernetes Service of %s: %w", p.Name, err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -90,8 +91,9 @@ func parseRecordedComponent(raw []byte, component string) (kwokComponent, error)
 // cluster that exited, once its API server is ready (started earlier, it
 // would exit again). Before a controller manager or scheduler starts, the
 // Lease of the one that exited is deleted: it is the only one, and the new
-// one would otherwise wait for that Lease to expire (60 s). It returns the
-// components started.
+// one would otherwise wait for that Lease to expire (60 s); before a kwok
+// controller starts, its nodes' Leases are. It returns the components
+// started.
 func (s *Sandbox) restartExited(ctx context.Context, cluster string, cs kubernetes.Interface) ([]string, error) {
 	var dead []string
 	for _, c := range s.deadComponents(cluster) {
@@ -103,7 +105,15 @@ func (s *Sandbox) restartExited(ctx context.Context, cluster string, cs kubernet
 		return nil, nil
 	}
 	for _, c := range dead {
-		if c != "kwok-controller" {
+		if c == "kwok-controller" {
+			// The nodes' Leases are held by the kwok controller that
+			// exited, for 200 s: the new one would play no node and no Pod
+			// until they expire.
+			err := cs.CoordinationV1().Leases(corev1.NamespaceNodeLease).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
+			if err != nil {
+				return nil, fmt.Errorf("deleting the node Leases of the kwok controller that exited: %w", err)
+			}
+		} else {
 			err := cs.CoordinationV1().Leases(metav1.NamespaceSystem).Delete(ctx, c, metav1.DeleteOptions{})
 			if err != nil && !apierrors.IsNotFound(err) {
 				return nil, fmt.Errorf("deleting the Lease of the %s that exited: %w", c, err)

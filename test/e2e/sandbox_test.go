@@ -61,6 +61,10 @@ func TestSandboxLifecycle(t *testing.T) {
 		}
 	})
 
+	t.Run("Pods created at once on fresh nodes get distinct IPs", func(t *testing.T) {
+		testDistinctPodIPs(t, c.In(t))
+	})
+
 	t.Run("re-running up keeps the running clusters", func(t *testing.T) {
 		c := c.In(t)
 		out := c.MustRun("sandbox", "up", "--clusters", "3", apiPortBase)
@@ -178,4 +182,49 @@ func freeBase(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return base
+}
+
+// testDistinctPodIPs creates eight Pods in one request on member-2's nodes
+// 2 and 3, which have run no Pod yet, and wants eight addresses: kwok
+// gives a node's first addresses from a pool it makes then, and four
+// workers at once once made two pools, so two Pods shared an address. The
+// sandbox asks its kwok controller for one worker; that is checked in the
+// configuration kwokctl recorded too.
+func testDistinctPodIPs(t *testing.T, c *e2ecli.CLI) {
+	t.Helper()
+	recorded, err := os.ReadFile(filepath.Join(c.Dir, "kwok", "clusters", "member-2", "kwok.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(recorded), "kind: KwokConfiguration") || !strings.Contains(string(recorded), "podPlayStageParallelism: 1") {
+		t.Errorf("kwokctl's record of member-2 gives its kwok controller no podPlayStageParallelism of 1:\n%s", recorded)
+	}
+	var pods strings.Builder
+	pods.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range 8 {
+		fmt.Fprintf(&pods, `- apiVersion: v1
+  kind: Pod
+  metadata: {name: ip-%d, labels: {app: ip-check}}
+  spec:
+    nodeName: member-2-node-%d
+    containers: [{name: c, image: registry.example/app:1}]
+`, i, 2+i%2)
+	}
+	file := filepath.Join(t.TempDir(), "pods.yaml")
+	if err := os.WriteFile(file, []byte(pods.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.Kubectl("--context", "member-2", "create", "-f", file)
+	c.Kubectl("--context", "member-2", "wait", "pod", "-l", "app=ip-check", "--for=condition=Ready", "--timeout=90s")
+	out := c.Kubectl("--context", "member-2", "get", "pods", "-l", "app=ip-check", "-o",
+		`jsonpath={range .items[*]}{.metadata.name}={.status.podIP}{"\n"}{end}`)
+	holders := map[string][]string{}
+	for _, line := range strings.Fields(out) {
+		name, ip, _ := strings.Cut(line, "=")
+		holders[ip] = append(holders[ip], name)
+	}
+	if len(holders) != 8 {
+		t.Errorf("8 Pods have %d distinct IPs (IP: Pods): %v", len(holders), holders)
+	}
+	c.Kubectl("--context", "member-2", "delete", "pods", "-l", "app=ip-check", "--wait=false")
 }

@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"antreaplus.io/antreaplus/pkg/sandbox"
 	"antreaplus.io/antreaplus/test/e2e/e2ecli"
 )
 
@@ -87,5 +92,78 @@ func testComponentsRunAsPods(t *testing.T, c *e2ecli.CLI) {
 		if !seen[kind] {
 			t.Errorf("status lists no %s", kind)
 		}
+	}
+}
+
+// testKwokRestartAddresses: member-1's kwok controller is killed, and up
+// starts it again and deletes the nodes' Leases the dead one held, so that
+// a Pod made meanwhile is played at once (not 200 s later, when they would
+// have expired). A restarted kwok controller forgets the addresses it gave
+// and may give a taken one again (seen: a Pod made after a restart got the
+// DNS Pod's address), but not always the same one; so the test gives a
+// Pod the DNS Pod's address itself, while no kwok controller runs, as kwok
+// would. up then gives the DNS Pod another address, free in its node's
+// Pod CIDR, and runs it there. (The next subtests resolve names through
+// the member's DNS server.)
+func testKwokRestartAddresses(t *testing.T, c *e2ecli.CLI, up []string) {
+	t.Helper()
+	const ctx = "member-1"
+	pidFile := filepath.Join(c.Dir, "kwok", "clusters", ctx, "pids", "kwok-controller.pid")
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dns := strings.Fields(c.Kubectl("--context", ctx, "-n", "antreaplus-system", "get", "pods", "-l", "app.kubernetes.io/component=coredns",
+		"-o", "jsonpath={.items[0].metadata.name} {.items[0].spec.nodeName} {.items[0].status.podIP}"))
+	if len(dns) != 3 {
+		t.Fatalf("%s's DNS Pod: %q, want its name, node and IP", ctx, dns)
+	}
+	holder, node, taken := dns[0], dns[1], dns[2]
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); sandbox.Alive(pid); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the kwok controller (pid %d) is alive 10 s after SIGKILL", pid)
+		}
+	}
+	for _, name := range []string{"ip-probe", "ip-probe-2"} {
+		c.Kubectl("--context", ctx, "run", name, "--image=registry.example/app:1", "--restart=Never",
+			`--overrides={"spec":{"nodeName":"`+node+`"}}`)
+		defer c.Kubectl("--context", ctx, "delete", "pod", name, "--wait=false")
+	}
+	c.Kubectl("--context", ctx, "patch", "pod", "ip-probe", "--subresource=status", "--type=merge", "-p",
+		`{"status":{"phase":"Running","podIP":"`+taken+`","podIPs":[{"ip":"`+taken+`"}]}}`)
+	restarted := c.MustRun(up...)
+	if !strings.Contains(restarted, ctx+": kwok-controller exited; starting it again") {
+		t.Errorf("up did not say it started %s's kwok controller again:\n%s", ctx, restarted)
+	}
+	c.Kubectl("--context", ctx, "wait", "pod", "ip-probe-2", "--for=condition=Ready", "--timeout=30s")
+	// The up that started the kwok controller again gave the DNS Pod
+	// another address, or the next does.
+	out := restarted + c.MustRun(up...)
+	want := fmt.Sprintf("kwok gave Pod antreaplus-system/%s the IP %s of default/ip-probe", holder, taken)
+	if !strings.Contains(out, want) || !strings.Contains(out, "; gave it ") {
+		t.Errorf("up did not give %s another address; want %q in:\n%s", holder, want, out)
+	}
+	ips := map[string][]string{}
+	rows := c.Kubectl("--context", ctx, "get", "pods", "-A", "-o",
+		`jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {.status.podIP}{"\n"}{end}`)
+	for _, row := range strings.Split(strings.TrimSpace(rows), "\n") {
+		if f := strings.Fields(row); len(f) == 2 {
+			ips[f[1]] = append(ips[f[1]], f[0])
+		}
+	}
+	for ip, pods := range ips {
+		if len(pods) > 1 && slices.ContainsFunc(pods, func(p string) bool { return strings.HasPrefix(p, "antreaplus-system/") }) {
+			t.Errorf("a Pod the sandbox plays shares its IP %s: %v", ip, pods)
+		}
+	}
+	if got := strings.TrimSpace(c.Kubectl("--context", ctx, "-n", "antreaplus-system", "get", "pod", holder, "-o", "jsonpath={.status.podIP}")); got == taken || got == "" {
+		t.Errorf("%s has the IP %q after up, want another than %s", holder, got, taken)
 	}
 }

@@ -123,6 +123,10 @@ func TestSandboxVMAgents(t *testing.T) {
 		agents = now
 	})
 
+	t.Run("up restarts a dead kwok controller, and a Pod whose IP another holds is given another", func(t *testing.T) {
+		testKwokRestartAddresses(t, c.In(t), up)
+	})
+
 	t.Run("VMs resolve a federated Service through their member's DNS server", func(t *testing.T) {
 		testVMsResolveFederatedNames(t, c.In(t), vms)
 	})
