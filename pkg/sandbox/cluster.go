@@ -270,8 +270,11 @@ const priorityAndFairnessArgs = `
 // plays one Pod stage at a time rather than four. kwok 0.7 makes a node's
 // pool of Pod IPs when it first gives one out, and two workers giving the
 // first IPs of a node at once can each make a pool of their own: two Pods
-// then get the node's first address (the sandbox's CoreDNS and federation
-// manager once did, and the DNS Service's traffic went to the manager).
+// then get the node's first address. (The likely cause when the sandbox's
+// CoreDNS and federation manager, the first two Pods of a fresh node, got
+// one address and the DNS Service's traffic went to the manager: no kwok
+// controller had restarted, the other way kwok gives an address twice;
+// see ownPodIPs.)
 // The sandbox's members run a handful of Pods; playing them one by one
 // costs nothing noticeable.
 const kwokPodStagesSerial = `---

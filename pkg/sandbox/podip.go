@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,11 +32,15 @@ func (s *Sandbox) ownPodIPs(ctx context.Context, cs kubernetes.Interface, cluste
 	if err != nil {
 		return fmt.Errorf("listing the cluster's Pods: %w", err)
 	}
-	components := slices.Sorted(maps.Keys(pods))
-	slices.SortStableFunc(components, func(a, b string) int {
-		return cmp.Compare(s.playing(cluster, a, pods[a]), s.playing(cluster, b, pods[b]))
-	})
-	for _, component := range components {
+	var waiting, running []string
+	for _, component := range slices.Sorted(maps.Keys(pods)) {
+		if s.playing(cluster, component, pods[component]) {
+			running = append(running, component)
+		} else {
+			waiting = append(waiting, component)
+		}
+	}
+	for _, component := range append(waiting, running...) {
 		pod := pods[component]
 		others := sharingIP(all.Items, pod)
 		if len(others) == 0 {
@@ -83,17 +86,14 @@ func (s *Sandbox) ownPodIPs(ctx context.Context, cs kubernetes.Interface, cluste
 	return nil
 }
 
-// playing is 1 when the sandbox already runs the component as this Pod,
-// else 0.
-func (s *Sandbox) playing(cluster, component string, pod *corev1.Pod) int {
+// playing reports whether the sandbox already runs the component as this
+// Pod.
+func (s *Sandbox) playing(cluster, component string, pod *corev1.Pod) bool {
 	var run podRun
 	if raw, err := os.ReadFile(filepath.Join(s.podDir(cluster, component), "pod.json")); err == nil {
 		_ = json.Unmarshal(raw, &run)
 	}
-	if run.UID == string(pod.UID) && s.componentProcess(cluster, component).pid() != 0 {
-		return 1
-	}
-	return 0
+	return run.UID == string(pod.UID) && s.componentProcess(cluster, component).pid() != 0
 }
 
 // live is a Pod that holds its IP: not on the host's network, not being
