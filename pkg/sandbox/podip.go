@@ -40,6 +40,12 @@ func (s *Sandbox) ownPodIPs(ctx context.Context, cs kubernetes.Interface, cluste
 			waiting = append(waiting, component)
 		}
 	}
+	taken := map[netip.Addr]bool{}
+	for i := range all.Items {
+		if a, err := netip.ParseAddr(all.Items[i].Status.PodIP); err == nil && live(&all.Items[i]) {
+			taken[a] = true
+		}
+	}
 	for _, component := range append(waiting, running...) {
 		pod := pods[component]
 		others := sharingIP(all.Items, pod)
@@ -54,12 +60,6 @@ func (s *Sandbox) ownPodIPs(ctx context.Context, cs kubernetes.Interface, cluste
 		cidr, err := netip.ParsePrefix(node.Spec.PodCIDR)
 		if err != nil {
 			return fmt.Errorf("%s, and its node %s has no Pod CIDR (%q) to give it another from", shared, node.Name, node.Spec.PodCIDR)
-		}
-		taken := map[netip.Addr]bool{}
-		for i := range all.Items {
-			if a, err := netip.ParseAddr(all.Items[i].Status.PodIP); err == nil && live(&all.Items[i]) {
-				taken[a] = true
-			}
 		}
 		ip, err := freePodIP(cidr, taken)
 		if err != nil {
@@ -76,6 +76,7 @@ func (s *Sandbox) ownPodIPs(ctx context.Context, cs kubernetes.Interface, cluste
 			return fmt.Errorf("%s; giving it %s: %w", shared, ip, err)
 		}
 		s.logf("%s: %s; gave it %s, free in its node's Pod CIDR %s", cluster, shared, ip, cidr)
+		taken[ip] = true
 		updated.DeepCopyInto(pod)
 		for i := range all.Items {
 			if all.Items[i].UID == pod.UID {
@@ -143,11 +144,10 @@ func freePodIP(cidr netip.Prefix, taken map[netip.Addr]bool) (netip.Addr, error)
 func lastAddr(p netip.Prefix) netip.Addr {
 	b := p.Masked().Addr().AsSlice()
 	for i := range b {
-		if bit := i * 8; bit+8 <= p.Bits() {
-			continue
-		} else if bit >= p.Bits() {
+		switch bit := i * 8; {
+		case bit >= p.Bits():
 			b[i] = 0xff
-		} else {
+		case bit+8 > p.Bits():
 			b[i] |= 0xff >> (p.Bits() - bit)
 		}
 	}
